@@ -1,0 +1,839 @@
+"""The reference rules engine: readable, complete, checked against the rules list.
+
+A :class:`Game` moves a :class:`models.state.GameState` through turns, asking
+its agents at every decision point and telling everyone what happened through
+:class:`engine.actions.Event` objects. Dice and cards come from an explicit
+:class:`engine.streams.RandomStream`. The rules are the standard US rules
+(2008+ cards); where the printed rules leave a choice, this module names it:
+
+Turn
+    Between turns every active player, starting with the one about to move,
+    may act (build, sell, mortgage, lift, propose trades). A player in jail
+    then chooses to pay $50, use a card (both then roll normally) or roll for
+    doubles (doubles: out, move by that roll, no extra roll; a third failure:
+    pay $50 and move by that roll). Otherwise the player rolls; doubles roll
+    again; the third consecutive double goes to jail without moving. After
+    each roll and its consequences the player may act again.
+Money
+    Go pays the salary when passed or landed on, also by a card (never when
+    moving backwards or going to jail). Taxes are paid to the bank; Free
+    Parking does nothing. Every payment goes through :meth:`Game._pay`: a
+    player short of cash is asked to raise it (sell, mortgage, trade); if it
+    stops while its liquidation value would cover the debt, the engine
+    liquidates in a fixed order (:meth:`Game.liquidate`); if even that cannot
+    cover the debt the player is bankrupt. Cash never goes negative.
+Buying and auctions
+    A player landing on an unowned property with the cash for it may buy it;
+    otherwise (declined, or short of cash) it is auctioned among all active
+    players, the lander included. The open ascending auction is run as its
+    equivalent: each bidder names a maximum (capped at its cash); the highest
+    wins and pays the second-highest maximum plus $1, capped at its own
+    maximum (a lone bidder pays $1); ties go to the bidder nearest the lander
+    in turn order. No bid: the bank keeps it.
+Rent
+    Mortgaged property charges none. Unimproved lots of a monopoly pay double
+    (also when another lot of the group is mortgaged). Railroads and
+    utilities count every one the owner holds, mortgaged or not. The
+    nearest-railroad card doubles the rent; the nearest-utility card charges
+    ten times a fresh roll.
+Building
+    See :mod:`engine.legal`. When the bank's houses (or hotels) are fewer
+    than the players able to build one right now, a request to build one is
+    contested: each such player names the most it would pay above the list
+    price (``Agent.building_bid``); the building goes by the same
+    second-price rule (ties to the requester, then turn order), and the
+    winner places it (``Agent.place_building``).
+Bankruptcy
+    To a single player creditor: buildings are sold to the bank at half
+    price, then cash, properties and Get Out of Jail Free cards pass to the
+    creditor, who pays the interest on each mortgaged property at once and
+    may lift it then. To the bank, or to several players at once (a "pay
+    each player" card): buildings are sold, the cash is shared in proportion
+    to the debts (the bank's share to the bank), the properties return to
+    the bank unmortgaged and are auctioned, and the cards return to their
+    decks.
+End
+    The game ends when one player is left (``bankruptcy``) or after
+    ``max_rounds`` complete rounds (``round_cap``), where the highest net
+    worth (:meth:`GameState.net_worth`) wins, ties to the earlier seat.
+
+Movement-only mode (``movement_only=True``) plays dice, doubles, jail and the
+cards' movement only: nothing is bought, no money moves, and cards are drawn
+with replacement (``RandomStream.draw``), the setting of the exact position
+chain of :mod:`engine.markov`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import legal
+from engine.actions import Action, Build, Event, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.agents import Agent
+from engine.streams import RandomStream
+from engine.view import GameView
+from models.board import HOTEL, PROPERTY_TYPES, Card
+from models.errors import IllegalActionError, InvalidTradeError
+from models.state import BANK, GameState
+from models.trade import Trade
+
+Observer = Callable[[Event, "Game"], None]
+
+MAX_ACTIONS_PER_PHASE = 64
+"""An ``act`` or ``raise_cash`` phase closes after this many actions."""
+MAX_TRADES_PER_PHASE = 2
+"""An ``act`` phase closes at the third trade proposal (no trade spam)."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    winner: str | None
+    winner_index: int | None
+    rounds: int
+    turns: int
+    reason: str
+    net_worths: dict[str, int]
+    bankrupt_order: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "rounds": self.rounds,
+            "turns": self.turns,
+            "reason": self.reason,
+            "net_worths": dict(self.net_worths),
+            "bankrupt_order": list(self.bankrupt_order),
+        }
+
+
+class Deck:
+    """A shuffled deck: draw from the top; reshuffle every card not held when empty."""
+
+    def __init__(self, name: str, cards: Sequence[Card], stream: RandomStream) -> None:
+        self.name = name
+        self.cards = cards
+        self.stream = stream
+        self.held: set[int] = set()
+        self._pile: list[int] = []  # reversed: the next card is at the end
+
+    def draw(self) -> int:
+        if not self._pile:
+            available = [i for i in range(len(self.cards)) if i not in self.held]
+            order = self.stream.shuffle(self.name, len(available))
+            self._pile = [available[k] for k in reversed(order)]
+        return self._pile.pop()
+
+
+@dataclass
+class _Phase:
+    actions: int = 0
+    trades: int = 0
+
+
+class Game:
+    """One game between agents.
+
+    Parameters
+    ----------
+    state:
+        The starting state; the game moves it in place (pass a copy to keep it).
+    agents:
+        One agent per seat, in the state's player order.
+    stream:
+        Dice and cards.
+    max_rounds:
+        Round cap (complete rounds); the result says when it ended the game.
+    movement_only:
+        Dice, jail and card movement only (see the module docstring).
+    observers:
+        Callables ``f(event, game)`` called on every event after the agents.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        stream: RandomStream,
+        *,
+        max_rounds: int = 1000,
+        movement_only: bool = False,
+        observers: Iterable[Observer] = (),
+    ) -> None:
+        if len(agents) != len(state.players):
+            raise ValueError(f"{len(agents)} agents for {len(state.players)} players")
+        if max_rounds < 1:
+            raise ValueError("max_rounds must be >= 1")
+        self.state = state
+        self.agents = list(agents)
+        self.stream = stream
+        self.max_rounds = max_rounds
+        self.movement_only = movement_only
+        self.observers = list(observers)
+        self.views = [GameView(state, i) for i in range(len(agents))]
+        board = state.board
+        self.decks = {"chance": Deck("chance", board.chance, stream), "community_chest": Deck("community_chest", board.community_chest, stream)}
+        self.held_cards: list[list[tuple[str, int]]] = [[] for _ in state.players]
+        self._assign_held_cards()
+        self.turns = 0
+        self.over = False
+        self.result: GameResult | None = None
+        self.bankrupt_order: list[str] = [p.name for p in state.players if p.bankrupt]
+        names = tuple(p.name for p in state.players)
+        for i, agent in enumerate(self.agents):
+            agent.start_game(i, names)
+        if len(state.active_players()) <= 1:
+            self._end("bankruptcy")
+
+    # ------------------------------------------------------------------
+    # running
+    # ------------------------------------------------------------------
+    def play(self) -> GameResult:
+        """Play to the end and return the result."""
+        while not self.over:
+            self.play_turn()
+        assert self.result is not None
+        return self.result
+
+    def play_turn(self) -> None:
+        """Play the turn of ``state.to_move`` (from wherever its phase stands)."""
+        if self.over:
+            return
+        s = self.state
+        p = s.to_move
+        self.turns += 1
+        if s.phase == "start":
+            self._emit("turn", p, round=s.round)
+            for q in self._turn_order(p):
+                self._act(q)
+                if self.over:
+                    return
+            s.doubles_rolled = 0
+            again = self._jail_turn(p) if s.players[p].in_jail else self._roll_and_move(p)
+        else:
+            self._act(p)
+            again = s.doubles_rolled > 0 and not s.players[p].in_jail
+        while again and not self.over and not s.players[p].bankrupt:
+            again = self._roll_and_move(p)
+        if not self.over:
+            self._next_turn(p)
+
+    def _turn_order(self, start: int) -> list[int]:
+        n = len(self.state.players)
+        return [(start + k) % n for k in range(n) if not self.state.players[(start + k) % n].bankrupt]
+
+    def _next_turn(self, p: int) -> None:
+        s = self.state
+        s.phase = "start"
+        s.doubles_rolled = 0
+        n = len(s.players)
+        nxt = next((p + k) % n for k in range(1, n + 1) if not s.players[(p + k) % n].bankrupt)
+        if nxt <= p:
+            s.round += 1
+        s.to_move = nxt
+        if s.round >= self.max_rounds:
+            self._end("round_cap")
+
+    def _end(self, reason: str) -> None:
+        s = self.state
+        active = s.active_players()
+        worths = {s.players[i].name: s.net_worth(i) for i in range(len(s.players))}
+        if reason == "round_cap":
+            winner = max(active, key=lambda i: (s.net_worth(i), -i)) if active else None
+            rounds = s.round
+        else:
+            winner = active[0] if len(active) == 1 else None
+            rounds = s.round + 1 if self.turns else s.round  # the round in progress counts
+        self.over = True
+        self.result = GameResult(
+            winner=s.players[winner].name if winner is not None else None,
+            winner_index=winner,
+            rounds=rounds,
+            turns=self.turns,
+            reason=reason,
+            net_worths=worths,
+            bankrupt_order=tuple(self.bankrupt_order),
+        )
+        self._emit("game_end", winner, reason=reason)
+
+    # ------------------------------------------------------------------
+    # events
+    # ------------------------------------------------------------------
+    def _emit(self, kind: str, player: int | None = None, **data: Any) -> None:
+        event = Event(kind, player, data)
+        for agent in self.agents:
+            agent.notify(event)
+        for obs in self.observers:
+            obs(event, self)
+
+    # ------------------------------------------------------------------
+    # dice, movement, squares
+    # ------------------------------------------------------------------
+    def _roll(self, p: int, why: str = "move") -> tuple[tuple[int, ...], bool]:
+        dice = self.stream.roll(self.state.rules.dice)
+        doubles = len(dice) >= 2 and all(d == dice[0] for d in dice)
+        self._emit("roll", p, dice=dice, doubles=doubles, why=why)
+        return dice, doubles
+
+    def _roll_and_move(self, p: int) -> bool:
+        """One ordinary roll; returns whether the player rolls again."""
+        s = self.state
+        dice, doubles = self._roll(p)
+        s.phase = "rolled"
+        if doubles:
+            s.doubles_rolled += 1
+            if s.doubles_rolled >= s.rules.doubles_to_jail:
+                self._send_to_jail(p, "third double")
+                self._emit("roll_end", p, position=s.players[p].position, in_jail=True)
+                self._act(p)
+                return False
+        else:
+            s.doubles_rolled = 0
+        total = sum(dice)
+        self._move(p, total, "dice")
+        self._land(p, total)
+        return self._after_roll(p)
+
+    def _after_roll(self, p: int) -> bool:
+        s = self.state
+        pl = s.players[p]
+        if pl.bankrupt or self.over:
+            return False
+        if pl.in_jail:
+            s.doubles_rolled = 0
+        self._emit("roll_end", p, position=pl.position, in_jail=pl.in_jail)
+        self._act(p)
+        return s.doubles_rolled > 0 and not pl.in_jail and not pl.bankrupt
+
+    def _jail_turn(self, p: int) -> bool:
+        s = self.state
+        pl = s.players[p]
+        choice = self.agents[p].jail_choice(self.views[p])
+        fine = s.rules.jail_fine
+        if choice == "card":
+            if not self.held_cards[p]:
+                raise IllegalActionError(f"{pl.name} has no Get Out of Jail Free card")
+            deck, idx = self.held_cards[p].pop()
+            self.decks[deck].held.discard(idx)
+            pl.jail_cards -= 1
+            self._leave_jail(p, "card")
+            return self._roll_and_move(p)
+        if choice == "pay":
+            if not self.movement_only and pl.cash < fine:
+                raise IllegalActionError(f"{pl.name} cannot pay the ${fine} fine")
+            self._pay(p, fine, None, "jail fine")
+            self._leave_jail(p, "pay")
+            return self._roll_and_move(p)
+        if choice != "roll":
+            raise IllegalActionError(f"unknown jail choice {choice!r}")
+        dice, doubles = self._roll(p, "jail")
+        s.phase = "rolled"
+        s.doubles_rolled = 0
+        if doubles:
+            self._leave_jail(p, "doubles")
+        else:
+            if pl.jail_turns + 1 < s.rules.max_jail_rolls:
+                pl.jail_turns += 1
+                self._emit("roll_end", p, position=pl.position, in_jail=True)
+                self._act(p)
+                return False
+            if not self._pay(p, fine, None, "jail fine (third failed roll)"):
+                return False
+            self._leave_jail(p, "third roll")
+        total = sum(dice)
+        self._move(p, total, "dice")
+        self._land(p, total)
+        self._after_roll(p)
+        return False
+
+    def _leave_jail(self, p: int, how: str) -> None:
+        pl = self.state.players[p]
+        pl.in_jail = False
+        pl.jail_turns = 0
+        self._emit("leave_jail", p, how=how)
+
+    def _send_to_jail(self, p: int, why: str) -> None:
+        s = self.state
+        pl = s.players[p]
+        pl.position = s.board.jail
+        pl.in_jail = True
+        pl.jail_turns = 0
+        s.doubles_rolled = 0
+        self._emit("jail", p, why=why)
+
+    def _move(self, p: int, steps: int, why: str) -> None:
+        """Move ``steps`` squares (negative: backwards); forward past Go pays the salary."""
+        s = self.state
+        pl = s.players[p]
+        n = s.board.size
+        start = pl.position
+        pl.position = (start + steps) % n
+        passed = steps > 0 and start + steps >= n
+        self._emit("move", p, frm=start, to=pl.position, passed_go=passed, why=why)
+        if passed:
+            self._cash(None, p, s.rules.go_salary, "Go salary")
+
+    def _land(self, p: int, dice_total: int, card: Card | None = None) -> None:
+        s = self.state
+        pl = s.players[p]
+        sq = s.board.squares[pl.position]
+        kind = sq.kind
+        if kind in PROPERTY_TYPES:
+            if self.movement_only:
+                return
+            owner = s.owner[sq.index]
+            if owner == BANK:
+                self._offer(p, sq.index)
+            elif owner != p:
+                rent = self.rent(sq.index, dice_total, card, p)
+                if rent:
+                    self._pay(p, rent, owner, f"rent on {sq.name}")
+        elif kind == "tax":
+            self._pay(p, sq.amount, None, sq.name)
+        elif kind in ("chance", "community_chest"):
+            self._draw_card(p, kind, dice_total)
+        elif kind == "go_to_jail":
+            self._send_to_jail(p, "Go To Jail square")
+
+    def rent(self, square: int, dice_total: int, card: Card | None = None, payer: int | None = None) -> int:
+        """Rent due on ``square`` (see the module docstring). A utility card rolls fresh dice."""
+        s = self.state
+        if s.mortgaged[square]:
+            return 0
+        owner = s.owner[square]
+        sq = s.board.squares[square]
+        if sq.kind == "street":
+            level = s.houses[square]
+            if level:
+                return sq.rents[level]
+            assert sq.group is not None
+            return sq.rents[0] * (2 if s.has_monopoly(owner, sq.group) else 1)
+        count = s.count_in_group(owner, sq.kind)
+        if sq.kind == "railroad":
+            mult = card.rent_multiplier if card is not None and card.action == "advance_nearest" else 1
+            return s.board.railroad_rents[count - 1] * mult
+        if card is not None and card.action == "advance_nearest" and card.dice_multiplier:
+            dice, _ = self._roll(payer if payer is not None else owner, "utility card")
+            return card.dice_multiplier * sum(dice)
+        return s.board.utility_multipliers[count - 1] * dice_total
+
+    # ------------------------------------------------------------------
+    # cards
+    # ------------------------------------------------------------------
+    def _draw_card(self, p: int, deck_name: str, dice_total: int) -> None:
+        s = self.state
+        cards = s.board.deck(deck_name)
+        deck = self.decks[deck_name]
+        idx = self.stream.draw(deck_name, len(cards)) if self.movement_only else deck.draw()
+        card = cards[idx]
+        self._emit("card", p, deck=deck_name, card=idx, text=card.text)
+        pl = s.players[p]
+        n = s.board.size
+        action = card.action
+        if action == "advance_to":
+            assert card.square is not None
+            self._move(p, (card.square - pl.position) % n or n, "card")
+            self._land(p, dice_total, card)
+        elif action == "advance_nearest":
+            steps = next(k for k in range(1, n + 1) if s.board.squares[(pl.position + k) % n].kind == card.group)
+            self._move(p, steps, "card")
+            self._land(p, dice_total, card)
+        elif action == "move":
+            self._move(p, card.steps, "card")
+            self._land(p, dice_total, card)
+        elif action == "go_to_jail":
+            self._send_to_jail(p, "card")
+        elif action == "jail_free":
+            if not self.movement_only:
+                deck.held.add(idx)
+                self.held_cards[p].append((deck_name, idx))
+                pl.jail_cards += 1
+        elif action == "repairs":
+            houses, hotels = s.building_counts(p)
+            self._pay(p, houses * card.house + hotels * card.hotel, None, "repairs")
+        elif action == "cash":
+            if card.amount >= 0:
+                self._cash(None, p, card.amount, "card")
+            else:
+                self._pay(p, -card.amount, None, "card")
+        elif action == "each_player":
+            others = [q for q in s.active_players() if q != p]
+            if card.amount < 0:
+                self._pay_each(p, others, -card.amount, "card")
+            else:
+                for q in others:
+                    if self.over or s.players[p].bankrupt:
+                        break
+                    if not s.players[q].bankrupt:
+                        self._pay(q, card.amount, p, "card")
+
+    # ------------------------------------------------------------------
+    # buying and auctions
+    # ------------------------------------------------------------------
+    def _offer(self, p: int, square: int) -> None:
+        s = self.state
+        price = s.board.squares[square].price
+        if s.players[p].cash >= price and self.agents[p].buy(self.views[p], square):
+            self._cash(p, None, price, "purchase")
+            s.owner[square] = p
+            self._emit("buy", p, square=square, price=price)
+        else:
+            self.auction(square, p)
+
+    def _second_price(self, bids: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """Winner and price of a second-price auction on ``(player, maximum)`` pairs
+        listed in tie-break order; ``None`` when nobody bids at least $1.
+
+        A lone bidder pays $1 (the opening bid); otherwise the winner pays the
+        second-highest maximum plus $1, capped at its own maximum.
+        """
+        live = [(m, k, q) for k, (q, m) in enumerate(bids) if m >= 1]
+        if not live:
+            return None
+        live.sort(key=lambda t: (-t[0], t[1]))
+        top, _, winner = live[0]
+        second = live[1][0] if len(live) > 1 else 0
+        return winner, min(top, second + 1)
+
+    def auction(self, square: int, lander: int) -> int | None:
+        """Auction ``square`` among the active players (turn order from ``lander``)."""
+        s = self.state
+        bids = []
+        for q in self._turn_order(lander):
+            m = int(self.agents[q].auction_max(self.views[q], square))
+            bids.append((q, max(0, min(m, s.players[q].cash))))
+        outcome = self._second_price(bids)
+        if outcome is None:
+            self._emit("auction", None, square=square, winner=None, price=0)
+            return None
+        winner, price = outcome
+        self._cash(winner, None, price, "auction")
+        s.owner[square] = winner
+        self._emit("auction", winner, square=square, winner=winner, price=price)
+        return winner
+
+    # ------------------------------------------------------------------
+    # money
+    # ------------------------------------------------------------------
+    def _cash(self, frm: int | None, to: int | None, amount: int, why: str) -> None:
+        """Move cash (``None`` is the bank) and report it."""
+        if amount == 0 or self.movement_only:
+            return
+        players = self.state.players
+        if frm is not None:
+            players[frm].cash -= amount
+        if to is not None:
+            players[to].cash += amount
+        self._emit("cash", frm if frm is not None else to, frm=frm, to=to, amount=amount, why=why)
+
+    def _pay(self, p: int, amount: int, creditor: int | None, why: str) -> bool:
+        """``p`` pays ``amount`` to ``creditor`` (``None``: the bank), raising cash or going
+        bankrupt if it must. Returns whether it paid."""
+        if amount <= 0 or self.movement_only:
+            return True
+        pl = self.state.players[p]
+        if pl.cash < amount:
+            self._raise_cash(p, amount)
+        if pl.cash >= amount:
+            self._cash(p, creditor, amount, why)
+            return True
+        self._bankrupt(p, [(creditor, amount)])
+        return False
+
+    def _pay_each(self, p: int, creditors: list[int], each: int, why: str) -> bool:
+        if not creditors or each <= 0 or self.movement_only:
+            return True
+        total = each * len(creditors)
+        pl = self.state.players[p]
+        if pl.cash < total:
+            self._raise_cash(p, total)
+        if pl.cash >= total:
+            for c in creditors:
+                self._cash(p, c, each, why)
+            return True
+        self._bankrupt(p, [(c, each) for c in creditors])
+        return False
+
+    def _raise_cash(self, p: int, owed: int) -> None:
+        s = self.state
+        pl = s.players[p]
+        phase = _Phase()
+        while pl.cash < owed and phase.actions < MAX_ACTIONS_PER_PHASE:
+            action = self.agents[p].raise_cash(self.views[p], owed)
+            if action is None:
+                break
+            if isinstance(action, (Build, Unmortgage)):
+                raise IllegalActionError("a player in debt may only sell, mortgage or trade")
+            phase.actions += 1
+            if isinstance(action, ProposeTrade):
+                phase.trades += 1
+                if phase.trades > MAX_TRADES_PER_PHASE:
+                    break
+            self._apply(p, action)
+        if pl.cash < owed <= s.liquidation_value(p):
+            self.liquidate(p, owed)
+
+    def liquidate(self, p: int, owed: int) -> None:
+        """Raise cash in a fixed order until ``owed`` is covered or nothing is left.
+
+        First mortgage, cheapest mortgage value first, properties outside a
+        monopoly, then monopoly lots without buildings; then sell buildings
+        one at a time, from the cheapest building type, evenly.
+        """
+        s = self.state
+        while s.players[p].cash < owed:
+            mortgages = legal.legal_mortgages(s, p)
+            if mortgages:
+                sq = min(mortgages, key=lambda q: (s.has_monopoly(p, s.group_of(q)), s.mortgage_value(q), q))
+                self._apply(p, Mortgage(sq))
+                continue
+            sales = legal.legal_building_sales(s, p)
+            if not sales:
+                return
+            sq = min(sales, key=lambda q: (s.board.squares[q].house_cost, -s.houses[q], q))
+            self._apply(p, SellBuilding(sq))
+
+    def _bankrupt(self, p: int, debts: list[tuple[int | None, int]]) -> None:
+        s = self.state
+        pl = s.players[p]
+        # Buildings go back to the bank at half price first.
+        for sq in s.properties_of(p):
+            level = s.houses[sq]
+            if level:
+                s.houses[sq] = 0
+                self._cash(None, p, level * s.rules.sell_value(s.board.squares[sq].house_cost), "bankruptcy sale")
+        props = s.properties_of(p)
+        single = len(debts) == 1 and debts[0][0] is not None
+        if single:
+            c = debts[0][0]
+            assert c is not None
+            self._cash(p, c, pl.cash, "bankruptcy")
+            for sq in props:
+                s.owner[sq] = c
+            self.held_cards[c].extend(self.held_cards[p])
+            s.players[c].jail_cards += pl.jail_cards
+        else:
+            total = sum(a for _, a in debts)
+            cash = pl.cash
+            shares = [(c, cash * a // total) for c, a in debts]
+            shares[0] = (shares[0][0], shares[0][1] + cash - sum(v for _, v in shares))
+            for c, v in shares:
+                self._cash(p, c, v, "bankruptcy")
+            for sq in props:
+                s.owner[sq] = BANK
+                s.mortgaged[sq] = False
+            for deck, idx in self.held_cards[p]:
+                self.decks[deck].held.discard(idx)
+        self.held_cards[p] = []
+        pl.jail_cards = 0
+        pl.bankrupt = True
+        pl.in_jail = False
+        pl.jail_turns = 0
+        self.bankrupt_order.append(pl.name)
+        creditor = debts[0][0] if single else None
+        self._emit("bankrupt", p, creditor=creditor, properties=tuple(props))
+        if len(s.active_players()) <= 1:
+            self._end("bankruptcy")
+            return
+        if single:
+            assert creditor is not None
+            for sq in props:
+                if s.mortgaged[sq] and not self._receive_mortgaged(creditor, sq):
+                    return
+        else:
+            nxt = self._turn_order((p + 1) % len(s.players))
+            for sq in props:
+                if self.over:
+                    return
+                self.auction(sq, nxt[0])
+
+    def _receive_mortgaged(self, c: int, sq: int) -> bool:
+        """``c`` received mortgaged ``sq``: pay the interest now, lift if it wishes.
+
+        Returns ``False`` if ``c`` went bankrupt paying."""
+        s = self.state
+        value = s.mortgage_value(sq)
+        lift = self.agents[c].lift_on_receipt(self.views[c], sq)
+        if not self._pay(c, s.rules.interest(value), None, "interest on a mortgaged property received"):
+            return False
+        if lift and s.players[c].cash >= value and s.owner[sq] == c:
+            self._cash(c, None, value, "mortgage lifted")
+            s.mortgaged[sq] = False
+            self._emit("unmortgage", c, square=sq)
+        return True
+
+    # ------------------------------------------------------------------
+    # actions
+    # ------------------------------------------------------------------
+    def _act(self, p: int) -> None:
+        if self.over or self.state.players[p].bankrupt or self.movement_only:
+            return
+        phase = _Phase()
+        while phase.actions < MAX_ACTIONS_PER_PHASE and not self.over:
+            action = self.agents[p].act(self.views[p])
+            if action is None:
+                return
+            phase.actions += 1
+            if isinstance(action, ProposeTrade):
+                phase.trades += 1
+                if phase.trades > MAX_TRADES_PER_PHASE:
+                    return
+            self._apply(p, action)
+
+    def _apply(self, p: int, action: Action) -> None:
+        s = self.state
+        if isinstance(action, Build):
+            self._build(p, action.square)
+        elif isinstance(action, SellBuilding):
+            self._check(legal.why_not_sell_building(s, p, action.square))
+            sq = action.square
+            changes = legal.hotel_break_levels(s, p, sq) if s.houses[sq] == HOTEL else {sq: s.houses[sq] - 1}
+            value = 0
+            for lot, new in changes.items():
+                value += (s.houses[lot] - new) * s.rules.sell_value(s.board.squares[lot].house_cost)
+                s.houses[lot] = new
+            self._cash(None, p, value, "building sold")
+            self._emit("sell_building", p, square=sq, levels=dict(changes))
+        elif isinstance(action, Mortgage):
+            self._check(legal.why_not_mortgage(s, p, action.square))
+            s.mortgaged[action.square] = True
+            self._cash(None, p, s.mortgage_value(action.square), "mortgage")
+            self._emit("mortgage", p, square=action.square)
+        elif isinstance(action, Unmortgage):
+            self._check(legal.why_not_unmortgage(s, p, action.square))
+            self._cash(p, None, s.rules.unmortgage_cost(s.mortgage_value(action.square)), "mortgage lifted")
+            s.mortgaged[action.square] = False
+            self._emit("unmortgage", p, square=action.square)
+        elif isinstance(action, ProposeTrade):
+            self.propose_trade(p, action.trade)
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    @staticmethod
+    def _check(reason: str | None) -> None:
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def _can_build_kind(self, q: int, kind: str) -> bool:
+        s = self.state
+        return any((s.houses[sq] == HOTEL - 1) == (kind == "hotel") for sq in legal.legal_builds(s, q))
+
+    def _build(self, p: int, square: int) -> None:
+        s = self.state
+        self._check(legal.why_not_build(s, p, square))
+        kind = "hotel" if s.houses[square] == HOTEL - 1 else "house"
+        supply = s.hotels_in_bank() if kind == "hotel" else s.houses_in_bank()
+        rivals = [q for q in self._turn_order(p) if q != p and self._can_build_kind(q, kind)]
+        if rivals and supply < 1 + len(rivals):
+            self._building_auction(p, square, kind, rivals)
+            return
+        self._place(p, square, 0)
+
+    def _place(self, p: int, square: int, premium: int) -> None:
+        s = self.state
+        cost = s.board.squares[square].house_cost
+        self._cash(p, None, cost + premium, "building")
+        s.houses[square] += 1
+        self._emit("build", p, square=square, level=s.houses[square], premium=premium)
+
+    def _building_auction(self, p: int, square: int, kind: str, rivals: list[int]) -> None:
+        """The bank's scarce building goes to the highest premium over list price."""
+        s = self.state
+
+        def cap(q: int) -> int:
+            costs = [
+                s.board.squares[sq].house_cost
+                for sq in legal.legal_builds(s, q)
+                if (s.houses[sq] == HOTEL - 1) == (kind == "hotel")
+            ]
+            return s.players[q].cash - min(costs)
+
+        own = self.agents[p].building_bid(self.views[p], kind)
+        bids = [(p, max(0, min(own or 0, s.players[p].cash - s.board.squares[square].house_cost)))]
+        for q in rivals:
+            b = self.agents[q].building_bid(self.views[q], kind)
+            if b is not None:
+                bids.append((q, max(0, min(int(b), cap(q)))))
+        if len(bids) == 1:
+            self._place(p, square, 0)
+            return
+        # Premiums may be 0: shift by one so that a zero premium still counts as a bid.
+        outcome = self._second_price([(q, m + 1) for q, m in bids])
+        assert outcome is not None
+        winner, price = outcome
+        premium = price - 1
+        self._emit("building_auction", winner, kind=kind, premium=premium, requester=p)
+        if winner == p:
+            self._place(p, square, premium)
+            return
+        lot = self.agents[winner].place_building(self.views[winner], kind)
+        if legal.why_not_build(s, winner, lot) is not None or (s.houses[lot] == HOTEL - 1) != (kind == "hotel"):
+            raise IllegalActionError(f"{s.players[winner].name} cannot place a {kind} on square {lot}")
+        self._place(winner, lot, premium)
+
+    def propose_trade(self, p: int, trade: Trade) -> bool:
+        """``p`` proposes ``trade``; every other participant must accept. Returns whether it happened."""
+        s = self.state
+        self._check(legal.why_not_propose(s, p, trade))
+        idx = {pl.name: i for i, pl in enumerate(s.players)}
+        for other in trade.participants():
+            q = idx[other]
+            if q != p and not self.agents[q].accept_trade(self.views[q], trade):
+                self._emit("trade", p, trade=trade, accepted=False, refused_by=q)
+                return False
+        lift: dict[str, bool] = {}
+        for t in trade.transfers:
+            for prop in t.properties:
+                sq = s.square_of(prop)
+                if s.mortgaged[sq] and self.agents[idx[t.to]].lift_on_receipt(self.views[idx[t.to]], sq):
+                    lift[prop] = True
+                    try:
+                        trade.validate(s, lift)
+                    except InvalidTradeError:
+                        del lift[prop]  # cannot afford to lift it now: interest only
+        due = trade.apply(s, lift)
+        for t in trade.transfers:
+            if t.jail_cards:
+                giver, taker = idx[t.frm], idx[t.to]
+                for _ in range(t.jail_cards):
+                    self.held_cards[taker].append(self.held_cards[giver].pop())
+            if t.cash:
+                self._emit("cash", idx[t.frm], frm=idx[t.frm], to=idx[t.to], amount=t.cash, why="trade")
+        for who, amount in due.items():
+            self._emit("cash", idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
+        self._emit("trade", p, trade=trade, accepted=True, lifted=tuple(lift))
+        return True
+
+    # ------------------------------------------------------------------
+    # Get Out of Jail Free cards
+    # ------------------------------------------------------------------
+    def _assign_held_cards(self) -> None:
+        """Cards held in a loaded state come from the decks in order: Chance's
+        jail card(s) first, then Community Chest's."""
+        pool = [
+            (name, i)
+            for name in ("chance", "community_chest")
+            for i, card in enumerate(self.state.board.deck(name))
+            if card.action == "jail_free"
+        ]
+        for p, pl in enumerate(self.state.players):
+            for _ in range(pl.jail_cards):
+                if not pool:
+                    raise ValueError("more Get Out of Jail Free cards held than the decks contain")
+                deck, idx = pool.pop(0)
+                self.decks[deck].held.add(idx)
+                self.held_cards[p].append((deck, idx))
+
+
+def new_game(
+    names: Sequence[str],
+    agents: Sequence[Agent],
+    stream: RandomStream,
+    **kwargs: Any,
+) -> Game:
+    """A game from the standard opening position (everyone on Go with $1,500)."""
+    return Game(GameState.new_game(list(names)), agents, stream, **kwargs)
+
+
+__all__ = ["Deck", "Game", "GameResult", "MAX_ACTIONS_PER_PHASE", "MAX_TRADES_PER_PHASE", "new_game"]

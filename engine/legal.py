@@ -1,0 +1,171 @@
+"""Legality of building, selling, mortgaging and lifting mortgages (pure functions).
+
+Each ``why_not_*`` function returns ``None`` when the action is legal, else a
+short reason; the engine raises :class:`models.errors.IllegalActionError`
+with it. The rules (standard US):
+
+* build only on streets of a group where the player holds a monopoly
+  (``GameState.has_monopoly``, which honours ``set_size``) and none of its
+  lots in that group is mortgaged; evenly: a lot may gain a level only if it
+  is at the group's lowest level (over the player's lots of the group); a
+  hotel needs four houses on every such lot; houses and hotels come from the
+  bank's limited supply; the player pays cash it has;
+* sell evenly: only from a lot at the group's highest level; a hotel is
+  broken into four houses when the bank holds four, otherwise the group is
+  sold further down (:func:`hotel_break_levels`);
+* mortgage only a property whose group carries no buildings;
+* lift a mortgage by paying the mortgage value plus interest.
+"""
+
+from __future__ import annotations
+
+from models.board import HOTEL
+from models.errors import InvalidTradeError
+from models.state import GameState
+from models.trade import Trade
+
+
+def _player_lots(state: GameState, player: int, group: str) -> list[int]:
+    return [sq for sq in state.board.groups[group] if state.owner[sq] == player]
+
+
+def why_not_build(state: GameState, player: int, square: int) -> str | None:
+    sq = state.board.squares[square]
+    if sq.kind != "street":
+        return f"{sq.name} is not a street"
+    if state.owner[square] != player:
+        return f"{sq.name} is not yours"
+    group = sq.group
+    assert group is not None
+    if not state.can_build_on_group(player, group):
+        return f"the {group} group is not a complete, unmortgaged set in your hand"
+    level = state.houses[square]
+    if level >= HOTEL:
+        return f"{sq.name} already has a hotel"
+    lots = _player_lots(state, player, group)
+    if level > min(state.houses[s] for s in lots):
+        return f"uneven building: {sq.name} is above the group's lowest level"
+    if level == HOTEL - 1:
+        if state.hotels_in_bank() < 1:
+            return "the bank has no hotel left"
+    elif state.houses_in_bank() < 1:
+        return "the bank has no house left"
+    if state.players[player].cash < sq.house_cost:
+        return f"not enough cash for a building on {sq.name} (${sq.house_cost})"
+    return None
+
+
+def why_not_sell_building(state: GameState, player: int, square: int) -> str | None:
+    sq = state.board.squares[square]
+    if state.owner[square] != player:
+        return f"{sq.name} is not yours"
+    level = state.houses[square]
+    if level == 0:
+        return f"{sq.name} has no building"
+    group = sq.group
+    assert group is not None
+    if level < max(state.houses[s] for s in _player_lots(state, player, group)):
+        return f"uneven selling: {sq.name} is below the group's highest level"
+    return None
+
+
+def why_not_mortgage(state: GameState, player: int, square: int) -> str | None:
+    sq = state.board.squares[square]
+    if not sq.is_property:
+        return f"{sq.name} is not a property"
+    if state.owner[square] != player:
+        return f"{sq.name} is not yours"
+    if state.mortgaged[square]:
+        return f"{sq.name} is already mortgaged"
+    if state.group_has_buildings(state.group_of(square)):
+        return f"the {sq.group} group has buildings: sell them first"
+    return None
+
+
+def why_not_unmortgage(state: GameState, player: int, square: int) -> str | None:
+    sq = state.board.squares[square]
+    if not sq.is_property or state.owner[square] != player:
+        return f"{sq.name} is not yours"
+    if not state.mortgaged[square]:
+        return f"{sq.name} is not mortgaged"
+    cost = state.rules.unmortgage_cost(state.mortgage_value(square))
+    if state.players[player].cash < cost:
+        return f"not enough cash to lift the mortgage on {sq.name} (${cost})"
+    return None
+
+
+def hotel_break_levels(state: GameState, player: int, square: int) -> dict[int, int]:
+    """New building levels when the hotel on ``square`` is sold.
+
+    With four houses in the bank the hotel becomes four houses. Under a
+    shortage the owner sells further down, evenly: the largest ``L`` in
+    4..0 is taken such that ``square`` drops to ``L``, every other lot of the
+    player's group drops to at most ``L + 1``, and the houses the new levels
+    need come out of the bank's stock (plus the houses the group gives back).
+    If no such ``L`` exists, the whole group is sold to bare land.
+
+    Returns ``{square: new_level}`` for every lot whose level changes.
+    """
+    lots = _player_lots(state, player, state.group_of(square))
+    old = {s: state.houses[s] for s in lots}
+    old_houses = sum(v for v in old.values() if v < HOTEL)
+    bank = state.houses_in_bank()
+    for target in range(HOTEL - 1, -1, -1):
+        new = {s: (target if s == square else min(v, target + 1)) for s, v in old.items()}
+        need = sum(v for v in new.values() if v < HOTEL) - old_houses
+        if need <= bank:
+            return {s: v for s, v in new.items() if v != old[s]}
+    return {s: 0 for s, v in old.items() if v}
+
+
+def legal_builds(state: GameState, player: int) -> list[int]:
+    out = []
+    for group in state.complete_groups(player):
+        for sq in state.board.groups[group]:
+            if state.owner[sq] == player and why_not_build(state, player, sq) is None:
+                out.append(sq)
+    return out
+
+
+def legal_building_sales(state: GameState, player: int) -> list[int]:
+    return [
+        sq
+        for sq in state.board.property_squares
+        if state.owner[sq] == player and state.houses[sq] and why_not_sell_building(state, player, sq) is None
+    ]
+
+
+def legal_mortgages(state: GameState, player: int) -> list[int]:
+    return [
+        sq
+        for sq in state.board.property_squares
+        if state.owner[sq] == player and why_not_mortgage(state, player, sq) is None
+    ]
+
+
+def legal_unmortgages(state: GameState, player: int) -> list[int]:
+    return [
+        sq
+        for sq in state.board.property_squares
+        if state.owner[sq] == player and state.mortgaged[sq] and why_not_unmortgage(state, player, sq) is None
+    ]
+
+
+def tradable_properties(state: GameState, player: int) -> list[int]:
+    """Properties ``player`` may trade away: those whose group has no buildings."""
+    return [
+        sq
+        for sq in state.board.property_squares
+        if state.owner[sq] == player and not state.group_has_buildings(state.group_of(sq))
+    ]
+
+
+def why_not_propose(state: GameState, player: int, trade: Trade) -> str | None:
+    """A proposer must take part in its trade, and the trade must be valid now."""
+    if state.players[player].name not in trade.participants():
+        return f"{state.players[player].name} proposes a trade it takes no part in"
+    try:
+        trade.validate(state)
+    except InvalidTradeError as err:
+        return f"invalid trade: {err}"
+    return None

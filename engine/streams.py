@@ -1,0 +1,166 @@
+"""Explicit random streams for dice and cards.
+
+The engine never touches global randomness: every die and every card order
+comes from a stream object passed in. Two implementations:
+
+* :class:`SeededStream`: three independent PCG64 generators spawned from one
+  ``SeedSequence``: dice, Chance, Community Chest. The ``r``-th die thrown in
+  the game uses the ``r``-th double ``u`` of the dice generator, and shows the
+  face ``1 + floor(u * sides)`` for a fair die, or ``1 + #{k : cdf[k] <= u}``
+  for a loaded one (inverse-CDF sampling; ``cdf`` holds the cumulative face
+  probabilities without the last, so a loaded die is sampled exactly). Deck
+  shuffles are ``Generator.permutation(n)`` on that deck's own generator, and
+  with-replacement draws (movement-only mode) are ``Generator.integers(n)``.
+  Because each stream is indexed by a counter (die number, shuffle number), a
+  batch engine can reproduce the same dice and cards for the same seed.
+* :class:`ScriptedStream`: dice and deck orders given as lists, for tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+import numpy as np
+
+from engine.seeding import SeedLike, as_seed_sequence
+from models.rules import DiceSpec
+
+DECKS = ("chance", "community_chest")
+_BLOCK = 256
+
+
+class RandomStream(Protocol):
+    def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        """Throw ``dice.count`` dice; return the faces (1-based)."""
+        ...
+
+    def shuffle(self, deck: str, n: int) -> list[int]:
+        """A permutation of ``range(n)``: the draw order of a freshly shuffled deck."""
+        ...
+
+    def draw(self, deck: str, n: int) -> int:
+        """One card index in ``range(n)``, drawn with replacement (movement-only mode)."""
+        ...
+
+
+class SeededStream:
+    """Dice and cards from a seed (see the module docstring for the exact mapping)."""
+
+    def __init__(self, seed: SeedLike = None) -> None:
+        ss = as_seed_sequence(seed)
+        dice_ss, chance_ss, chest_ss = ss.spawn(3)
+        self._dice = np.random.Generator(np.random.PCG64(dice_ss))
+        self._decks = {
+            "chance": np.random.Generator(np.random.PCG64(chance_ss)),
+            "community_chest": np.random.Generator(np.random.PCG64(chest_ss)),
+        }
+        self._buffer: list[float] = []
+        self._pos = 0
+        self._cdf_cache: dict[DiceSpec, list[float]] = {}
+        self.dice_thrown = 0
+
+    def _uniform(self) -> float:
+        if self._pos >= len(self._buffer):
+            # Drawing a block gives the same doubles as drawing them one by one.
+            self._buffer = self._dice.random(_BLOCK).tolist()
+            self._pos = 0
+        u = self._buffer[self._pos]
+        self._pos += 1
+        self.dice_thrown += 1
+        return u
+
+    def _cdf(self, dice: DiceSpec) -> list[float]:
+        cdf = self._cdf_cache.get(dice)
+        if cdf is None:
+            probs = dice.face_probabilities()
+            cdf = list(np.cumsum(probs)[:-1])
+            self._cdf_cache[dice] = cdf
+        return cdf
+
+    def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        if dice.weights is None:
+            sides = dice.sides
+            return tuple(1 + int(self._uniform() * sides) for _ in range(dice.count))
+        cdf = self._cdf(dice)
+        faces = []
+        for _ in range(dice.count):
+            u = self._uniform()
+            faces.append(1 + sum(1 for c in cdf if c <= u))
+        return tuple(faces)
+
+    def shuffle(self, deck: str, n: int) -> list[int]:
+        return [int(i) for i in self._decks[deck].permutation(n)]
+
+    def draw(self, deck: str, n: int) -> int:
+        return int(self._decks[deck].integers(n))
+
+
+class StreamExhausted(RuntimeError):
+    """A scripted stream ran out of dice or deck orders."""
+
+
+class ScriptedStream:
+    """Dice and deck orders fixed in advance (for tests).
+
+    Parameters
+    ----------
+    dice:
+        Rolls in order, each a tuple of faces, e.g. ``[(3, 4), (6, 6)]``.
+    decks:
+        Per deck, either one permutation (used for every shuffle) or a list of
+        permutations, one per successive shuffle. A shuffle permutes the cards
+        available in the deck (in printed order, held Get Out of Jail Free
+        cards left out), so with a full deck it is the draw order of card
+        indices. Decks not
+        given are left in printed order.
+    draws:
+        Per deck, card indices returned by with-replacement draws.
+    """
+
+    def __init__(
+        self,
+        dice: Iterable[Sequence[int]] = (),
+        decks: Mapping[str, Sequence[int] | Sequence[Sequence[int]]] | None = None,
+        draws: Mapping[str, Sequence[int]] | None = None,
+    ) -> None:
+        self._dice = [tuple(r) for r in dice]
+        self._pos = 0
+        self._decks: dict[str, list[list[int]]] = {}
+        for name, orders in (decks or {}).items():
+            if orders and isinstance(orders[0], (list, tuple)):
+                self._decks[name] = [list(o) for o in orders]  # type: ignore[arg-type]
+            else:
+                self._decks[name] = [list(orders)]  # type: ignore[arg-type]
+        self._shuffles = {name: 0 for name in DECKS}
+        self._draws = {name: list(v) for name, v in (draws or {}).items()}
+
+    @property
+    def remaining_rolls(self) -> int:
+        return len(self._dice) - self._pos
+
+    def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        if self._pos >= len(self._dice):
+            raise StreamExhausted("the scripted dice are used up")
+        r = self._dice[self._pos]
+        self._pos += 1
+        if len(r) != dice.count:
+            raise ValueError(f"scripted roll {r} does not have {dice.count} dice")
+        return r
+
+    def shuffle(self, deck: str, n: int) -> list[int]:
+        orders = self._decks.get(deck)
+        k = self._shuffles[deck]
+        self._shuffles[deck] = k + 1
+        if not orders:
+            return list(range(n))
+        order = orders[min(k, len(orders) - 1)]
+        if sorted(order) != list(range(n)):
+            raise ValueError(f"scripted order for {deck} is not a permutation of range({n})")
+        return list(order)
+
+    def draw(self, deck: str, n: int) -> int:
+        queue = self._draws.get(deck)
+        if not queue:
+            raise StreamExhausted(f"the scripted {deck} draws are used up")
+        return queue.pop(0) % n

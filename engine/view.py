@@ -1,0 +1,155 @@
+"""A read-only window on the live game state, handed to agents.
+
+Agents never hold the engine's ``GameState``: they get a :class:`GameView`,
+which answers the pure queries of ``GameState`` and the legality helpers of
+:mod:`engine.legal`, returns tuples instead of lists, and gives a private
+deep copy on request (``view.copy()``) for look-ahead.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine import legal
+from models.board import Board
+from models.rules import Rules
+from models.state import GameState
+from models.trade import Trade
+
+
+class PlayerInfo(NamedTuple):
+    name: str
+    cash: int
+    position: int
+    in_jail: bool
+    jail_turns: int
+    jail_cards: int
+    bankrupt: bool
+
+
+class GameView:
+    __slots__ = ("_s", "me")
+
+    def __init__(self, state: GameState, me: int) -> None:
+        self._s = state
+        self.me = me
+
+    # -- plain data -------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self._s.board
+
+    @property
+    def rules(self) -> Rules:
+        return self._s.rules
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    @property
+    def to_move(self) -> int:
+        return self._s.to_move
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def n_players(self) -> int:
+        return len(self._s.players)
+
+    @property
+    def owner(self) -> tuple[int, ...]:
+        return tuple(self._s.owner)
+
+    @property
+    def houses(self) -> tuple[int, ...]:
+        return tuple(self._s.houses)
+
+    @property
+    def mortgaged(self) -> tuple[bool, ...]:
+        return tuple(self._s.mortgaged)
+
+    def player(self, i: int) -> PlayerInfo:
+        p = self._s.players[i]
+        return PlayerInfo(p.name, p.cash, p.position, p.in_jail, p.jail_turns, p.jail_cards, p.bankrupt)
+
+    def name(self, i: int) -> str:
+        return self._s.players[i].name
+
+    def cash(self, i: int) -> int:
+        return self._s.players[i].cash
+
+    def copy(self) -> GameState:
+        """A private deep copy of the state, free to mutate."""
+        return self._s.copy()
+
+    # -- pure queries (delegated) ------------------------------------------
+    def owner_of(self, square: int) -> int:
+        return self._s.owner[square]
+
+    def level(self, square: int) -> int:
+        return self._s.houses[square]
+
+    def is_mortgaged(self, square: int) -> bool:
+        return self._s.mortgaged[square]
+
+    def active_players(self) -> list[int]:
+        return self._s.active_players()
+
+    def properties_of(self, player: int) -> list[int]:
+        return self._s.properties_of(player)
+
+    def has_monopoly(self, player: int, group: str) -> bool:
+        return self._s.has_monopoly(player, group)
+
+    def can_build_on_group(self, player: int, group: str) -> bool:
+        return self._s.can_build_on_group(player, group)
+
+    def complete_groups(self, player: int) -> list[str]:
+        return self._s.complete_groups(player)
+
+    def count_in_group(self, player: int, group: str) -> int:
+        return self._s.count_in_group(player, group)
+
+    def set_size(self, group: str) -> int:
+        return self._s.set_size(group)
+
+    def group_has_buildings(self, group: str) -> bool:
+        return self._s.group_has_buildings(group)
+
+    def mortgage_value(self, square: int) -> int:
+        return self._s.mortgage_value(square)
+
+    def net_worth(self, player: int) -> int:
+        return self._s.net_worth(player)
+
+    def liquidation_value(self, player: int) -> int:
+        return self._s.liquidation_value(player)
+
+    def houses_in_bank(self) -> int:
+        return self._s.houses_in_bank()
+
+    def hotels_in_bank(self) -> int:
+        return self._s.hotels_in_bank()
+
+    # -- legality (delegated to engine.legal) -------------------------------
+    def legal_builds(self) -> list[int]:
+        return legal.legal_builds(self._s, self.me)
+
+    def legal_building_sales(self) -> list[int]:
+        return legal.legal_building_sales(self._s, self.me)
+
+    def legal_mortgages(self) -> list[int]:
+        return legal.legal_mortgages(self._s, self.me)
+
+    def legal_unmortgages(self) -> list[int]:
+        return legal.legal_unmortgages(self._s, self.me)
+
+    def tradable_properties(self, player: int) -> list[int]:
+        return legal.tradable_properties(self._s, player)
+
+    def why_not_trade(self, trade: Trade) -> str | None:
+        """``None`` if this player may propose ``trade`` now, else the reason."""
+        return legal.why_not_propose(self._s, self.me, trade)

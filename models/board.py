@@ -1,0 +1,419 @@
+"""Boards: squares, colour groups, railroads, utilities and card decks, as data.
+
+A board is loaded from a JSON document of the inline-board shape of the state
+format (``../shared/spec/state-format.md``, "Inline board"); the built-in
+``standard-us`` board ships as ``models/data/standard-us.json`` (US prices and
+rents, the 2008+ Chance and Community Chest decks).
+
+Card documents (the ``decks`` lists) have an ``action`` and its parameters:
+
+========================  ====================================================
+``advance_to``            ``square`` (index or name); Go salary when passing
+``advance_nearest``       ``group`` (``railroad`` or ``utility``); optional
+                          ``rent_multiplier`` (railroad: 2 = double rent) or
+                          ``dice_multiplier`` (utility: 10 = ten times a fresh
+                          roll)
+``move``                  ``steps`` (negative = backwards, never pays salary)
+``go_to_jail``            --
+``jail_free``             -- (the card is kept until used or traded)
+``repairs``               ``house``, ``hotel``: dollars per building owned
+``cash``                  ``amount``: > 0 collect from the bank, < 0 pay it
+``each_player``           ``amount``: > 0 collect from each other active
+                          player, < 0 pay each of them
+========================  ====================================================
+
+Every card may carry a ``text``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from models._check import (
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+    key_path,
+)
+from models.errors import InvalidStateError
+
+Square_ = int  # a square index, 0..N-1
+
+SQUARE_TYPES = (
+    "go",
+    "street",
+    "railroad",
+    "utility",
+    "tax",
+    "chance",
+    "community_chest",
+    "jail",
+    "free_parking",
+    "go_to_jail",
+)
+PROPERTY_TYPES = ("street", "railroad", "utility")
+CARD_ACTIONS = (
+    "advance_to",
+    "advance_nearest",
+    "move",
+    "go_to_jail",
+    "jail_free",
+    "repairs",
+    "cash",
+    "each_player",
+)
+BUILTIN_BOARDS = ("standard-us",)
+HOTEL = 5  # building level of a hotel; 1..4 are houses
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One square of the board.
+
+    ``group`` is the colour group of a street, ``"railroad"`` or
+    ``"utility"`` for those, and ``None`` otherwise. ``rents`` holds six
+    numbers for a street: unimproved, 1..4 houses, hotel.
+    """
+
+    index: int
+    kind: str
+    name: str
+    group: str | None = None
+    price: int = 0
+    rents: tuple[int, ...] = ()
+    house_cost: int = 0
+    amount: int = 0
+
+    @property
+    def is_property(self) -> bool:
+        return self.kind in PROPERTY_TYPES
+
+    @property
+    def mortgage_value(self) -> int:
+        """Half the price (rounded down), the standard rule."""
+        return self.price // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One Chance or Community Chest card (see the module docstring)."""
+
+    action: str
+    text: str = ""
+    square: int | None = None
+    group: str | None = None
+    rent_multiplier: int = 1
+    dice_multiplier: int = 0
+    steps: int = 0
+    house: int = 0
+    hotel: int = 0
+    amount: int = 0
+
+    def to_dict(self, board: Board) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action}
+        if self.action == "advance_to":
+            assert self.square is not None
+            out["square"] = board.squares[self.square].name if board.is_unique_name(self.square) else self.square
+        elif self.action == "advance_nearest":
+            out["group"] = self.group
+            if self.rent_multiplier != 1:
+                out["rent_multiplier"] = self.rent_multiplier
+            if self.dice_multiplier:
+                out["dice_multiplier"] = self.dice_multiplier
+        elif self.action == "move":
+            out["steps"] = self.steps
+        elif self.action == "repairs":
+            out["house"] = self.house
+            out["hotel"] = self.hotel
+        elif self.action in ("cash", "each_player"):
+            out["amount"] = self.amount
+        if self.text:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board: squares in order, railroad rents, utility multipliers, decks.
+
+    Derived lookups (``groups``, ``property_index``, ``jail`` ...) are built once
+    at construction. Go is square 0 (passing it pays the salary).
+    """
+
+    name: str
+    squares: tuple[Square, ...]
+    railroad_rents: tuple[int, ...]
+    utility_multipliers: tuple[int, ...]
+    chance: tuple[Card, ...]
+    community_chest: tuple[Card, ...]
+    builtin: bool = False
+    # derived
+    groups: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    property_squares: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    property_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    jail: int = field(init=False, repr=False, compare=False)
+    go_to_jail: int | None = field(init=False, repr=False, compare=False)
+    railroads: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    utilities: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    street_groups: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    other_squares: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    jail_card_supply: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        groups: dict[str, list[int]] = {}
+        index: dict[str, int] = {}
+        for sq in self.squares:
+            if sq.is_property:
+                assert sq.group is not None
+                groups.setdefault(sq.group, []).append(sq.index)
+                index[sq.name] = sq.index
+        set_ = object.__setattr__
+        set_(self, "groups", {g: tuple(v) for g, v in groups.items()})
+        set_(self, "property_squares", tuple(sq.index for sq in self.squares if sq.is_property))
+        set_(self, "property_index", index)
+        set_(self, "jail", next(sq.index for sq in self.squares if sq.kind == "jail"))
+        set_(self, "go_to_jail", next((sq.index for sq in self.squares if sq.kind == "go_to_jail"), None))
+        set_(self, "railroads", tuple(groups.get("railroad", ())))
+        set_(self, "utilities", tuple(groups.get("utility", ())))
+        set_(self, "street_groups", tuple(g for g in groups if g not in ("railroad", "utility")))
+        set_(self, "other_squares", tuple(sq.index for sq in self.squares if not sq.is_property))
+        set_(
+            self,
+            "jail_card_supply",
+            sum(1 for c in (*self.chance, *self.community_chest) if c.action == "jail_free"),
+        )
+
+    @property
+    def size(self) -> int:
+        return len(self.squares)
+
+    def is_unique_name(self, index: int) -> bool:
+        name = self.squares[index].name
+        return sum(1 for sq in self.squares if sq.name == name) == 1
+
+    def deck(self, kind: str) -> tuple[Card, ...]:
+        """The deck drawn on a square of type ``kind`` (``chance`` or ``community_chest``)."""
+        return self.chance if kind == "chance" else self.community_chest
+
+    def to_dict(self) -> dict[str, Any]:
+        """The inline-board document of this board (loads back to an equal board)."""
+        squares: list[dict[str, Any]] = []
+        for sq in self.squares:
+            d: dict[str, Any] = {"type": sq.kind, "name": sq.name}
+            if sq.kind == "street":
+                d.update(group=sq.group, price=sq.price, rents=list(sq.rents), house_cost=sq.house_cost)
+            elif sq.kind in ("railroad", "utility"):
+                d["price"] = sq.price
+            elif sq.kind == "tax":
+                d["amount"] = sq.amount
+            squares.append(d)
+        return {
+            "name": self.name,
+            "squares": squares,
+            "railroad_rents": list(self.railroad_rents),
+            "utility_multipliers": list(self.utility_multipliers),
+            "decks": {
+                "chance": [c.to_dict(self) for c in self.chance],
+                "community_chest": [c.to_dict(self) for c in self.community_chest],
+            },
+        }
+
+
+def _parse_square(doc: Any, index: int, field_: str) -> Square:
+    obj = expect_object(doc, field_, ("type", "name", "group", "price", "rents", "house_cost", "amount"), ("type",))
+    kind = expect_str(obj["type"], key_path(field_, "type"), SQUARE_TYPES)
+    allowed = {
+        "street": {"type", "name", "group", "price", "rents", "house_cost"},
+        "railroad": {"type", "name", "price"},
+        "utility": {"type", "name", "price"},
+        "tax": {"type", "name", "amount"},
+    }.get(kind, {"type", "name"})
+    required = {
+        "street": ("name", "group", "price", "rents", "house_cost"),
+        "railroad": ("name", "price"),
+        "utility": ("name", "price"),
+        "tax": ("name", "amount"),
+    }.get(kind, ())
+    expect_object(obj, field_, allowed, required)
+    name = expect_str(obj.get("name", kind.replace("_", " ").title()), key_path(field_, "name"))
+    if not name:
+        raise InvalidStateError(key_path(field_, "name"), "must not be empty")
+    if kind == "street":
+        group = expect_str(obj["group"], key_path(field_, "group"))
+        if group in ("railroad", "utility") or not group:
+            raise InvalidStateError(key_path(field_, "group"), f"{group!r} is reserved for non-street squares")
+        rents = expect_list(obj["rents"], key_path(field_, "rents"), 6, 6)
+        return Square(
+            index,
+            kind,
+            name,
+            group=group,
+            price=expect_int(obj["price"], key_path(field_, "price"), 0),
+            rents=tuple(expect_int(r, key_path(key_path(field_, "rents"), i), 0) for i, r in enumerate(rents)),
+            house_cost=expect_int(obj["house_cost"], key_path(field_, "house_cost"), 0),
+        )
+    if kind in ("railroad", "utility"):
+        return Square(index, kind, name, group=kind, price=expect_int(obj["price"], key_path(field_, "price"), 0))
+    if kind == "tax":
+        return Square(index, kind, name, amount=expect_int(obj["amount"], key_path(field_, "amount"), 0))
+    return Square(index, kind, name)
+
+
+def _parse_card(doc: Any, field_: str, squares: tuple[Square, ...]) -> Card:
+    base = expect_object(
+        doc,
+        field_,
+        ("action", "text", "square", "group", "rent_multiplier", "dice_multiplier", "steps", "house", "hotel", "amount"),
+        ("action",),
+    )
+    action = expect_str(base["action"], key_path(field_, "action"), CARD_ACTIONS)
+    params = {
+        "advance_to": (("square",), ()),
+        "advance_nearest": (("group",), ("rent_multiplier", "dice_multiplier")),
+        "move": (("steps",), ()),
+        "go_to_jail": ((), ()),
+        "jail_free": ((), ()),
+        "repairs": (("house", "hotel"), ()),
+        "cash": (("amount",), ()),
+        "each_player": (("amount",), ()),
+    }[action]
+    obj = expect_object(base, field_, ("action", "text", *params[0], *params[1]), ("action", *params[0]))
+    text = expect_str(obj.get("text", ""), key_path(field_, "text"))
+    if action == "advance_to":
+        target = obj["square"]
+        f = key_path(field_, "square")
+        if isinstance(target, str):
+            matches = [sq.index for sq in squares if sq.name == target]
+            if len(matches) != 1:
+                raise InvalidStateError(f, f"{target!r} does not name exactly one square")
+            return Card(action, text, square=matches[0])
+        return Card(action, text, square=expect_int(target, f, 0, len(squares) - 1))
+    if action == "advance_nearest":
+        group = expect_str(obj["group"], key_path(field_, "group"), ("railroad", "utility"))
+        if not any(sq.kind == group for sq in squares):
+            raise InvalidStateError(key_path(field_, "group"), f"the board has no {group}")
+        return Card(
+            action,
+            text,
+            group=group,
+            rent_multiplier=expect_int(obj.get("rent_multiplier", 1), key_path(field_, "rent_multiplier"), 0),
+            dice_multiplier=expect_int(obj.get("dice_multiplier", 0), key_path(field_, "dice_multiplier"), 0),
+        )
+    if action == "move":
+        steps = expect_int(obj["steps"], key_path(field_, "steps"))
+        return Card(action, text, steps=steps)
+    if action == "repairs":
+        return Card(
+            action,
+            text,
+            house=expect_int(obj["house"], key_path(field_, "house"), 0),
+            hotel=expect_int(obj["hotel"], key_path(field_, "hotel"), 0),
+        )
+    if action in ("cash", "each_player"):
+        return Card(action, text, amount=expect_int(obj["amount"], key_path(field_, "amount")))
+    return Card(action, text)
+
+
+def parse_board(doc: Any, field_: str = "board", *, builtin: bool = False) -> Board:
+    """Build a :class:`Board` from an inline-board document, checking every field.
+
+    Raises
+    ------
+    InvalidStateError
+        Naming the field, e.g. ``board.squares[3].rents``.
+    """
+    obj = expect_object(
+        doc, field_, ("name", "squares", "railroad_rents", "utility_multipliers", "decks"), ("squares",)
+    )
+    name = expect_str(obj.get("name", "inline"), key_path(field_, "name"))
+    sq_field = key_path(field_, "squares")
+    raw = expect_list(obj["squares"], sq_field, 2)
+    squares = tuple(_parse_square(s, i, key_path(sq_field, i)) for i, s in enumerate(raw))
+    if squares[0].kind != "go":
+        raise InvalidStateError(key_path(sq_field, 0), "square 0 must be Go")
+    for kind in ("go", "jail"):
+        n = sum(1 for sq in squares if sq.kind == kind)
+        if n != 1:
+            raise InvalidStateError(sq_field, f"expected exactly one {kind} square, found {n}")
+    if sum(1 for sq in squares if sq.kind == "go_to_jail") > 1:
+        raise InvalidStateError(sq_field, "at most one go_to_jail square")
+    seen: dict[str, int] = {}
+    for sq in squares:
+        if sq.is_property:
+            if sq.name in seen:
+                raise InvalidStateError(key_path(key_path(sq_field, sq.index), "name"), f"duplicate property name {sq.name!r}")
+            seen[sq.name] = sq.index
+    rr = expect_list(obj.get("railroad_rents", [25, 50, 100, 200]), key_path(field_, "railroad_rents"), 1)
+    rr_t = tuple(expect_int(v, key_path(key_path(field_, "railroad_rents"), i), 0) for i, v in enumerate(rr))
+    n_rr = sum(1 for sq in squares if sq.kind == "railroad")
+    if n_rr > len(rr_t):
+        raise InvalidStateError(key_path(field_, "railroad_rents"), f"{len(rr_t)} rents for {n_rr} railroads")
+    um = expect_list(obj.get("utility_multipliers", [4, 10]), key_path(field_, "utility_multipliers"), 1)
+    um_t = tuple(expect_int(v, key_path(key_path(field_, "utility_multipliers"), i), 0) for i, v in enumerate(um))
+    n_ut = sum(1 for sq in squares if sq.kind == "utility")
+    if n_ut > len(um_t):
+        raise InvalidStateError(key_path(field_, "utility_multipliers"), f"{len(um_t)} multipliers for {n_ut} utilities")
+    decks_field = key_path(field_, "decks")
+    if "decks" in obj:
+        decks = expect_object(obj["decks"], decks_field, ("chance", "community_chest"), ("chance", "community_chest"))
+        parsed = {}
+        for kind in ("chance", "community_chest"):
+            f = key_path(decks_field, kind)
+            cards = expect_list(decks[kind], f)
+            parsed[kind] = tuple(_parse_card(c, key_path(f, i), squares) for i, c in enumerate(cards))
+        chance, chest = parsed["chance"], parsed["community_chest"]
+    else:
+        # The standard cards name standard squares: re-resolve them by name.
+        std = standard_board()
+        chance = _rebind_cards(std.chance, std, squares, decks_field)
+        chest = _rebind_cards(std.community_chest, std, squares, decks_field)
+    for kind, deck in (("chance", chance), ("community_chest", chest)):
+        if any(sq.kind == kind for sq in squares) and not deck:
+            raise InvalidStateError(key_path(decks_field, kind), f"the board has {kind} squares but the deck is empty")
+    return Board(name, squares, rr_t, um_t, chance, chest, builtin=builtin)
+
+
+def _rebind_cards(cards: tuple[Card, ...], std: Board, squares: tuple[Square, ...], field_: str) -> tuple[Card, ...]:
+    """Re-target the standard cards' ``advance_to`` squares by name on another board."""
+    out = []
+    for card in cards:
+        if card.action == "advance_to":
+            assert card.square is not None
+            name = std.squares[card.square].name
+            matches = [sq.index for sq in squares if sq.name == name]
+            if len(matches) != 1:
+                raise InvalidStateError(
+                    field_, f"the standard cards need exactly one square named {name!r}; give the board its own decks"
+                )
+            out.append(Card(card.action, card.text, square=matches[0]))
+        elif card.action == "advance_nearest" and not any(sq.kind == card.group for sq in squares):
+            raise InvalidStateError(field_, f"the standard cards need a {card.group}; give the board its own decks")
+        else:
+            out.append(card)
+    return tuple(out)
+
+
+@cache
+def _builtin(name: str) -> Board:
+    text = resources.files("models").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
+    return parse_board(json.loads(text), "board", builtin=True)
+
+
+def standard_board() -> Board:
+    """The standard US board with the 2008+ decks (cached; boards are immutable)."""
+    return _builtin("standard-us")
+
+
+def load_board(name_or_doc: str | Mapping[str, Any], field_: str = "board") -> Board:
+    """A built-in board by name, or an inline board document."""
+    if isinstance(name_or_doc, str):
+        if name_or_doc not in BUILTIN_BOARDS:
+            raise InvalidStateError(field_, f"unknown built-in board {name_or_doc!r} (known: {', '.join(BUILTIN_BOARDS)})")
+        return _builtin(name_or_doc)
+    return parse_board(name_or_doc, field_)

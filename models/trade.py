@@ -1,0 +1,199 @@
+"""Trades: a list of transfers ``(from, to, properties, cash, jail_cards)``.
+
+One shape covers a bilateral swap (two transfers), a purchase for cash (one
+property transfer one way, cash the other), and a 3-way cycle (A->B, B->C,
+C->A). All transfers take effect at once, so a player may pay with cash it
+receives in the same trade (only its net cash must stay >= 0).
+
+Rules enforced by :meth:`Trade.validate`:
+
+* only active players, never to oneself, at least one thing moves;
+* a property moves at most once per trade, from its owner, and only if its
+  colour group carries no buildings ("unimproved groups only");
+* cash and Get Out of Jail Free cards are non-negative and held;
+* each receiver of a mortgaged property can pay what it owes at once: the
+  interest (10%) now, or, if it chooses to lift the mortgage at acceptance,
+  the mortgage value plus the interest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from models.errors import InvalidTradeError
+from models.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    frm: str
+    to: str
+    properties: tuple[str, ...] = ()
+    cash: int = 0
+    jail_cards: int = 0
+
+    def is_empty(self) -> bool:
+        return not self.properties and self.cash == 0 and self.jail_cards == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.frm,
+            "to": self.to,
+            "properties": list(self.properties),
+            "cash": self.cash,
+            "jail_cards": self.jail_cards,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    transfers: tuple[Transfer, ...]
+
+    # -- constructors ----------------------------------------------------
+    @classmethod
+    def bilateral(
+        cls,
+        a: str,
+        b: str,
+        a_gives: Sequence[str] = (),
+        b_gives: Sequence[str] = (),
+        cash_a_to_b: int = 0,
+        cards_a_to_b: int = 0,
+        cards_b_to_a: int = 0,
+    ) -> Trade:
+        """A two-player trade; a negative ``cash_a_to_b`` is paid by ``b``."""
+        ab = Transfer(a, b, tuple(a_gives), max(cash_a_to_b, 0), cards_a_to_b)
+        ba = Transfer(b, a, tuple(b_gives), max(-cash_a_to_b, 0), cards_b_to_a)
+        return cls(tuple(t for t in (ab, ba) if not t.is_empty()))
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> Trade:
+        items = doc["transfers"] if "transfers" in doc else doc
+        return cls(
+            tuple(
+                Transfer(
+                    str(t["from"]),
+                    str(t["to"]),
+                    tuple(t.get("properties", ())),
+                    int(t.get("cash", 0)),
+                    int(t.get("jail_cards", 0)),
+                )
+                for t in items
+            )
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"transfers": [t.to_dict() for t in self.transfers]}
+
+    # -- queries ---------------------------------------------------------
+    def participants(self) -> list[str]:
+        seen: list[str] = []
+        for t in self.transfers:
+            for name in (t.frm, t.to):
+                if name not in seen:
+                    seen.append(name)
+        return seen
+
+    def properties_received(self, name: str) -> list[str]:
+        return [p for t in self.transfers if t.to == name for p in t.properties]
+
+    def properties_given(self, name: str) -> list[str]:
+        return [p for t in self.transfers if t.frm == name for p in t.properties]
+
+    def net_cash(self, name: str) -> int:
+        return sum(t.cash for t in self.transfers if t.to == name) - sum(t.cash for t in self.transfers if t.frm == name)
+
+    def net_jail_cards(self, name: str) -> int:
+        return sum(t.jail_cards for t in self.transfers if t.to == name) - sum(
+            t.jail_cards for t in self.transfers if t.frm == name
+        )
+
+    def mortgage_charges(self, state: GameState, lift: Mapping[str, bool] | None = None) -> dict[str, int]:
+        """Cash each receiver owes the bank for mortgaged properties it receives.
+
+        The interest is due at once; a receiver that lifts the mortgage at
+        acceptance (``lift[property]`` true) pays the mortgage value as well.
+        """
+        lift = lift or {}
+        due: dict[str, int] = {}
+        for t in self.transfers:
+            for prop in t.properties:
+                sq = state.square_of(prop)
+                if state.mortgaged[sq]:
+                    value = state.mortgage_value(sq)
+                    cost = state.rules.interest(value) + (value if lift.get(prop, False) else 0)
+                    due[t.to] = due.get(t.to, 0) + cost
+        return due
+
+    # -- validation and application ------------------------------------------
+    def validate(self, state: GameState, lift: Mapping[str, bool] | None = None) -> None:
+        """Raise :class:`InvalidTradeError` if the trade cannot happen in ``state``."""
+        if not self.transfers:
+            raise InvalidTradeError("a trade needs at least one transfer")
+        names = {p.name: i for i, p in enumerate(state.players)}
+        moved: set[str] = set()
+        cards_out: dict[str, int] = {}
+        anything = False
+        for k, t in enumerate(self.transfers):
+            where = f"transfers[{k}]"
+            for role, name in (("from", t.frm), ("to", t.to)):
+                if name not in names:
+                    raise InvalidTradeError(f"{where}.{role}: unknown player {name!r}")
+                if state.players[names[name]].bankrupt:
+                    raise InvalidTradeError(f"{where}.{role}: {name} is bankrupt")
+            if t.frm == t.to:
+                raise InvalidTradeError(f"{where}: a player cannot trade with itself")
+            if t.cash < 0 or t.jail_cards < 0:
+                raise InvalidTradeError(f"{where}: cash and jail_cards must be >= 0")
+            cards_out[t.frm] = cards_out.get(t.frm, 0) + t.jail_cards
+            for prop in t.properties:
+                if prop not in state.board.property_index:
+                    raise InvalidTradeError(f"{where}.properties: unknown property {prop!r}")
+                if prop in moved:
+                    raise InvalidTradeError(f"{where}.properties: {prop} moves twice")
+                moved.add(prop)
+                sq = state.square_of(prop)
+                if state.owner[sq] != names[t.frm]:
+                    raise InvalidTradeError(f"{where}.properties: {t.frm} does not own {prop}")
+                group = state.group_of(sq)
+                if state.group_has_buildings(group):
+                    raise InvalidTradeError(f"{where}.properties: {prop} is in the {group} group, which has buildings")
+            anything = anything or not t.is_empty()
+        if not anything:
+            raise InvalidTradeError("the trade moves nothing")
+        for name, n in cards_out.items():
+            if n > state.players[names[name]].jail_cards:
+                raise InvalidTradeError(f"{name} gives {n} Get Out of Jail Free cards but holds fewer")
+        due = self.mortgage_charges(state, lift)
+        for name in self.participants():
+            after = state.players[names[name]].cash + self.net_cash(name) - due.get(name, 0)
+            if after < 0:
+                raise InvalidTradeError(f"{name} cannot pay: its cash would be {after} after the trade")
+
+    def apply(self, state: GameState, lift: Mapping[str, bool] | None = None) -> dict[str, int]:
+        """Carry the trade out on ``state`` (validated first).
+
+        Returns the mortgage charges paid to the bank per receiver. Lifted
+        mortgages are cleared; others stay mortgaged (the receiver will pay the
+        interest again when it lifts them later).
+        """
+        self.validate(state, lift)
+        lift = lift or {}
+        due = self.mortgage_charges(state, lift)
+        idx = {p.name: i for i, p in enumerate(state.players)}
+        for t in self.transfers:
+            a, b = idx[t.frm], idx[t.to]
+            state.players[a].cash -= t.cash
+            state.players[b].cash += t.cash
+            state.players[a].jail_cards -= t.jail_cards
+            state.players[b].jail_cards += t.jail_cards
+            for prop in t.properties:
+                sq = state.square_of(prop)
+                state.owner[sq] = b
+                if state.mortgaged[sq] and lift.get(prop, False):
+                    state.mortgaged[sq] = False
+        for name, amount in due.items():
+            state.players[idx[name]].cash -= amount
+        return due

@@ -1,0 +1,1 @@
+"""What to do: analysis, valuation, trade generation, re-scoring, bidding, decisions, CLI."""
