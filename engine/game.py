@@ -763,7 +763,7 @@ class Game:
         assert outcome is not None
         winner, price = outcome
         premium = price - 1
-        self._emit("building_auction", winner, kind=kind, premium=premium, requester=p)
+        self._emit("building_auction", winner, building=kind, premium=premium, requester=p)
         if winner == p:
             self._place(p, square, premium)
             return

@@ -16,7 +16,7 @@ def key_path(parent: str, key: str | int) -> str:
     """Join a field path: ``players`` + 1 -> ``players[1]``; ``rules`` + ``dice`` -> ``rules.dice``."""
     if isinstance(key, int):
         return f"{parent}[{key}]"
-    if key.isidentifier():
+    if key.isidentifier() and key.islower():  # field names; property and player names get brackets
         return f"{parent}.{key}" if parent else key
     return f'{parent}["{key}"]'
 
@@ -47,7 +47,11 @@ def expect_int(value: Any, field: str, lo: int | None = None, hi: int | None = N
 def expect_number(value: Any, field: str, lo: float | None = None, hi: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidStateError(field, f"expected a number, got {type_name(value)}")
-    if value != value or value in (float("inf"), float("-inf")):
+    try:
+        as_float = float(value)
+    except OverflowError:
+        raise InvalidStateError(field, "number out of range") from None
+    if as_float != as_float or as_float in (float("inf"), float("-inf")):
         raise InvalidStateError(field, "expected a finite number")
     if lo is not None and value < lo:
         raise InvalidStateError(field, f"{value} is below the minimum {lo}")

@@ -8,7 +8,6 @@ a flag. Non-property squares are always ``BANK``, 0, ``False``.
 
 from __future__ import annotations
 
-import copy as _copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -72,7 +71,10 @@ class GameState:
         return GameState(
             self.board,
             self.rules,
-            [_copy.copy(p) for p in self.players],
+            [
+                PlayerState(p.name, p.cash, p.position, p.in_jail, p.jail_turns, p.jail_cards, p.bankrupt)
+                for p in self.players
+            ],
             list(self.owner),
             list(self.houses),
             list(self.mortgaged),

@@ -1,0 +1,167 @@
+"""Landing frequencies estimated by simulation (movement-only mode of the engine).
+
+For each square ``s`` we estimate ``L[s]``, the expected number of rolls per
+turn that end with the token on ``s`` (after any card or Go-To-Jail movement;
+a roll that ends in jail counts for the jail square's ``in_jail`` entry, not
+for Just Visiting). A turn with doubles can land several times, so ``L`` sums
+to the mean number of rolls per turn (about 1.2), not to 1.
+
+The estimator plays the reference engine in movement-only mode (no money,
+cards drawn with replacement) for ``n_turns`` turns of one token and counts
+landings. Standard errors come from batch means (consecutive turns are
+correlated through the position): the turns are cut into ``batches`` equal
+batches, and SE = sd(batch means) / sqrt(batches) (Law & Kelton, *Simulation
+Modeling and Analysis*, batch-means method).
+
+The exact chain of :mod:`engine.markov` supersedes these numbers; they
+exist so that the baseline agent has a landing table before that chain does,
+and as an independent check of it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from engine.actions import Event
+from engine.agents import BaseAgent
+from engine.game import Game
+from engine.streams import SeededStream
+from engine.view import GameView
+from models.board import Board, standard_board
+from models.rules import Rules
+from models.state import GameState
+
+
+class JailPolicyAgent(BaseAgent):
+    """Movement-only player: ``long`` stays in jail and rolls for doubles;
+    ``short`` pays at once (money does not move in movement-only mode)."""
+
+    name = "jail-policy"
+
+    def __init__(self, policy: str = "long") -> None:
+        super().__init__(0)
+        if policy not in ("long", "short"):
+            raise ValueError("jail policy is 'long' or 'short'")
+        self.policy = policy
+
+    def jail_choice(self, view: GameView):  # type: ignore[no-untyped-def]
+        return "roll" if self.policy == "long" else "pay"
+
+
+@dataclass(frozen=True)
+class LandingTable:
+    """Expected landings per turn, per square (``in_jail`` apart), with standard errors."""
+
+    board_name: str
+    jail_policy: str
+    per_turn: tuple[float, ...]
+    se: tuple[float, ...]
+    in_jail: float
+    in_jail_se: float
+    n_turns: int
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.board_name,
+            "jail_policy": self.jail_policy,
+            "n_turns": self.n_turns,
+            "seed": self.seed,
+            "per_turn": list(self.per_turn),
+            "se": list(self.se),
+            "in_jail": self.in_jail,
+            "in_jail_se": self.in_jail_se,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LandingTable:
+        return cls(
+            d["board"], d["jail_policy"], tuple(d["per_turn"]), tuple(d["se"]), d["in_jail"], d["in_jail_se"], d["n_turns"], d["seed"]
+        )
+
+
+def simulate_landings(
+    n_turns: int,
+    seed: int,
+    *,
+    board: Board | None = None,
+    rules: Rules | None = None,
+    jail_policy: str = "long",
+    batches: int = 50,
+) -> LandingTable:
+    """Estimate landings per turn by playing ``n_turns`` movement-only turns (see module docstring)."""
+    board = board or standard_board()
+    state = GameState.new_game(["token", "idle"], board, rules)
+    # The second seat never moves: it is bankrupt-free but skipped by giving the
+    # token every turn (we drive ``play_turn`` for the token only).
+    counts = np.zeros((batches, board.size + 1))
+    per_batch = max(1, n_turns // batches)
+    n_turns = per_batch * batches
+    batch = [0]
+
+    def observe(event: Event, game: Game) -> None:
+        if event.kind == "roll_end" and event.player == 0:
+            d = event.data
+            counts[batch[0], board.size if d["in_jail"] else d["position"]] += 1
+
+    game = Game(
+        state,
+        [JailPolicyAgent(jail_policy), JailPolicyAgent(jail_policy)],
+        SeededStream(seed),
+        movement_only=True,
+        max_rounds=10**12,
+        observers=[observe],
+    )
+    for b in range(batches):
+        batch[0] = b
+        for _ in range(per_batch):
+            state.to_move = 0
+            state.phase = "start"
+            game.play_turn()
+    means = counts / per_batch
+    mean = means.mean(axis=0)
+    se = means.std(axis=0, ddof=1) / np.sqrt(batches)
+    return LandingTable(
+        board.name,
+        jail_policy,
+        tuple(float(x) for x in mean[:-1]),
+        tuple(float(x) for x in se[:-1]),
+        float(mean[-1]),
+        float(se[-1]),
+        n_turns,
+        seed,
+    )
+
+
+@cache
+def default_landing_table() -> LandingTable:
+    """The shipped table for ``standard-us`` (long jail policy), made by
+    ``python -m engine.landing`` (2,000,000 turns, seed 2024)."""
+    text = resources.files("engine").joinpath("data", "landing-standard-us.json").read_text(encoding="utf-8")
+    return LandingTable.from_dict(json.loads(text))
+
+
+def main() -> None:  # pragma: no cover - a data-generation script
+    import argparse
+    import pathlib
+
+    parser = argparse.ArgumentParser(description="Regenerate engine/data/landing-standard-us.json")
+    parser.add_argument("--turns", type=int, default=2_000_000)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    table = simulate_landings(args.turns, args.seed)
+    out = pathlib.Path(__file__).parent / "data" / "landing-standard-us.json"
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(table.to_dict(), indent=1) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    print(f"wrote {out}: {table.n_turns} turns, rolls per turn {sum(table.per_turn) + table.in_jail:.4f}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

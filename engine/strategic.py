@@ -1,0 +1,338 @@
+"""``StrategicTradeAgent``: the heuristic baseline that the solver has to beat.
+
+Its rules, each a named parameter:
+
+* **buy** when cash after the price stays at or above ``reserve``; when the
+  property completes or blocks a group, down to ``critical_reserve``;
+* **bid** in auctions up to a static value: the price, plus ``premium`` x
+  price when the lot completes a group for it or blocks an opponent's
+  completion; never below the reserve it would keep when buying;
+* **build** evenly on its monopolies, toward three houses on every lot before
+  the fourth and the hotel (three houses is where street rent jumps most per
+  dollar), the lot with the best EPT gain per dollar first, keeping
+  ``reserve`` plus ``danger`` x the worst rent it may face in cash; lifts
+  mortgages in its monopolies first;
+* **raise cash** by mortgaging lone properties (lowest rent lost first)
+  before monopoly lots, and breaking buildings last (cheapest rent lost per
+  dollar first);
+* **trade**: proposes 1-for-1 swaps where each side's lot completes a group
+  for the other, with cash for the difference in static value so that both
+  gain equally; failing that, offers to buy a single missing lot of a group
+  for cash, again splitting the static surplus; a refused offer is not
+  repeated for ``cooldown`` rounds;
+* **accept** a trade when its static worth (:mod:`engine.static_value`)
+  rises by more than ``accept_margin``, and, if the trade completes a group
+  for another player while completing none for itself, only if it gains at
+  least as much static worth as that player does;
+* **jail**: leave early (card, else pay) while ``leave_jail_unowned`` or more
+  properties are unowned; later stay and roll.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action, Build, Event, JailChoice, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.agents import BaseAgent
+from engine.seeding import SeedLike
+from engine.static_value import StaticValuation
+from engine.view import GameView
+from models.board import HOTEL
+from models.errors import InvalidTradeError
+from models.state import BANK, GameState
+from models.trade import Trade
+
+
+class StrategicTradeAgent(BaseAgent):
+    name = "strategic"
+
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        *,
+        reserve: int = 150,
+        critical_reserve: int = 50,
+        premium: float = 0.5,
+        danger: float = 0.25,
+        accept_margin: float = 10.0,
+        horizon: float = 30.0,
+        cooldown: int = 8,
+        leave_jail_unowned: int = 8,
+        trade: bool = True,
+        landings: tuple[float, ...] | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.reserve = reserve
+        self.critical_reserve = critical_reserve
+        self.premium = premium
+        self.danger = danger
+        self.accept_margin = accept_margin
+        self.cooldown = cooldown
+        self.leave_jail_unowned = leave_jail_unowned
+        self.trading = trade
+        if landings is None:
+            from engine.landing import default_landing_table
+
+            landings = default_landing_table().per_turn
+        self.valuation = StaticValuation(landings, horizon)
+        self._refused: dict[tuple[object, ...], int] = {}
+        self._round = 0
+        self._proposed_this_phase = False
+        self._worst_cache: tuple[object, int] | None = None
+        self._gain_sig: tuple[object, ...] | None = None
+        self._gain_memo: dict[tuple[object, ...], tuple[float | None, float | None]] = {}
+
+    # -- events ------------------------------------------------------------
+    def notify(self, event: Event) -> None:
+        if event.kind == "turn":
+            self._round = int(event.data.get("round", self._round))
+            self._proposed_this_phase = False
+        elif event.kind == "trade" and event.player == self.me and not event.data.get("accepted"):
+            self._refused[_trade_key(event.data["trade"])] = self._round
+
+    # -- helpers -------------------------------------------------------------
+    def _completes(self, view: GameView, player: int, square: int) -> bool:
+        """Would ``player`` hold a monopoly of ``square``'s group after getting it?"""
+        group = view.board.squares[square].group
+        assert group is not None
+        if group in ("railroad", "utility"):
+            return False
+        return view.count_in_group(player, group) + 1 >= view.set_size(group)
+
+    def _blocks(self, view: GameView, square: int) -> bool:
+        return any(self._completes(view, q, square) for q in view.active_players() if q != self.me)
+
+    def _worst_rent(self, view: GameView) -> int:
+        key = (view.owner, view.houses, view.mortgaged)
+        if self._worst_cache is not None and self._worst_cache[0] == key:
+            return self._worst_cache[1]
+        worst = self._compute_worst_rent(view)
+        self._worst_cache = (key, worst)
+        return worst
+
+    def _compute_worst_rent(self, view: GameView) -> int:
+        worst = 0
+        board = view.board
+        for sq in board.property_squares:
+            o = view.owner_of(sq)
+            if o not in (BANK, self.me) and not view.is_mortgaged(sq):
+                s = board.squares[sq]
+                if s.kind == "street":
+                    level = view.level(sq)
+                    assert s.group is not None
+                    rent = s.rents[level] if level else s.rents[0] * (2 if view.has_monopoly(o, s.group) else 1)
+                    worst = max(worst, rent)
+        return worst
+
+    def _keep(self, view: GameView) -> float:
+        return self.reserve + self.danger * self._worst_rent(view)
+
+    # -- decisions ------------------------------------------------------------
+    def buy(self, view: GameView, square: int) -> bool:
+        price = view.board.squares[square].price
+        cash = view.cash(self.me)
+        if cash - price >= self.reserve:
+            return True
+        important = self._completes(view, self.me, square) or self._blocks(view, square)
+        return important and cash - price >= self.critical_reserve
+
+    def auction_max(self, view: GameView, square: int) -> int:
+        price = view.board.squares[square].price
+        important = self._completes(view, self.me, square) or self._blocks(view, square)
+        value = price * (1 + self.premium) if important else price
+        keep = self.critical_reserve if important else self.reserve
+        return max(0, int(min(value, view.cash(self.me) - keep)))
+
+    def jail_choice(self, view: GameView) -> JailChoice:
+        unowned = sum(1 for sq in view.board.property_squares if view.owner_of(sq) == BANK)
+        me = view.player(self.me)
+        if unowned >= self.leave_jail_unowned:
+            if me.jail_cards:
+                return "card"
+            if me.cash - view.rules.jail_fine >= self.reserve:
+                return "pay"
+        return "roll"
+
+    def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        cost = view.rules.unmortgage_cost(view.mortgage_value(square))
+        return view.cash(self.me) - cost >= self._keep(view)
+
+    def act(self, view: GameView) -> Action | None:
+        cash = view.cash(self.me)
+        keep = self._keep(view)
+        board = view.board
+        # 1. Lift mortgages inside monopolies (they block building).
+        for sq in view.legal_unmortgages():
+            group = board.squares[sq].group
+            assert group is not None
+            if view.has_monopoly(self.me, group) and cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= keep:
+                return Unmortgage(sq)
+        # 2. Build, toward three houses everywhere first.
+        best: tuple[float, int] | None = None
+        state = view.copy() if view.legal_builds() else None
+        for sq in view.legal_builds():
+            s = board.squares[sq]
+            if cash - s.house_cost < keep:
+                continue
+            assert state is not None
+            level = view.level(sq)
+            gain = self.valuation.ept(state, sq, self.me, level + 1) - self.valuation.ept(state, sq, self.me, level)
+            score = (1 if level < 3 else 0, gain / max(1, s.house_cost))
+            if best is None or score > best[0]:  # type: ignore[operator]
+                best = (score, sq)  # type: ignore[assignment]
+        if best is not None:
+            return Build(best[1])
+        # 3. Trade.
+        if self.trading and not self._proposed_this_phase and view.player(self.me).cash >= 0:
+            self._proposed_this_phase = True
+            trade = self.find_trade(view)
+            if trade is not None:
+                return ProposeTrade(trade)
+        # 4. Lift other mortgages when cash is plentiful.
+        for sq in view.legal_unmortgages():
+            if cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= 2 * keep + 200:
+                return Unmortgage(sq)
+        return None
+
+    def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        state = view.copy()
+        board = view.board
+        mortgages = view.legal_mortgages()
+        if mortgages:
+
+            def cost(sq: int) -> tuple[bool, float]:
+                group = board.squares[sq].group
+                assert group is not None
+                return (view.has_monopoly(self.me, group), self.valuation.ept(state, sq, self.me))
+
+            return Mortgage(min(mortgages, key=cost))
+        sales = view.legal_building_sales()
+        if sales:
+
+            def loss(sq: int) -> float:
+                level = view.level(sq)
+                lost = self.valuation.ept(state, sq, self.me, level) - self.valuation.ept(state, sq, self.me, level - 1)
+                return lost / max(1, board.squares[sq].house_cost)
+
+            return SellBuilding(min(sales, key=loss))
+        return None
+
+    def building_bid(self, view: GameView, kind: str) -> int | None:
+        spare = view.cash(self.me) - self._keep(view)
+        if spare <= 0:
+            return None
+        return int(min(spare, 100))
+
+    def place_building(self, view: GameView, kind: str) -> int:
+        state = view.copy()
+        legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
+        return max(
+            legal,
+            key=lambda sq: self.valuation.ept(state, sq, self.me, view.level(sq) + 1) - self.valuation.ept(state, sq, self.me),
+        )
+
+    # -- trading ---------------------------------------------------------------
+    def _gain(self, state: GameState, trade: Trade, player: int) -> float | None:
+        """Static worth change of ``player`` if ``trade`` happens (``None``: invalid)."""
+        after = state.copy()
+        try:
+            trade.apply(after)
+        except InvalidTradeError:
+            return None
+        groups = {state.group_of(state.square_of(p)) for t in trade.transfers for p in t.properties}
+        return self.valuation.worth_change(state, after, player, groups)
+
+    def _base_gains(self, state: GameState, base: Trade, me: int, q: int) -> tuple[float | None, float | None]:
+        """Gains of a cash-free swap for both sides, memoised while the board is unchanged
+        (they do not depend on cash, which moves every turn)."""
+        sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(state.active_players()))
+        if sig != self._gain_sig:
+            self._gain_sig = sig
+            self._gain_memo.clear()
+        key = (_trade_key(base), me, q)
+        if key not in self._gain_memo:
+            self._gain_memo[key] = (self._gain(state, base, me), self._gain(state, base, q))
+        return self._gain_memo[key]
+
+    def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        state = view.copy()
+        mine = self._gain(state, trade, self.me)
+        if mine is None or mine <= self.accept_margin:
+            return False
+        after = state.copy()
+        trade.apply(after)
+        me_completes = any(
+            after.has_monopoly(self.me, g) and not state.has_monopoly(self.me, g) for g in state.board.street_groups
+        )
+        if me_completes:
+            return True
+        idx = {p.name: i for i, p in enumerate(state.players)}
+        for name in trade.participants():
+            q = idx[name]
+            if q == self.me:
+                continue
+            if any(after.has_monopoly(q, g) and not state.has_monopoly(q, g) for g in state.board.street_groups):
+                theirs = self._gain(state, trade, q)
+                if theirs is not None and mine + 1.0 < theirs:
+                    return False
+        return True
+
+    @staticmethod
+    def _one_short(state: GameState, player: int) -> dict[int, list[int]]:
+        """Lots that alone would complete an unbuilt group for ``player``, by holder."""
+        out: dict[int, list[int]] = {}
+        owner, houses = state.owner, state.houses
+        for group in state.board.street_groups:
+            lots = state.board.groups[group]
+            owners = [owner[sq] for sq in lots]
+            mine = owners.count(player)
+            if mine + 1 != state.set_size(group) or any(houses[sq] for sq in lots):
+                continue
+            for sq, o in zip(lots, owners, strict=True):
+                if o != player and o != BANK:
+                    out.setdefault(o, []).append(sq)
+        return out
+
+    def find_trade(self, view: GameView) -> Trade | None:
+        """The best swap or purchase for this agent, or ``None`` (see the module docstring)."""
+        state = view.copy()
+        me = self.me
+        names = [p.name for p in state.players]
+        board = state.board
+        best: tuple[float, Trade] | None = None
+        wanted = self._one_short(state, me)
+        for q in sorted(wanted):
+            want = wanted[q]
+            give = self._one_short(state, q).get(me, [])
+            candidates: list[Trade] = []
+            for b in want:
+                for a in give:
+                    candidates.append(Trade.bilateral(names[me], names[q], [board.squares[a].name], [board.squares[b].name]))
+                if not give:
+                    candidates.append(Trade.bilateral(names[me], names[q], [], [board.squares[b].name]))
+            for base in candidates:
+                g_me, g_q = self._base_gains(state, base, me, q)
+                if g_me is None or g_q is None:
+                    continue
+                cash = int(round((g_me - g_q) / 2))  # me -> q; equalises the two gains
+                spare = state.players[me].cash - self.reserve if cash > 0 else state.players[q].cash - self.reserve
+                if abs(cash) > max(0, spare):
+                    continue
+                props_me = base.properties_given(names[me])
+                props_q = base.properties_given(names[q])
+                trade = Trade.bilateral(names[me], names[q], props_me, props_q, cash)
+                key = _trade_key(trade)
+                if key in self._refused and self._round - self._refused[key] < self.cooldown:
+                    continue
+                surplus = g_me - cash
+                if surplus <= self.accept_margin:
+                    continue
+                try:
+                    trade.validate(state)
+                except InvalidTradeError:
+                    continue
+                if best is None or surplus > best[0]:
+                    best = (surplus, trade)
+        return best[1] if best is not None else None
+
+
+def _trade_key(trade: Trade) -> tuple[object, ...]:
+    return tuple(sorted((t.frm, t.to, tuple(sorted(t.properties))) for t in trade.transfers))

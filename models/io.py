@@ -1,0 +1,637 @@
+"""Load and save game states in the ``monopoly-state/1`` JSON format.
+
+The format is specified in ``../shared/spec/state-format.md``. Parsing is
+strict: every field is type-checked (JSON ``true`` is not an integer), unknown
+keys are refused at every level, and a state that breaks a rule of the game
+(uneven building, more houses than the supply, a bankrupt owner ...) is
+refused. Every refusal is an :class:`~models.errors.InvalidStateError` whose
+``field`` names the place, e.g.
+``properties["Baltic Avenue"].houses: 2 houses, but the brown group is not
+owned by one player``.
+
+Public functions
+----------------
+load_state(path_or_dict) -> GameState
+    Parse a file or an already-parsed document.
+validate_state(state) -> None
+    The rule checks alone, on an in-memory :class:`GameState`.
+state_to_dict(state) -> dict
+    The document of a state (``load_state(state_to_dict(s)) == s``).
+dumps_state(state) -> str
+    That document as indented JSON text with a trailing newline.
+save_state(state, path) -> None
+    Write it atomically (temporary file in the same folder, then replace).
+state_schema() -> dict
+    The JSON Schema (draft 2020-12) of the format.
+jail_cards_in_decks(board) -> int
+    How many Get Out of Jail Free cards the board's decks hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from models._check import (
+    expect_bool,
+    expect_int,
+    expect_list,
+    expect_number,
+    expect_object,
+    expect_str,
+    key_path,
+    type_name,
+)
+from models.board import BUILTIN_BOARDS, HOTEL, Board, load_board
+from models.errors import InvalidStateError
+from models.rules import DiceSpec, Rules
+from models.state import BANK, PHASES, GameState, PlayerState
+
+FORMAT = "monopoly-state/1"
+DEFAULT_BOARD = "standard-us"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+MAX_JAIL_TURNS = 2  # failed rolls in jail before the third (forced) one
+MAX_DOUBLES = 2  # the third double sends the player to jail instead
+
+_TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled")
+_PLAYER_KEYS = ("name", "cash", "position", "in_jail", "jail_turns", "jail_cards", "bankrupt")
+_PROPERTY_KEYS = ("owner", "houses", "mortgaged")
+_RULE_KEYS = ("go_salary", "jail_fine", "houses", "hotels", "mortgage_interest", "dice", "set_size")
+_DICE_KEYS = ("count", "sides", "weights")
+
+_NEW_FILE_MODE = 0o644  # mkstemp creates 0o600; a saved state is an ordinary file
+
+PathLike = str | os.PathLike[str]
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+def load_state(path_or_dict: PathLike | Mapping[str, Any]) -> GameState:
+    """Load a game state from a JSON file or an already-parsed document.
+
+    Parameters
+    ----------
+    path_or_dict:
+        A ``str`` or :class:`os.PathLike` path to a JSON file, or a mapping
+        holding the parsed document.
+
+    Returns
+    -------
+    GameState
+        A new state; it passes :func:`validate_state`.
+
+    Raises
+    ------
+    InvalidStateError
+        The document is not valid JSON, breaks the format, or breaks a rule;
+        ``err.field`` names the place.
+    OSError
+        The file cannot be read.
+    """
+    if isinstance(path_or_dict, Mapping):
+        doc: Any = path_or_dict
+    elif isinstance(path_or_dict, (str, os.PathLike)):
+        doc = _read_json(Path(path_or_dict))
+    else:
+        raise InvalidStateError("", f"expected a path or a parsed document, got {type_name(path_or_dict)}")
+    state = _parse_state(doc)
+    validate_state(state)
+    return state
+
+
+def _read_json(path: Path) -> Any:
+    """Parse a JSON file, refusing duplicate keys and NaN/Infinity."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is tolerated
+    except UnicodeDecodeError as err:
+        raise InvalidStateError("", f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno}, column {err.colno}"
+        raise InvalidStateError("", f"{path}: not valid JSON ({where}: {err.msg})") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of :func:`json.loads`: a key given twice is an error, not "last wins"."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidStateError("", f"duplicate key {key!r} in a JSON object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    """``parse_constant`` of :func:`json.loads`: ``NaN`` and ``Infinity`` are not JSON."""
+    raise InvalidStateError("", f"{name} is not a JSON number")
+
+
+def _parse_state(doc: Any) -> GameState:
+    """Build a :class:`GameState` from a document, checking types and names (not rules)."""
+    obj = expect_object(doc, "", _TOP_KEYS, ("format", "players"))
+    fmt = expect_str(obj["format"], "format")
+    if fmt != FORMAT:
+        raise InvalidStateError("format", f"unknown format {fmt!r} (expected {FORMAT!r})")
+    board = _parse_board(obj.get("board", DEFAULT_BOARD))
+    rules = _parse_rules(obj.get("rules", {}), board)
+    players = _parse_players(obj["players"], board)
+    names = {p.name: i for i, p in enumerate(players)}
+    state = GameState(board, rules, players)
+    _parse_properties(obj.get("properties", {}), state, names)
+    state.to_move = _parse_to_move(obj, players, names)
+    state.round = expect_int(obj.get("round", 0), "round", 0)
+    state.phase = expect_str(obj.get("phase", "start"), "phase", PHASES)
+    state.doubles_rolled = expect_int(obj.get("doubles_rolled", 0), "doubles_rolled", 0, MAX_DOUBLES)
+    return state
+
+
+def _parse_board(doc: Any) -> Board:
+    """``board``: a built-in board's name or an inline board document."""
+    if not isinstance(doc, (str, Mapping)):
+        raise InvalidStateError(
+            "board",
+            f"expected a built-in board name ({', '.join(BUILTIN_BOARDS)}) or an inline board, got {type_name(doc)}",
+        )
+    return load_board(doc, "board")
+
+
+def _parse_rules(doc: Any, board: Board) -> Rules:
+    """The ``rules`` object: overrides of :class:`Rules` defaults."""
+    obj = expect_object(doc, "rules", _RULE_KEYS)
+    default = Rules()
+    kwargs: dict[str, Any] = {}
+    for key in ("go_salary", "jail_fine", "houses", "hotels"):
+        if key in obj:
+            kwargs[key] = expect_int(obj[key], key_path("rules", key), 0)
+    if "mortgage_interest" in obj:
+        kwargs["mortgage_interest"] = _number(obj["mortgage_interest"], "rules.mortgage_interest", 0, 1)
+    kwargs["dice"] = _parse_dice(obj["dice"]) if "dice" in obj else default.dice
+    if "set_size" in obj:
+        kwargs["set_size"] = _parse_set_size(obj["set_size"], board)
+    return Rules(**kwargs)
+
+
+def _parse_dice(doc: Any) -> DiceSpec:
+    """``rules.dice``: ``count`` >= 1, ``sides`` >= 2, optional ``weights`` (one per side)."""
+    field = "rules.dice"
+    obj = expect_object(doc, field, _DICE_KEYS)
+    count = expect_int(obj.get("count", 2), key_path(field, "count"), 1)
+    sides = expect_int(obj.get("sides", 6), key_path(field, "sides"), 2)
+    if "weights" not in obj:
+        return DiceSpec(count, sides)
+    wfield = key_path(field, "weights")
+    raw = expect_list(obj["weights"], wfield)
+    if len(raw) != sides:
+        raise InvalidStateError(wfield, f"expected {sides} weights (one per side), got {len(raw)}")
+    weights = tuple(_number(w, key_path(wfield, i), 0) for i, w in enumerate(raw))
+    if sum(weights) <= 0:
+        raise InvalidStateError(wfield, "the weights must not all be zero")
+    return DiceSpec(count, sides, weights)
+
+
+def _number(value: Any, field: str, lo: float | None = None, hi: float | None = None) -> float:
+    """:func:`expect_number`, also refusing integers too large for a float (it raises OverflowError)."""
+    try:
+        return expect_number(value, field, lo, hi)
+    except OverflowError:
+        raise InvalidStateError(field, "the number is too large") from None
+
+
+def _parse_set_size(doc: Any, board: Board) -> dict[str, int]:
+    """``rules.set_size``: group -> lots needed, 1..the group's size."""
+    obj = expect_object(doc, "rules.set_size", _keys_of(doc))
+    for group in obj:
+        if group not in board.groups:
+            raise InvalidStateError(
+                key_path("rules.set_size", group), f"not a group of the board (groups: {', '.join(board.groups)})"
+            )
+    return {
+        group: expect_int(n, key_path("rules.set_size", group), 1, len(board.groups[group])) for group, n in obj.items()
+    }
+
+
+def _keys_of(doc: Any) -> list[str]:
+    """The string keys of a mapping (so that ``expect_object`` checks the type only)."""
+    return [k for k in doc if isinstance(k, str)] if isinstance(doc, Mapping) else []
+
+
+def _parse_players(doc: Any, board: Board) -> list[PlayerState]:
+    """``players``: 2 to 8 players with unique names, in turn order."""
+    raw = expect_list(doc, "players", MIN_PLAYERS, MAX_PLAYERS)
+    players: list[PlayerState] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        player = _parse_player(item, key_path("players", i), board)
+        if player.name in seen:
+            raise InvalidStateError(key_path(key_path("players", i), "name"), f"duplicate player name {player.name!r}")
+        seen.add(player.name)
+        players.append(player)
+    return players
+
+
+def _parse_player(doc: Any, field: str, board: Board) -> PlayerState:
+    """One ``players[i]`` object (types and ranges; jail consistency is checked later)."""
+    obj = expect_object(doc, field, _PLAYER_KEYS, ("name", "cash"))
+    name = expect_str(obj["name"], key_path(field, "name"))
+    if not name:
+        raise InvalidStateError(key_path(field, "name"), "must not be empty")
+    return PlayerState(
+        name=name,
+        cash=expect_int(obj["cash"], key_path(field, "cash"), 0),
+        position=expect_int(obj.get("position", 0), key_path(field, "position"), 0, board.size - 1),
+        in_jail=expect_bool(obj.get("in_jail", False), key_path(field, "in_jail")),
+        jail_turns=expect_int(obj.get("jail_turns", 0), key_path(field, "jail_turns"), 0, MAX_JAIL_TURNS),
+        jail_cards=expect_int(obj.get("jail_cards", 0), key_path(field, "jail_cards"), 0),
+        bankrupt=expect_bool(obj.get("bankrupt", False), key_path(field, "bankrupt")),
+    )
+
+
+def _parse_properties(doc: Any, state: GameState, names: Mapping[str, int]) -> None:
+    """Fill ``state.owner/houses/mortgaged`` from the ``properties`` object."""
+    obj = expect_object(doc, "properties", _keys_of(doc))
+    board = state.board
+    for prop in obj:
+        if prop not in board.property_index:
+            kinds = [sq.kind for sq in board.squares if sq.name == prop]
+            why = f" (it is a {kinds[0].replace('_', ' ')} square)" if kinds else ""
+            raise InvalidStateError(key_path("properties", prop), f"not a property of the board {board.name!r}{why}")
+    for prop, entry in obj.items():
+        field = key_path("properties", prop)
+        sq = state.board.property_index[prop]
+        item = expect_object(entry, field, _PROPERTY_KEYS, ("owner",))
+        owner = expect_str(item["owner"], key_path(field, "owner"))
+        if owner not in names:
+            raise InvalidStateError(key_path(field, "owner"), f"{owner!r} is not a player")
+        state.owner[sq] = names[owner]
+        state.houses[sq] = expect_int(item.get("houses", 0), key_path(field, "houses"), 0, HOTEL)
+        state.mortgaged[sq] = expect_bool(item.get("mortgaged", False), key_path(field, "mortgaged"))
+
+
+def _parse_to_move(obj: Mapping[str, Any], players: list[PlayerState], names: Mapping[str, int]) -> int:
+    """``to_move`` as a player index; default: the first player not bankrupt."""
+    if "to_move" not in obj:
+        active = [i for i, p in enumerate(players) if not p.bankrupt]
+        if not active:
+            raise InvalidStateError("players", "every player is bankrupt; at least one must be active")
+        return active[0]
+    name = expect_str(obj["to_move"], "to_move")
+    if name not in names:
+        raise InvalidStateError("to_move", f"{name!r} is not a player")
+    return names[name]
+
+
+# ---------------------------------------------------------------------------
+# Rule checks
+# ---------------------------------------------------------------------------
+
+
+def validate_state(state: GameState) -> None:
+    """Check that an in-memory state obeys the rules of the format.
+
+    Field paths in the errors are those of the state document (players by
+    index, properties by name), so that a loaded file's errors point into it.
+
+    Raises
+    ------
+    InvalidStateError
+        The first rule broken, with the field that breaks it.
+    """
+    _check_shape(state)
+    _check_players(state)
+    _check_jail_cards(state)
+    _check_holdings(state)
+    _check_buildings(state)
+    _check_supply(state)
+    _check_turn(state)
+
+
+def _prop_field(state: GameState, sq: int, key: str | None = None) -> str:
+    """The document path of a property square, e.g. ``properties["Baltic Avenue"].houses``."""
+    field = key_path("properties", state.board.squares[sq].name)
+    return key_path(field, key) if key else field
+
+
+def _check_shape(state: GameState) -> None:
+    """List lengths, player count, and non-property squares left to the bank."""
+    n = state.board.size
+    for attr in ("owner", "houses", "mortgaged"):
+        if len(getattr(state, attr)) != n:
+            raise InvalidStateError(attr, f"expected {n} entries (one per square), got {len(getattr(state, attr))}")
+    if not MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS:
+        raise InvalidStateError("players", f"expected {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(state.players)}")
+    names = [p.name for p in state.players]
+    for i, name in enumerate(names):
+        if not name or name in names[:i]:
+            raise InvalidStateError(key_path(key_path("players", i), "name"), f"empty or duplicate name {name!r}")
+    for sq in state.board.squares:
+        i = sq.index
+        if not sq.is_property and (state.owner[i] != BANK or state.houses[i] or state.mortgaged[i]):
+            raise InvalidStateError(
+                key_path("board.squares", i), f"{sq.name} is not a property but has an owner, buildings or a mortgage"
+            )
+
+
+def _check_players(state: GameState) -> None:
+    """Cash, position and jail consistency of each player."""
+    jail = state.board.jail
+    for i, p in enumerate(state.players):
+        field = key_path("players", i)
+        expect_int(p.cash, key_path(field, "cash"), 0)
+        expect_int(p.position, key_path(field, "position"), 0, state.board.size - 1)
+        expect_int(p.jail_turns, key_path(field, "jail_turns"), 0, MAX_JAIL_TURNS)
+        expect_int(p.jail_cards, key_path(field, "jail_cards"), 0)
+        if p.in_jail and p.position != jail:
+            raise InvalidStateError(
+                key_path(field, "in_jail"), f"in jail, but position {p.position} is not the jail square ({jail})"
+            )
+        if not p.in_jail and p.jail_turns:
+            raise InvalidStateError(
+                key_path(field, "jail_turns"), f"{p.jail_turns} failed rolls in jail, but the player is not in jail"
+            )
+
+
+def jail_cards_in_decks(board: Board) -> int:
+    """How many Get Out of Jail Free cards the board's two decks hold (2 on the standard decks)."""
+    return sum(1 for card in (*board.chance, *board.community_chest) if card.action == "jail_free")
+
+
+def _check_jail_cards(state: GameState) -> None:
+    """Each player, and all players together, hold at most the decks' jail cards."""
+    limit = jail_cards_in_decks(state.board)
+    total = 0
+    for i, p in enumerate(state.players):
+        field = key_path(key_path("players", i), "jail_cards")
+        if p.jail_cards > limit:
+            raise InvalidStateError(
+                field, f"{p.jail_cards} Get Out of Jail Free cards, but the decks hold only {limit}"
+            )
+        total += p.jail_cards
+        if total > limit:
+            raise InvalidStateError(
+                field, f"the players hold {total} Get Out of Jail Free cards in all, but the decks hold only {limit}"
+            )
+
+
+def _check_holdings(state: GameState) -> None:
+    """Owners exist and are active; buildings stand on owned, unmortgaged streets only."""
+    for sq in state.board.property_squares:
+        owner = state.owner[sq]
+        square = state.board.squares[sq]
+        if owner != BANK and not 0 <= owner < len(state.players):
+            raise InvalidStateError(_prop_field(state, sq, "owner"), f"player index {owner} does not exist")
+        if owner != BANK and state.players[owner].bankrupt:
+            raise InvalidStateError(
+                _prop_field(state, sq, "owner"), f"{state.players[owner].name!r} is bankrupt and cannot own property"
+            )
+        if owner == BANK and (state.houses[sq] or state.mortgaged[sq]):
+            raise InvalidStateError(_prop_field(state, sq), "the bank's property carries no buildings and no mortgage")
+        level = state.houses[sq]
+        if not 0 <= level <= HOTEL:
+            raise InvalidStateError(_prop_field(state, sq, "houses"), f"{level} is not 0..{HOTEL}")
+        if level and square.kind != "street":
+            raise InvalidStateError(
+                _prop_field(state, sq, "houses"), f"{_describe(level)} on a {square.kind}: only streets carry buildings"
+            )
+        if level and state.mortgaged[sq]:
+            raise InvalidStateError(_prop_field(state, sq, "houses"), f"{_describe(level)} on a mortgaged lot")
+
+
+def _describe(level: int) -> str:
+    """``1 house``, ``3 houses`` or ``a hotel``."""
+    if level == HOTEL:
+        return "a hotel"
+    return f"{level} house" if level == 1 else f"{level} houses"
+
+
+def _check_buildings(state: GameState) -> None:
+    """Buildings only on monopolies with no mortgaged lot in the owner's hand, built evenly."""
+    for group in state.board.street_groups:
+        lots = state.board.groups[group]
+        for sq in lots:
+            if state.houses[sq]:
+                _check_buildable(state, group, sq)
+        for player in {state.owner[sq] for sq in lots if state.owner[sq] != BANK}:
+            _check_even(state, [sq for sq in lots if state.owner[sq] == player])
+
+
+def _check_buildable(state: GameState, group: str, sq: int) -> None:
+    owner = state.owner[sq]
+    what = _describe(state.houses[sq])
+    field = _prop_field(state, sq, "houses")
+    if not state.has_monopoly(owner, group):
+        if group in state.rules.set_size:
+            have, need = state.count_in_group(owner, group), state.set_size(group)
+            raise InvalidStateError(
+                field,
+                f"{what}, but {state.players[owner].name} owns {have} of the {group} lots and "
+                f"rules.set_size needs {need}",
+            )
+        raise InvalidStateError(field, f"{what}, but the {group} group is not owned by one player")
+    for other in state.board.groups[group]:
+        if state.owner[other] == owner and state.mortgaged[other]:
+            raise InvalidStateError(
+                field, f"{what}, but {state.board.squares[other].name} in the {group} group is mortgaged"
+            )
+
+
+def _check_even(state: GameState, lots: list[int]) -> None:
+    """One player's lots in a group: building levels at most one apart (a hotel is level 5)."""
+    if not lots:
+        return
+    high = max(lots, key=lambda sq: state.houses[sq])
+    low = min(lots, key=lambda sq: state.houses[sq])
+    if state.houses[high] - state.houses[low] > 1:
+        raise InvalidStateError(
+            _prop_field(state, high, "houses"),
+            f"{_describe(state.houses[high])}, but {state.board.squares[low].name} in the same group has "
+            f"{_describe(state.houses[low]) if state.houses[low] else 'none'}: building must be even "
+            "(at most one apart)",
+        )
+
+
+def _check_supply(state: GameState) -> None:
+    """Houses (levels 1..4 summed) and hotels (level 5 counted) within the total supply."""
+    houses, hotels = state.houses_on_board(), state.hotels_on_board()
+    if houses > state.rules.houses:
+        raise InvalidStateError(
+            "properties", f"{houses} houses on the board, but the supply (rules.houses) is {state.rules.houses}"
+        )
+    if hotels > state.rules.hotels:
+        raise InvalidStateError(
+            "properties", f"{hotels} hotels on the board, but the supply (rules.hotels) is {state.rules.hotels}"
+        )
+
+
+def _check_turn(state: GameState) -> None:
+    """``to_move`` is an active player; the phase and the doubles count agree."""
+    if not state.active_players():
+        raise InvalidStateError("players", "every player is bankrupt; at least one must be active")
+    if not 0 <= state.to_move < len(state.players):
+        raise InvalidStateError("to_move", f"player index {state.to_move} does not exist")
+    if state.players[state.to_move].bankrupt:
+        raise InvalidStateError(
+            "to_move", f"{state.players[state.to_move].name!r} is bankrupt; to_move must be an active player"
+        )
+    expect_int(state.round, "round", 0)
+    expect_str(state.phase, "phase", PHASES)
+    expect_int(state.doubles_rolled, "doubles_rolled", 0, MAX_DOUBLES)
+    if state.phase == "start" and state.doubles_rolled:
+        raise InvalidStateError(
+            "doubles_rolled", f"{state.doubles_rolled}, but phase is 'start' (doubles are counted after a roll)"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The ``monopoly-state/1`` document of a state.
+
+    The board is written by name when built in, else inline; ``rules`` holds
+    only the overrides (omitted when there are none); player fields at their
+    defaults are left out except ``position``; ``properties`` lists owned
+    properties in board order, with ``houses``/``mortgaged`` only when set.
+    ``load_state(state_to_dict(s)) == s`` for every valid state ``s``.
+    """
+    doc: dict[str, Any] = {"format": FORMAT}
+    doc["board"] = state.board.name if state.board.builtin else state.board.to_dict()
+    overrides = state.rules.overrides()
+    if overrides:
+        doc["rules"] = overrides
+    doc["players"] = [_player_to_dict(p) for p in state.players]
+    doc["properties"] = _properties_to_dict(state)
+    doc["to_move"] = state.players[state.to_move].name
+    doc["round"] = state.round
+    doc["phase"] = state.phase
+    doc["doubles_rolled"] = state.doubles_rolled
+    return doc
+
+
+def _player_to_dict(p: PlayerState) -> dict[str, Any]:
+    """A ``players[i]`` object: name, cash, position, and the other fields when not default."""
+    out: dict[str, Any] = {"name": p.name, "cash": p.cash, "position": p.position}
+    if p.in_jail:
+        out["in_jail"] = True
+    if p.jail_turns:
+        out["jail_turns"] = p.jail_turns
+    if p.jail_cards:
+        out["jail_cards"] = p.jail_cards
+    if p.bankrupt:
+        out["bankrupt"] = True
+    return out
+
+
+def _properties_to_dict(state: GameState) -> dict[str, Any]:
+    """The ``properties`` object: owned properties in board order."""
+    out: dict[str, Any] = {}
+    for sq, owner in state.iter_owned():
+        entry: dict[str, Any] = {"owner": state.players[owner].name}
+        if state.houses[sq]:
+            entry["houses"] = state.houses[sq]
+        if state.mortgaged[sq]:
+            entry["mortgaged"] = True
+        out[state.board.squares[sq].name] = entry
+    return out
+
+
+def dumps_state(state: GameState) -> str:
+    """The state as JSON text: indented by 2, keys in the document's order, trailing newline.
+
+    An object or list that fits on one line of at most 140 characters is
+    written on one line (a player, a property, a square, a card), as in the
+    spec's example; larger ones are spread over lines.
+    """
+    return _format_json(state_to_dict(state), 0) + "\n"
+
+
+_LINE_WIDTH = 140
+
+
+def _format_json(value: Any, indent: int, column: int | None = None) -> str:
+    """``value`` as JSON, compact where it fits in :data:`_LINE_WIDTH`, else indented by 2.
+
+    ``indent`` is the current nesting indentation; ``column`` is where the
+    value starts on its line (after a key), for the width check.
+    """
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    start = indent if column is None else column
+    if not isinstance(value, (dict, list)) or not value or start + len(flat) + 1 <= _LINE_WIDTH:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            head = f"{pad}{json.dumps(key, ensure_ascii=False)}: "
+            items.append(head + _format_json(item, indent + 2, len(head)))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _format_json(item, indent + 2) for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def save_state(state: GameState, path: PathLike) -> None:
+    """Write the state to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder, which then replaces
+    ``path`` (:func:`os.replace`), so a reader never sees a half-written file.
+    """
+    target = Path(path)
+    text = dumps_state(state)
+    mode = target.stat().st_mode & 0o777 if target.exists() else _NEW_FILE_MODE
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------------------
+# Schema
+# ---------------------------------------------------------------------------
+
+
+@cache
+def _schema_text() -> str:
+    """The schema file's text (read once; package data under ``models/data``)."""
+    return resources.files("models").joinpath("data").joinpath("state.schema.json").read_text(encoding="utf-8")
+
+
+def state_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the state format, as a fresh dict.
+
+    The schema covers types, required fields, unknown keys and the ranges a
+    schema can express; the rule checks (even building, supply, owners ...)
+    are :func:`load_state`'s alone.
+    """
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema
+
+
+__all__ = [
+    "FORMAT",
+    "dumps_state",
+    "jail_cards_in_decks",
+    "load_state",
+    "save_state",
+    "state_schema",
+    "state_to_dict",
+    "validate_state",
+]

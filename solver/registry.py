@@ -1,0 +1,122 @@
+"""One registry of agents, resolved by name: ``name`` or ``name:key=value[,key=value]``.
+
+Later agents (``subgraph``, ``value``, ...) join with :func:`register`. The
+engine never imports this module: tournaments and games receive factories
+``f(seed) -> Agent`` built here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.agents import Agent, RandomAgent
+from engine.seeding import SeedLike
+from engine.strategic import StrategicTradeAgent
+
+AgentFactory = Callable[[SeedLike], Agent]
+
+
+class UnknownAgentError(ValueError):
+    """An agent name or option the registry does not know."""
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    cls: type
+    summary: str
+
+    def options(self) -> dict[str, Any]:
+        """Keyword options with their defaults (those of simple types only)."""
+        out = {}
+        for p in inspect.signature(self.cls.__init__).parameters.values():
+            if p.kind is p.KEYWORD_ONLY or (p.name not in ("self", "seed") and p.default is not p.empty):
+                if isinstance(p.default, (bool, int, float, str)):
+                    out[p.name] = p.default
+        return out
+
+
+_REGISTRY: dict[str, AgentEntry] = {}
+
+
+def register(name: str, cls: type, summary: str) -> None:
+    _REGISTRY[name] = AgentEntry(name, cls, summary)
+
+
+register("random", RandomAgent, "random legal choices (shakes the engine)")
+register("strategic", StrategicTradeAgent, "heuristic baseline: reserves, static values, set-completing swaps")
+
+
+def entries() -> list[AgentEntry]:
+    return list(_REGISTRY.values())
+
+
+def _convert(value: str, default: Any, where: str) -> Any:
+    try:
+        if isinstance(default, bool):
+            if value.lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+    except ValueError:
+        raise UnknownAgentError(f"{where}: {value!r} is not a valid {type(default).__name__}") from None
+    return value
+
+
+def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
+    """``strategic:reserve=200,premium=0.3`` -> (entry, {"reserve": 200, "premium": 0.3})."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in _REGISTRY:
+        raise UnknownAgentError(f"unknown agent {name!r} (known: {', '.join(sorted(_REGISTRY))})")
+    entry = _REGISTRY[name]
+    options = entry.options()
+    kwargs: dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or key not in options:
+                raise UnknownAgentError(
+                    f"agent {name!r}: unknown option {key!r} (options: {', '.join(sorted(options)) or 'none'})"
+                )
+            kwargs[key] = _convert(value.strip(), options[key], f"agent {name!r} option {key!r}")
+    return entry, kwargs
+
+
+def factory(spec: str) -> AgentFactory:
+    """A factory ``f(seed) -> Agent`` for an agent spec (checked now, built later)."""
+    entry, kwargs = parse_spec(spec)
+
+    def make(seed: SeedLike) -> Agent:
+        agent: Agent = entry.cls(seed, **kwargs)
+        return agent
+
+    make.__name__ = f"make_{entry.name}"
+    return make
+
+
+def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:
+    """``"strategic,random:p_stop=0.5,random"`` -> [(spec, factory), ...].
+
+    Commas separate agents, except inside a ``name:key=value,key=value``
+    option list: an item containing ``=`` and no ``:`` continues the options of
+    the agent before it.
+    """
+    items: list[str] = []
+    for part in specs.split(","):
+        part = part.strip()
+        if not part:
+            raise UnknownAgentError("empty agent name in --agents")
+        if "=" in part and ":" not in part and items:
+            items[-1] += "," + part
+        else:
+            items.append(part)
+    return [(item, factory(item)) for item in items]
