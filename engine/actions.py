@@ -55,13 +55,14 @@ Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
 class Event:
     """One thing that happened in play.
 
-    ``kind`` is one of: ``turn`` (a turn starts), ``roll`` (``dice``,
+    ``kind`` is one of: ``game_start``, ``turn`` (a turn starts), ``roll`` (``dice``,
     ``doubles``), ``move`` (``frm``, ``to``, ``passed_go``, ``why``),
     ``cash`` (``frm``, ``to`` (player index or ``None`` for the bank),
     ``amount``, ``why``), ``card`` (``deck``, ``card``, ``text``), ``jail``
     (sent to jail, ``why``), ``leave_jail`` (``how``), ``buy``, ``auction``
     (``square``, ``winner``, ``price``), ``build``, ``sell_building``,
     ``mortgage``, ``unmortgage``, ``trade`` (``trade``, ``accepted``),
+    ``building_auction``, ``even_out`` (buildings sold to restore evenness),
     ``bankrupt`` (``creditor``), ``roll_end`` (``position``, ``in_jail``),
     ``game_end`` (``winner``, ``reason``).
 

@@ -37,7 +37,9 @@ Rent
     nearest-railroad card doubles the rent; the nearest-utility card charges
     ten times a fresh roll.
 Building
-    See :mod:`engine.legal`. When the bank's houses (or hotels) are fewer
+    See :mod:`engine.legal`. Under a ``set_size`` novelty a player can acquire
+    a bare lot in a group where it has buildings; its buildings there are
+    then sold back until the group is even again (:meth:`Game._acquired`). When the bank's houses (or hotels) are fewer
     than the players able to build one right now, a request to build one is
     contested: each such player names the most it would pay above the list
     price (``Agent.building_bid``); the building goes by the same
@@ -183,6 +185,7 @@ class Game:
         names = tuple(p.name for p in state.players)
         for i, agent in enumerate(self.agents):
             agent.start_game(i, names)
+        self._emit("game_start", None, round=state.round)
         if len(state.active_players()) <= 1:
             self._end("bankruptcy")
 
@@ -477,6 +480,7 @@ class Game:
         if s.players[p].cash >= price and self.agents[p].buy(self.views[p], square):
             self._cash(p, None, price, "purchase")
             s.owner[square] = p
+            self._acquired(p, [square])
             self._emit("buy", p, square=square, price=price)
         else:
             self.auction(square, p)
@@ -510,6 +514,7 @@ class Game:
         winner, price = outcome
         self._cash(winner, None, price, "auction")
         s.owner[square] = winner
+        self._acquired(winner, [square])
         self._emit("auction", winner, square=square, winner=winner, price=price)
         return winner
 
@@ -611,6 +616,7 @@ class Game:
             self._cash(p, c, pl.cash, "bankruptcy")
             for sq in props:
                 s.owner[sq] = c
+            self._acquired(c, props)
             self.held_cards[c].extend(self.held_cards[p])
             s.players[c].jail_cards += pl.jail_cards
         else:
@@ -687,14 +693,8 @@ class Game:
             self._build(p, action.square)
         elif isinstance(action, SellBuilding):
             self._check(legal.why_not_sell_building(s, p, action.square))
-            sq = action.square
-            changes = legal.hotel_break_levels(s, p, sq) if s.houses[sq] == HOTEL else {sq: s.houses[sq] - 1}
-            value = 0
-            for lot, new in changes.items():
-                value += (s.houses[lot] - new) * s.rules.sell_value(s.board.squares[lot].house_cost)
-                s.houses[lot] = new
-            self._cash(None, p, value, "building sold")
-            self._emit("sell_building", p, square=sq, levels=dict(changes))
+            changes = self._sell_one(p, action.square)
+            self._emit("sell_building", p, square=action.square, levels=changes)
         elif isinstance(action, Mortgage):
             self._check(legal.why_not_mortgage(s, p, action.square))
             s.mortgaged[action.square] = True
@@ -709,6 +709,39 @@ class Game:
             self.propose_trade(p, action.trade)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
+
+    def _sell_one(self, p: int, sq: int) -> dict[int, int]:
+        """Sell one building level of ``sq`` (a hotel breaks as ``legal.hotel_break_levels``
+        says); pays the owner and returns the new levels of the lots that changed."""
+        s = self.state
+        changes = legal.hotel_break_levels(s, p, sq) if s.houses[sq] == HOTEL else {sq: s.houses[sq] - 1}
+        value = 0
+        for lot, new in changes.items():
+            value += (s.houses[lot] - new) * s.rules.sell_value(s.board.squares[lot].house_cost)
+            s.houses[lot] = new
+        self._cash(None, p, value, "building sold")
+        return changes
+
+    def _acquired(self, p: int, squares: Iterable[int]) -> None:
+        """Keep building even after ``p`` acquires lots.
+
+        Only a ``set_size`` novelty lets a player acquire a bare lot in a group
+        where it already has buildings (trades need unimproved groups, and a
+        bankrupt's buildings are sold first). Its buildings in that group are
+        then sold back at half price, highest lot first, until the levels
+        differ by at most one again, so that every state stays a valid state
+        file. Only ``cash`` events are emitted until the group is even; then
+        one ``even_out`` event.
+        """
+        s = self.state
+        changed: dict[int, int] = {}
+        for group in sorted({s.group_of(sq) for sq in squares}):
+            lots = [sq for sq in s.board.groups[group] if s.owner[sq] == p]
+            while lots and max(s.houses[q] for q in lots) - min(s.houses[q] for q in lots) > 1:
+                top = max(lots, key=lambda q: (s.houses[q], q))
+                changed.update(self._sell_one(p, top))
+        if changed:
+            self._emit("even_out", p, levels=changed)
 
     @staticmethod
     def _check(reason: str | None) -> None:

@@ -1,1 +1,184 @@
-def main(argv=None):\n    return 0
+"""The ``monopoly-trade`` command line (also ``python -m solver``).
+
+Commands built so far: ``validate``, ``play``, ``agents``. Every command
+takes ``--help``. Bad input (a state that breaks the format or a rule, an
+unknown agent, a file that cannot be read) prints one line on stderr and exits
+with status 2, without a traceback; files are written to a temporary name
+and renamed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from engine.actions import Event
+from engine.game import Game
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.streams import SeededStream
+from models.errors import MonopolyError
+from models.io import load_state, save_state
+from models.state import GameState
+from solver.registry import UnknownAgentError, entries, parse_agents
+
+PROG = "monopoly-trade"
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _pos_int(text: str) -> int:
+    value = _nonneg_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="A Monopoly decision engine: rules, odds, trades, decisions.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("validate", help="check a state file", description="Check a state file: prints ok, or the error (exit 2).")
+    p.add_argument("state", help="a state file (monopoly-state/1)")
+
+    p = sub.add_parser(
+        "play",
+        help="play one game between agents",
+        description=(
+            "Play one game. Game I of a run seeded S uses SeedSequence([S, I]) for the dice, the cards "
+            "and every agent's own choices, so the same arguments give the same game, byte for byte."
+        ),
+    )
+    p.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strategic,strategic,random,random")
+    p.add_argument("--seed", type=_nonneg_int, default=0, help="run seed (default 0)")
+    p.add_argument("--game", type=_nonneg_int, default=0, help="game index within the run (default 0)")
+    p.add_argument("--max-rounds", type=_pos_int, default=1000, help="round cap; the richest player wins there (default 1000)")
+    p.add_argument("--state", help="start from this state file instead of the opening (one agent per player)")
+    p.add_argument("--save-states", metavar="DIR", help="write the state after every round to DIR/round-NNNN.json")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    sub.add_parser("agents", help="list the agents and their options", description="List the registered agents and their options.")
+    return parser
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    load_state(args.state)
+    print("ok")
+    return 0
+
+
+def _start_state(args: argparse.Namespace, n: int) -> GameState:
+    if args.state is None:
+        return GameState.new_game([f"P{i + 1}" for i in range(n)])
+    state = load_state(args.state)
+    if len(state.players) != n:
+        raise UsageError(f"--agents names {n} agents but the state has {len(state.players)} players")
+    return state
+
+
+class _RoundSaver:
+    """Observer that writes the state at the start of every round (and at the end)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.last = -1
+
+    def save(self, state: GameState, label: str) -> None:
+        save_state(state, self.directory / f"{label}.json")
+
+    def __call__(self, event: Event, game: Game) -> None:
+        state = game.state
+        if event.kind == "turn" and state.round != self.last:
+            self.last = state.round
+            self.save(state, f"round-{state.round:04d}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    specs = parse_agents(args.agents)
+    if not 2 <= len(specs) <= 8:
+        raise UsageError(f"--agents: a game needs 2 to 8 agents, got {len(specs)}")
+    state = _start_state(args, len(specs))
+    stream_seed, seat_seeds = game_seeds(game_seed_sequence(args.seed, args.game), len(specs))
+    agents = [make(seed) for (_, make), seed in zip(specs, seat_seeds, strict=True)]
+    observers = []
+    saver = None
+    if args.save_states:
+        directory = Path(args.save_states)
+        directory.mkdir(parents=True, exist_ok=True)
+        saver = _RoundSaver(directory)
+        observers.append(saver)
+    game = Game(state, agents, SeededStream(stream_seed), max_rounds=args.max_rounds, observers=observers)
+    result = game.play()
+    if saver is not None:
+        saver.save(game.state, "final")
+    labels = {p.name: spec for p, (spec, _) in zip(state.players, specs, strict=True)}
+    if args.json:
+        out: dict[str, Any] = {"seed": args.seed, "game": args.game, "agents": labels, **result.to_dict()}
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    print(f"seed {args.seed}, game {args.game}: " + ", ".join(f"{n} {s}" for n, s in labels.items()))
+    winner = f"{result.winner} ({labels[result.winner]})" if result.winner else "none"
+    print(f"winner: {winner}")
+    print(f"rounds: {result.rounds} ({result.turns} turns)")
+    why = {
+        "bankruptcy": "bankruptcy: one player left",
+        "round_cap": f"round cap of {args.max_rounds} rounds: highest net worth wins",
+    }.get(result.reason, result.reason)
+    print(f"ended by: {why}")
+    if result.bankrupt_order:
+        print("bankrupt in order: " + ", ".join(result.bankrupt_order))
+    print("net worth: " + ", ".join(f"{n} {w}" for n, w in result.net_worths.items()))
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    for entry in entries():
+        opts = ", ".join(f"{k}={v}" for k, v in entry.options().items())
+        print(f"{entry.name}: {entry.summary}")
+        if opts:
+            print(f"  options: {opts}")
+    return 0
+
+
+COMMANDS = {"validate": cmd_validate, "play": cmd_play, "agents": cmd_agents}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except (UsageError, UnknownAgentError) as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    except MonopolyError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"{err.filename or ''}: {err.strerror or err}".lstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
