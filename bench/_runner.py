@@ -1,0 +1,106 @@
+"""A small resumable, parallel runner for the benchmark scripts.
+
+Each finished game is appended as one JSON line to the output file and
+flushed at once, so killing a run loses no finished game; ``--resume`` skips
+the games already in the file. Game ``i`` is seeded by
+``SeedSequence([seed, i])`` (``engine.seeding.game_seed_sequence``), so the
+results do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import os
+import resource
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for k successes in n trials (Wilson 1927)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+def done_games(path: Path) -> dict[int, dict[str, Any]]:
+    """Games already recorded in ``path`` (a torn last line from a kill is ignored)."""
+    out: dict[int, dict[str, Any]] = {}
+    if not path.exists():
+        return out
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            out[int(row["game"])] = row
+    return out
+
+
+def run(
+    play_one: Callable[[int, int], dict[str, Any]],
+    *,
+    games: int,
+    seed: int,
+    workers: int,
+    out: Path,
+    resume: bool,
+    progress_every: int = 500,
+) -> tuple[list[dict[str, Any]], float]:
+    """Play games ``0..games-1`` (those not yet in ``out`` when resuming); return all rows and wall time."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not resume and out.exists():
+        out.unlink()
+    rows = done_games(out)
+    todo = [i for i in range(games) if i not in rows]
+    if rows:
+        # Drop any torn line left by a kill before appending.
+        good = [json.dumps(rows[i], sort_keys=True) for i in sorted(rows)]
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text("".join(line + "\n" for line in good), encoding="utf-8")
+        os.replace(tmp, out)
+    start = time.perf_counter()
+    with out.open("a", encoding="utf-8") as fh:
+        for n, row in enumerate(_map(play_one, seed, todo, workers), 1):
+            fh.write(json.dumps(row, sort_keys=True) + "\n")
+            fh.flush()
+            rows[row["game"]] = row
+            if n % progress_every == 0:
+                rate = n / (time.perf_counter() - start)
+                print(f"  {len(rows)}/{games} games ({rate:.1f}/s)", file=sys.stderr, flush=True)
+    return [rows[i] for i in sorted(rows) if i < games], time.perf_counter() - start
+
+
+def _call(args: tuple[Callable[[int, int], dict[str, Any]], int, int]) -> dict[str, Any]:
+    fn, seed, game = args
+    t = time.process_time()
+    row = fn(seed, game)
+    row["game"] = game
+    row["cpu_s"] = round(time.process_time() - t, 4)
+    return row
+
+
+def _map(fn: Callable[[int, int], dict[str, Any]], seed: int, todo: list[int], workers: int) -> Iterator[dict[str, Any]]:
+    jobs = [(fn, seed, g) for g in todo]
+    if workers <= 1:
+        yield from map(_call, jobs)
+        return
+    with mp.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap_unordered(_call, jobs, chunksize=8)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process and of its finished children, in MB (Linux ru_maxrss is KiB)."""
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(me, kids) / 1024
