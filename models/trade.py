@@ -69,8 +69,9 @@ class Trade:
         return cls(tuple(t for t in (ab, ba) if not t.is_empty()))
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> Trade:
-        items = doc["transfers"] if "transfers" in doc else doc
+    def from_dict(cls, doc: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Trade:
+        """From ``{"transfers": [...]}`` or the list of transfers itself."""
+        items: Sequence[Mapping[str, Any]] = doc["transfers"] if isinstance(doc, Mapping) else doc
         return cls(
             tuple(
                 Transfer(

@@ -32,8 +32,8 @@ class AgentEntry:
     def options(self) -> dict[str, Any]:
         """Keyword options with their defaults (those of simple types only)."""
         out = {}
-        for p in inspect.signature(self.cls.__init__).parameters.values():
-            if p.kind is p.KEYWORD_ONLY or (p.name not in ("self", "seed") and p.default is not p.empty):
+        for p in inspect.signature(self.cls).parameters.values():
+            if p.name != "seed" and p.default is not p.empty:
                 if isinstance(p.default, (bool, int, float, str)):
                     out[p.name] = p.default
         return out
