@@ -188,6 +188,8 @@ class Game:
         self._emit("game_start", None, round=state.round)
         if len(state.active_players()) <= 1:
             self._end("bankruptcy")
+        elif state.round >= max_rounds and state.phase == "start":
+            self._end("round_cap")
 
     # ------------------------------------------------------------------
     # running
