@@ -777,12 +777,14 @@ class Game:
         s = self.state
 
         def cap(q: int) -> int:
+            # Capped by the dearest lot the rival could place it on, so that any
+            # placement it chooses stays affordable.
             costs = [
                 s.board.squares[sq].house_cost
                 for sq in legal.legal_builds(s, q)
                 if (s.houses[sq] == HOTEL - 1) == (kind == "hotel")
             ]
-            return s.players[q].cash - min(costs)
+            return s.players[q].cash - max(costs)
 
         own = self.agents[p].building_bid(self.views[p], kind)
         bids = [(p, max(0, min(own or 0, s.players[p].cash - s.board.squares[square].house_cost)))]

@@ -98,23 +98,37 @@ def hotel_break_levels(state: GameState, player: int, square: int) -> dict[int, 
     """New building levels when the hotel on ``square`` is sold.
 
     With four houses in the bank the hotel becomes four houses. Under a
-    shortage the owner sells further down, evenly: the largest ``L`` in
-    4..0 is taken such that ``square`` drops to ``L``, every other lot of the
-    player's group drops to at most ``L + 1``, and the houses the new levels
-    need come out of the bank's stock (plus the houses the group gives back).
-    If no such ``L`` exists, the whole group is sold to bare land.
+    shortage the owner sells further down, evenly: the largest ``L`` in 4..0
+    is taken such that ``square`` drops to ``L`` and every other lot of the
+    player's group is left at ``L`` or ``L + 1`` (never above its present
+    level), with the houses the new levels need coming out of the bank's
+    stock (plus the houses the group gives back). A hotel left standing needs
+    no house. Among the feasible choices for that ``L``, the other lots are
+    kept at ``L + 1`` greedily, in board order, while the houses last. With
+    no feasible ``L`` the whole group is sold to bare land.
 
     Returns ``{square: new_level}`` for every lot whose level changes.
     """
     lots = _player_lots(state, player, state.group_of(square))
     old = {s: state.houses[s] for s in lots}
-    old_houses = sum(v for v in old.values() if v < HOTEL)
-    bank = state.houses_in_bank()
+    bank = state.houses_in_bank() + sum(v for v in old.values() if v < HOTEL)
+
+    def houses(levels: dict[int, int]) -> int:
+        return sum(v for v in levels.values() if v < HOTEL)
+
     for target in range(HOTEL - 1, -1, -1):
-        new = {s: (target if s == square else min(v, target + 1)) for s, v in old.items()}
-        need = sum(v for v in new.values() if v < HOTEL) - old_houses
-        if need <= bank:
-            return {s: v for s, v in new.items() if v != old[s]}
+        choices = {s: sorted({min(v, target), min(v, target + 1)}) for s, v in old.items() if s != square}
+        # Fewest houses first: a standing hotel needs none, else the lower level.
+        new = {s: min(opts, key=lambda lv: (lv if lv < HOTEL else 0, lv)) for s, opts in choices.items()}
+        new[square] = target
+        if houses(new) > bank:
+            continue
+        for s, opts in choices.items():
+            if new[s] < opts[-1]:
+                trial = {**new, s: opts[-1]}
+                if houses(trial) <= bank:
+                    new = trial
+        return {s: v for s, v in new.items() if v != old[s]}
     return {s: 0 for s, v in old.items() if v}
 
 
