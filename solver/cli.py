@@ -1,6 +1,6 @@
 """The ``monopoly-trade`` command line (also ``python -m solver``).
 
-Commands built so far: ``validate``, ``play``, ``agents``. Every command
+Commands built so far: ``validate``, ``play``, ``agents``, ``odds``, ``risk``. Every command
 takes ``--help``. Bad input (a state that breaks the format or a rule, an
 unknown agent, a file that cannot be read) prints one line on stderr and exits
 with status 2, without a traceback; files are written to a temporary name
@@ -78,6 +78,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     sub.add_parser("agents", help="list the agents and their options", description="List the registered agents and their options.")
+
+    p = sub.add_parser(
+        "odds",
+        help="long-run landing table and expected rent per turn",
+        description=(
+            "Exact long-run landing shares (fraction of rolls ending on each square; 'in jail' apart) and "
+            "expected rent per opponent turn (EPT) for the board and rules of STATE (standard when omitted)."
+        ),
+    )
+    p.add_argument("state", nargs="?", help="a state file (only its board and rules are used)")
+    p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long: stay and roll)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "risk",
+        help="ruin probability over the next turns",
+        description=(
+            "Probability that the player is ruined (owes more than its liquidation value) at each of the next "
+            "turns, by the exact (cash x position) chain of engine.state_risk."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="player name (default: the state's to_move)")
+    p.add_argument("--turns", type=_pos_int, default=20, help="turns ahead (default 20)")
+    p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -160,7 +186,88 @@ def cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"validate": cmd_validate, "play": cmd_play, "agents": cmd_agents}
+def cmd_odds(args: argparse.Namespace) -> int:
+    from engine.ept import ept_table
+    from engine.markov import PositionChain
+    from models.board import standard_board
+    from models.rules import Rules
+
+    if args.state:
+        state = load_state(args.state)
+        board, rules = state.board, state.rules
+    else:
+        board, rules = standard_board(), Rules()
+    chain = PositionChain(board, rules, args.jail)
+    shares = chain.long_run_landing()
+    table = ept_table(chain)
+    if args.json:
+        out = {
+            "jail": args.jail,
+            "squares": [
+                {"index": sq.index, "name": sq.name, "probability": float(shares[sq.index])} for sq in board.squares
+            ],
+            "in_jail": float(shares[board.size]),
+            "ept": table,
+        }
+        print(json.dumps(out))
+        return 0
+    print(f"board {board.name}, jail policy {args.jail}: long-run share of rolls ending on each square")
+    for sq in board.squares:
+        line = f"{sq.index:3d} {sq.name:<24} {100 * shares[sq.index]:6.3f}%"
+        if sq.name in table:
+            line += "   EPT " + " ".join(f"{v:7.2f}" for v in table[sq.name])
+        print(line)
+    print(f"    {'In jail':<24} {100 * shares[board.size]:6.3f}%")
+    print("EPT: dollars per opponent turn; streets at levels 0..5 (group complete), railroads/utilities by number held")
+    for group in board.street_groups:
+        print(f"    {group:<24} " + " ".join(f"{v:7.2f}" for v in table[group]))
+    return 0
+
+
+def _player_arg(state: GameState, name: str | None) -> int:
+    if name is None:
+        return state.to_move
+    try:
+        return state.player_index(name)
+    except KeyError:
+        raise UsageError(f"--player: no player named {name!r} in the state") from None
+
+
+def cmd_risk(args: argparse.Namespace) -> int:
+    from engine.state_risk import state_ruin_pmf
+
+    state = load_state(args.state)
+    player = _player_arg(state, args.player)
+    pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
+    cumulative = pmf.cumsum()
+    name = state.players[player].name
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "player": name,
+                    "turns": args.turns,
+                    "liquidation_value": state.liquidation_value(player),
+                    "pmf": [float(v) for v in pmf],
+                    "cumulative": [float(v) for v in cumulative],
+                }
+            )
+        )
+        return 0
+    print(f"{name}: liquidation value ${state.liquidation_value(player)}, ruin within {args.turns} turns {cumulative[-1]:.4f}")
+    print("turn  P(ruin at turn)  P(ruined by then)")
+    for t in range(1, args.turns + 1):
+        print(f"{t:4d}  {pmf[t]:15.4f}  {cumulative[t]:17.4f}")
+    return 0
+
+
+COMMANDS = {
+    "validate": cmd_validate,
+    "play": cmd_play,
+    "agents": cmd_agents,
+    "odds": cmd_odds,
+    "risk": cmd_risk,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -173,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MonopolyError as err:
         print(str(err), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        sys.stderr.close()
+        return 0
     except OSError as err:
         print(f"{err.filename or ''}: {err.strerror or err}".lstrip(": "), file=sys.stderr)
         return 2

@@ -1,0 +1,232 @@
+"""Ruin probabilities: an absorbing Markov chain over (cash, square).
+
+The abstract model of seed 004 (sections 2.1-2.3)
+--------------------------------------------------
+A player on a board of ``n = len(net)`` squares rolls the dice each turn
+(no doubles or jail in this model), moves ``t`` squares with probability
+``dice[t]``, and its cash changes by ``net[new square]``, plus ``go_salary``
+when it passes or lands on square 0. It is ruined the first time its cash is
+``<= 0``; cash above ``cap`` is held at ``cap`` (the ruin test comes first).
+With ``alive_t`` the distribution over live states after ``t`` turns and
+``M`` the live-to-live transition matrix, ``r`` the one-turn ruin
+probability of each live state::
+
+    P(first ruin at turn t) = alive_{t-1} . r,        alive_t = alive_{t-1} M
+
+and the eventual ruin probability ``h`` solves the absorbing-chain system
+``(I - M) h = r`` (Kemeny & Snell, *Finite Markov Chains*, thm 3.3.7), after
+setting ``h = 0`` on the states that cannot reach ruin (otherwise ``I - M``
+is singular on a closed class of live states).
+
+Cash buckets (pinned choices)
+-----------------------------
+Cash is carried on a grid of points ``bucket`` dollars apart, aligned on the
+starting cash: ``0, c0, c0 + bucket, c0 + 2 bucket, ...`` with
+``c0 = start_cash mod bucket`` (or ``bucket`` if that is 0), and ``cap`` as
+the last point. A grid point stands for exactly that cash; the point 0
+stands for a live player with (almost) no cash. After a move the new cash
+``x = c + delta`` is computed exactly from the point ``c``: the ruin test
+``x <= 0`` is exact; a live ``x`` between two points is split linearly
+between them (the mean is kept; mass split onto the point 0 is alive and is
+ruined by the next move that does not bring money); ``x >= cap`` goes to
+``cap``. So a start with ``0 < cash < bucket`` is not ruined at turn 0, and
+with ``bucket = 1`` and integer ``net``, ``start_cash``, ``go_salary`` and
+``cap`` every live cash value is a grid point >= 1 and the result is exact.
+``net`` may be any real numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from engine import dice as dice_math
+
+
+@dataclass(frozen=True)
+class RuinChain:
+    """The live-state transition matrix ``M`` (sparse), the one-turn ruin vector ``r``,
+    the cash grid and the start state. Live state index = ``grid index * n + square``."""
+
+    M: sp.csr_matrix
+    r: np.ndarray
+    grid: np.ndarray
+    n: int
+    start: int | None  # None: ruined at turn 0
+
+
+def _grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
+    if bucket <= 0:
+        raise ValueError("bucket must be positive")
+    if cap <= 0:
+        raise ValueError("cap must be positive")
+    c0 = float(np.fmod(start_cash, bucket)) if start_cash > 0 else bucket
+    if c0 <= 0:
+        c0 = bucket
+    if c0 >= cap:
+        return np.array([0.0, float(cap)])
+    count = int(np.ceil((cap - c0) / bucket))
+    pts = c0 + bucket * np.arange(count)
+    pts = pts[pts < cap]
+    return np.concatenate([[0.0], pts, [float(cap)]])
+
+
+def build_chain(
+    net: Sequence[float],
+    start_cash: float,
+    start_square: int = 0,
+    bucket: float = 50,
+    cap: float = 2000,
+    go_salary: float = 0,
+    dice: Sequence[float] | None = None,
+) -> RuinChain:
+    """Assemble ``M`` and ``r`` for the abstract model (module docstring)."""
+    net_a = np.asarray(net, dtype=float)
+    n = len(net_a)
+    if n < 1:
+        raise ValueError("net needs at least one square")
+    if not 0 <= start_square < n:
+        raise ValueError(f"start_square {start_square} is off a board of {n} squares")
+    pd = np.asarray(dice if dice is not None else dice_math.total_pmf(), dtype=float)
+    if np.any(pd < 0) or abs(pd.sum() - 1.0) > 1e-9:
+        raise ValueError("dice must be a probability vector indexed by the total")
+    grid = _grid(start_cash, bucket, cap)
+    k = len(grid)
+    totals = np.nonzero(pd)[0]
+    squares = np.arange(n)
+    src, dst, delta, prob = [], [], [], []
+    for t in totals:
+        dest = (squares + t) % n
+        src.append(squares)
+        dst.append(dest)
+        delta.append(net_a[dest] + go_salary * ((squares + t) >= n))  # passing or landing on square 0
+        prob.append(np.full(n, pd[t]))
+    m, ruin = cash_moves(grid, n, np.concatenate(src), np.concatenate(dst), np.concatenate(delta), np.concatenate(prob))
+    m.eliminate_zeros()
+    if start_cash <= 0:
+        start = None
+    else:
+        g0 = int(np.searchsorted(grid, min(start_cash, cap)))
+        start = g0 * n + start_square
+    return RuinChain(m, ruin, grid, n, start)
+
+
+def cash_moves(
+    grid: np.ndarray,
+    n_pos: int,
+    src: np.ndarray,
+    dst: np.ndarray,
+    delta: np.ndarray,
+    prob: np.ndarray,
+    n_dst: int | None = None,
+) -> tuple[sp.csr_matrix, np.ndarray]:
+    """The sparse live-to-live matrix and the ruin vector of a set of moves.
+
+    Move ``i`` takes position ``src[i]`` to ``dst[i]`` with probability
+    ``prob[i]`` and changes cash by ``delta[i]``; it is applied at every grid
+    point (live state ``g * n_pos + position``). Cash follows the bucket rule of
+    the module docstring: ruin if ``x <= 0``, else held at ``grid[-1]`` (the
+    cap) and split linearly between neighbouring points.
+    """
+    k = len(grid)
+    n_dst = n_pos if n_dst is None else n_dst
+    cap = grid[-1]
+    g = np.repeat(np.arange(k), len(src))
+    s_ = np.tile(src, k)
+    d_ = np.tile(dst, k)
+    p_ = np.tile(prob, k)
+    x = grid[g] + np.tile(delta, k)
+    dead = x <= 0
+    ruin = np.bincount(g * n_pos + s_, weights=p_ * dead, minlength=k * n_pos)
+    live = ~dead
+    xs = np.minimum(x[live], cap)
+    hi = np.clip(np.searchsorted(grid, xs, side="left"), 0, k - 1)
+    lo = np.clip(hi - 1, 0, k - 1)
+    span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
+    w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
+    rows = np.concatenate([(g * n_pos + s_)[live]] * 2)
+    cols = np.concatenate([hi * n_dst + d_[live], lo * n_dst + d_[live]])
+    vals = np.concatenate([p_[live] * w_hi, p_[live] * (1.0 - w_hi)])
+    m = sp.csr_matrix((vals, (rows, cols)), shape=(k * n_pos, k * n_dst))
+    m.eliminate_zeros()
+    return m, ruin
+
+
+def ruin_pmf(
+    net: Sequence[float],
+    start_cash: float,
+    start_square: int = 0,
+    turns: int = 20,
+    bucket: float = 50,
+    cap: float = 2000,
+    go_salary: float = 0,
+    dice: Sequence[float] | None = None,
+) -> np.ndarray:
+    """Probability of first ruin at each turn ``0..turns`` (length ``turns + 1``).
+
+    Entry 0 is 1 when ``start_cash <= 0`` (ruined before moving), else 0.
+    ``dice`` is a probability vector indexed by the total (default: 2d6).
+    See the module docstring for the model and the bucket rule.
+
+    Examples
+    --------
+    >>> p = ruin_pmf([0, -100], start_cash=150, turns=3, bucket=1, dice=[0, 0.5, 0.5])
+    >>> [round(v, 4) for v in p]
+    [0.0, 0.0, 0.25, 0.25]
+    """
+    if turns < 0:
+        raise ValueError("turns must be >= 0")
+    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice)
+    out = np.zeros(turns + 1)
+    if chain.start is None:
+        out[0] = 1.0
+        return out
+    alive = np.zeros(chain.M.shape[0])
+    alive[chain.start] = 1.0
+    mt = chain.M.T.tocsr()
+    for t in range(1, turns + 1):
+        out[t] = alive @ chain.r
+        alive = mt @ alive
+    return out
+
+
+def eventual_ruin(
+    net: Sequence[float],
+    start_cash: float,
+    start_square: int = 0,
+    bucket: float = 50,
+    cap: float = 2000,
+    go_salary: float = 0,
+    dice: Sequence[float] | None = None,
+) -> float:
+    """Probability of ruin at some turn, solving ``(I - M) h = r`` (module docstring).
+
+    States from which ruin cannot be reached (found by a backward search over
+    the transition graph from the states with ``r > 0``) get ``h = 0`` and are
+    dropped before the solve.
+    """
+    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice)
+    if chain.start is None:
+        return 1.0
+    size = chain.M.shape[0]
+    can = chain.r > 0
+    pred = chain.M.tocsc()  # column j lists the predecessors of j
+    frontier = np.nonzero(can)[0]
+    while frontier.size:
+        sub = pred[:, frontier]
+        new = np.unique(sub.indices)
+        new = new[~can[new]]
+        can[new] = True
+        frontier = new
+    if not can[chain.start]:
+        return 0.0
+    keep = np.nonzero(can)[0]
+    q = chain.M[keep][:, keep]
+    a = sp.identity(len(keep), format="csc") - q.tocsc()
+    h = spla.spsolve(a, chain.r[keep])
+    pos = int(np.searchsorted(keep, chain.start))
+    return float(min(1.0, max(0.0, h[pos]))) if size else 0.0

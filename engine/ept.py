@@ -1,0 +1,107 @@
+"""Expected rent per opponent turn (EPT) from the exact position chain.
+
+For an opponent's landing vector ``l`` over one turn (:class:`engine.markov.
+PositionChain` columns: plain landings, nearest-card landings, and those
+weighted by the card's multiplier) the rent its owner collects is::
+
+    street s at level k:    rent_k(s) * l_plain[s]         (no card reaches a street
+                                                             by a rent-multiplying move)
+    railroad s, j held:     rr_rent[j-1] * (l_plain[s] + l_rr_w[s])
+    utility s, j held:      mult[j-1] * tot_plain[s] + E[total] * l_ut_w[s]
+
+where ``tot_plain[s]`` is the expected sum of the dice totals of the plain
+landings on ``s`` (utility rent is a multiple of the roll that brought the
+token) and ``l_rr_w``, ``l_ut_w`` count nearest-card landings weighted by the
+card's multiplier (double rent; ten times a fresh roll of mean ``E[total]``).
+With ``l`` the long-run landings per turn (``pi L``) this is the long-run EPT;
+with the landings of turn ``t`` ahead it is ``E[rent(t)]`` of the Bellman
+purchase value. The rent tables are the board's (US rules: an unimproved lot
+of a complete group pays double).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.markov import PositionChain, columns
+from models.state import BANK, GameState
+
+
+def _blocks(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) -> dict[str, np.ndarray]:
+    cols = columns(chain.n)
+    out = {k: landings[..., v] for k, v in cols.items()}
+    out["tot"] = totals
+    return out
+
+
+def long_run_blocks(chain: PositionChain) -> dict[str, np.ndarray]:
+    return _blocks(chain, chain.landings_per_turn, chain.totals_per_turn)
+
+
+def street_ept(chain: PositionChain, square: int, rent: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    b = blocks or long_run_blocks(chain)
+    return rent * b["plain"][..., square]
+
+
+def railroad_ept(chain: PositionChain, square: int, rent: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    b = blocks or long_run_blocks(chain)
+    return rent * (b["plain"][..., square] + b["rr_w"][..., square])
+
+
+def utility_ept(chain: PositionChain, square: int, multiplier: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    b = blocks or long_run_blocks(chain)
+    return multiplier * b["tot"][..., square] + chain.mean_total * b["ut_w"][..., square]
+
+
+def ept_table(chain: PositionChain) -> dict[str, list[float]]:
+    """The ``odds`` table: street -> levels 0..5 (group complete in one hand),
+    railroad -> 1..4 held, utility -> 1..2 held, colour group -> whole group at
+    even levels 0..5. Dollars per opponent turn, long run."""
+    board = chain.board
+    b = long_run_blocks(chain)
+    out: dict[str, list[float]] = {}
+    n_rr, n_ut = len(board.railroads), len(board.utilities)
+    for sq in board.squares:
+        if sq.kind == "street":
+            rents = [2 * sq.rents[0], *sq.rents[1:]]
+            out[sq.name] = [float(street_ept(chain, sq.index, r, b)) for r in rents]
+        elif sq.kind == "railroad":
+            out[sq.name] = [float(railroad_ept(chain, sq.index, r, b)) for r in board.railroad_rents[:n_rr]]
+        elif sq.kind == "utility":
+            out[sq.name] = [float(utility_ept(chain, sq.index, m, b)) for m in board.utility_multipliers[:n_ut]]
+    for group in board.street_groups:
+        lots = [board.squares[s].name for s in board.groups[group]]
+        out[group] = [sum(out[name][k] for name in lots) for k in range(6)]
+    return out
+
+
+def state_ept(chain: PositionChain, state: GameState, blocks: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """EPT of every square for its current owner, with the state's buildings,
+    mortgages, monopolies (``set_size`` honoured) and railroad/utility counts.
+
+    ``blocks`` defaults to the long-run landings; pass the blocks of one turn's
+    landings for a time-dependent version. Unowned or mortgaged squares: 0.
+    """
+    b = blocks or long_run_blocks(chain)
+    board = state.board
+    shape = b["plain"].shape[:-1]
+    out = np.zeros((*shape, board.size))
+    for sq in board.property_squares:
+        owner = state.owner[sq]
+        if owner == BANK or state.mortgaged[sq]:
+            continue
+        s = board.squares[sq]
+        if s.kind == "street":
+            assert s.group is not None
+            level = state.houses[sq]
+            rent = s.rents[level] if level else s.rents[0] * (2 if state.has_monopoly(owner, s.group) else 1)
+            out[..., sq] = street_ept(chain, sq, rent, b)
+        elif s.kind == "railroad":
+            count = state.count_in_group(owner, "railroad")
+            out[..., sq] = railroad_ept(chain, sq, board.railroad_rents[count - 1], b)
+        else:
+            count = state.count_in_group(owner, "utility")
+            out[..., sq] = utility_ept(chain, sq, board.utility_multipliers[count - 1], b)
+    return out

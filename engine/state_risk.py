@@ -1,0 +1,301 @@
+"""Ruin probabilities derived from a real game state (the state-derived model).
+
+The player's *wealth* is its liquidation value ``W`` (cash + buildings sold
+back + every unmortgaged property mortgaged, :meth:`GameState.
+liquidation_value`): a debt it cannot pay even after selling everything to the
+bank is ruin. So ruin is ``W + delta < 0`` on a roll, where ``delta`` is the
+roll's cash flow; the other players' holdings are frozen as in the state and
+the player buys nothing.
+
+The chain is the roll-level version of :mod:`engine.markov` (square x
+doubles so far x jail state) crossed with the wealth grid of
+:mod:`engine.bankruptcy` (same bucket rule, on ``W + 1`` so that the
+``<= 0`` test there is ``W < 0`` here for integer flows). A roll's cash flow,
+given the outcome ``o`` (final square and how it got there) of arriving on
+``a``::
+
+    delta = salary * [dice pass Go] + E[card cash | a -> o] - rent(o, total) - tax(o)
+
+``E[card cash | a -> o] = Z[a, o] / X[a, o]`` where ``X = (I - Q)^{-1} B`` is
+the card resolution of :func:`engine.markov.resolution` and ``Z`` solves the
+same system with each card's cash as a reward (cash cards, pay/collect per
+other player, repairs on the player's own buildings, salary when a card
+moves the token past Go): ``Z = (I - Q)^{-1} R``, ``R[a] = sum_c w_c rho_c
+X[next_c]`` (the expected cash effect of cards, as the issue asks, while the
+movement stays exact). Rent is the state's: streets at their level (double
+unimproved in a monopoly), railroads by the owner's count (times the card
+multiplier after a nearest-railroad card), utilities by the roll's total
+(ten times the mean roll after the nearest-utility card); mortgaged, own and
+unowned squares charge nothing. Jail: ``long`` stays and rolls (pays the fine
+after the last failure), ``short`` pays the fine at the start of the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import dice as dice_math
+from engine.bankruptcy import _grid, cash_moves
+from engine.markov import JailPolicy, _card_outcome
+from models.board import Card
+from models.state import BANK, GameState
+
+
+@dataclass(frozen=True)
+class _Outcomes:
+    """Per arrival square: outcome probabilities ``X`` and reward-weighted ``Z``
+    over slots ``plain f`` (0..n-1), ``rr f`` (n..2n-1), ``ut f`` (2n..3n-1),
+    ``jail`` (3n); ``mult`` is the mean card multiplier of rr/ut slots."""
+
+    X: np.ndarray
+    Z: np.ndarray
+    mult: np.ndarray
+
+
+def _card_cash(state: GameState, player: int, card: Card, at: int) -> float:
+    s = state
+    n = s.board.size
+    others = len(s.active_players()) - 1
+    if card.action == "cash":
+        return float(card.amount)
+    if card.action == "each_player":
+        return float(card.amount * others)
+    if card.action == "repairs":
+        houses, hotels = s.building_counts(player)
+        return -float(houses * card.house + hotels * card.hotel)
+    if card.action == "advance_to":
+        assert card.square is not None
+        steps = (card.square - at) % n or n
+        return float(s.rules.go_salary) if at + steps >= n else 0.0
+    if card.action == "advance_nearest":
+        steps = next(k for k in range(1, n + 1) if s.board.squares[(at + k) % n].kind == card.group)
+        return float(s.rules.go_salary) if at + steps >= n else 0.0
+    if card.action == "move" and card.steps > 0:
+        return float(s.rules.go_salary) if at + card.steps >= n else 0.0
+    return 0.0
+
+
+def _outcomes(state: GameState, player: int) -> _Outcomes:
+    board = state.board
+    n = board.size
+    width = 3 * n + 1
+    q = np.zeros((n, n))
+    b = np.zeros((n, width))
+    mult_w = np.zeros((n, width))
+    rewards: list[tuple[int, float, str, int, float]] = []  # (a, w*rho, kind, target, mult)
+    for sq in board.squares:
+        a = sq.index
+        if sq.kind == "go_to_jail":
+            b[a, 3 * n] = 1.0
+        elif sq.kind in ("chance", "community_chest"):
+            deck = board.deck(sq.kind)
+            w = 1.0 / len(deck)
+            for card in deck:
+                kind, target, mult = _card_outcome(card, board, a)
+                rho = _card_cash(state, player, card, a)
+                rewards.append((a, w * rho, kind, target, mult))
+                if kind == "arrive":
+                    q[a, target] += w
+                elif kind == "final":
+                    b[a, target] += w
+                elif kind == "rr":
+                    b[a, n + target] += w
+                    mult_w[a, n + target] += w * mult
+                elif kind == "ut":
+                    b[a, 2 * n + target] += w
+                    mult_w[a, 2 * n + target] += w * mult
+                else:
+                    b[a, 3 * n] += w
+        else:
+            b[a, a] = 1.0
+    inv = np.linalg.solve(np.eye(n) - q, np.eye(n))
+    x = inv @ b
+    mw = inv @ mult_w
+    r = np.zeros((n, width))
+    for a, wr, kind, target, _mult in rewards:
+        if wr == 0.0:
+            continue
+        if kind == "arrive":
+            r[a] += wr * x[target]
+        elif kind == "final":
+            r[a, target] += wr
+        elif kind == "rr":
+            r[a, n + target] += wr
+        elif kind == "ut":
+            r[a, 2 * n + target] += wr
+        else:
+            r[a, 3 * n] += wr
+    z = inv @ r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mult = np.where(x > 0, mw / np.where(x > 0, x, 1.0), 0.0)
+    return _Outcomes(x, z, mult)
+
+
+def _rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """(fixed payment on landing per square, utility multiplier per square).
+
+    Fixed payment = street/railroad rent owed + tax; utilities pay ``mult * total``.
+    """
+    board = state.board
+    n = board.size
+    fixed = np.zeros(n)
+    util = np.zeros(n)
+    for sq in board.squares:
+        i = sq.index
+        if sq.kind == "tax":
+            fixed[i] = sq.amount
+            continue
+        if not sq.is_property:
+            continue
+        owner = state.owner[i]
+        if owner in (BANK, player) or state.mortgaged[i]:
+            continue
+        if sq.kind == "street":
+            assert sq.group is not None
+            level = state.houses[i]
+            fixed[i] = sq.rents[level] if level else sq.rents[0] * (2 if state.has_monopoly(owner, sq.group) else 1)
+        elif sq.kind == "railroad":
+            fixed[i] = board.railroad_rents[state.count_in_group(owner, "railroad") - 1]
+        else:
+            util[i] = board.utility_multipliers[state.count_in_group(owner, "utility") - 1]
+    return fixed, util
+
+
+def _moves(
+    state: GameState, player: int, jail: JailPolicy, income: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Every roll move of the chain as arrays ``(src, dst, delta, prob, ends)``
+    over position classes (free square ``s`` with ``d`` doubles so far:
+    ``d * n + s``; jail with ``f`` failures: ``3n + f``), and their number.
+    ``income`` is added to every move that ends the turn."""
+    board, rules = state.board, state.rules
+    n = board.size
+    oc = _outcomes(state, player)
+    fixed, util = _rent_vectors(state, player)
+    mean_total = dice_math.mean_total(rules.dice)
+    dd = dice_math.doubles_pmf(rules.dice)
+    nd = dice_math.non_doubles_pmf(rules.dice)
+    n_jail = rules.max_jail_rolls if jail == "long" else 1
+    jail_pos = 3 * n
+    # Outcome table: for arrival a, rows start[a]..start[a+1] list its outcome slots.
+    arr, slot = np.nonzero(oc.X > 0)
+    start = np.searchsorted(arr, np.arange(n + 1))
+    px = oc.X[arr, slot]
+    card = oc.Z[arr, slot] / px
+    kind = slot // n  # 0 plain, 1 rr, 2 ut, 3 jail
+    sq = np.where(kind == 3, board.jail, slot % n)
+    pay_fixed = np.where(kind == 0, fixed[sq], 0.0) + np.where(kind == 1, fixed[sq] * oc.mult[arr, slot], 0.0)
+    pay_fixed += np.where(kind == 2, (util[sq] > 0) * oc.mult[arr, slot] * mean_total, 0.0)
+    pay_per_total = np.where(kind == 0, util[sq], 0.0)
+    jailed = kind == 3
+    parts: list[tuple[np.ndarray, ...]] = []
+
+    def roll(src_pos: np.ndarray, squares: np.ndarray, d: int, extra: float, from_jail: bool, throws: tuple[bool, ...]) -> None:
+        for t in range(len(dd)):
+            for p_t, dbl in ((dd[t], True), (nd[t], False)):
+                if p_t <= 0 or dbl not in throws:
+                    continue
+                if dbl and d == 2 and not from_jail:  # third double: to jail, no move
+                    parts.append((src_pos, np.full(len(src_pos), jail_pos), np.full(len(src_pos), extra),
+                                  np.full(len(src_pos), p_t), np.ones(len(src_pos), bool)))
+                    continue
+                a = (squares + t) % n
+                counts = start[a + 1] - start[a]
+                rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+                src = np.repeat(src_pos, counts)
+                salary = np.repeat(np.where(squares + t >= n, rules.go_salary, 0.0), counts)
+                delta = extra + salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t
+                cont = ~jailed[rows] & dbl & (not from_jail)
+                dst = np.where(jailed[rows], jail_pos, np.where(cont, (d + 1) * n + sq[rows], sq[rows]))
+                parts.append((src, dst, delta, p_t * px[rows], ~cont))
+
+    squares = np.arange(n)
+    for d in range(3):
+        roll(d * n + squares, squares, d, 0.0, False, (True, False))
+    fine = float(rules.jail_fine)
+    jail_sq = np.array([board.jail])
+    if jail == "short":  # pay at the start of the turn, then roll as from the jail square
+        roll(np.array([jail_pos]), jail_sq, 0, -fine, False, (True, False))
+    else:
+        p_nd = float(nd.sum())
+        for f in range(n_jail):
+            jp = np.array([jail_pos + f])
+            roll(jp, jail_sq, 0, 0.0, True, (True,))  # doubles: out, move, no extra roll
+            if f + 1 < n_jail:  # a failed roll: stay
+                parts.append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.ones(1, bool)))
+            else:  # the last failure: pay the fine and move by that roll
+                roll(jp, jail_sq, 0, -fine, True, (False,))
+    src, dst, delta, prob, ends = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    delta = delta + income * ends
+    return src, dst, delta, prob, ends.astype(bool), 3 * n + n_jail
+
+
+def expected_income(state: GameState, player: int) -> float:
+    """Rent ``player`` expects to collect per round: the long-run EPT of its
+    properties (exact chain, long jail policy) times the number of opponents."""
+    from engine.ept import state_ept
+    from engine.markov import PositionChain
+
+    chain = PositionChain(state.board, state.rules, "long")
+    ept = state_ept(chain, state)
+    mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]
+    return float(ept[mine].sum()) * (len(state.active_players()) - 1)
+
+
+def state_ruin_pmf(
+    state: GameState,
+    player: int | str | None = None,
+    turns: int = 20,
+    bucket: float = 50,
+    cap: float | None = None,
+    jail: JailPolicy = "long",
+    income: bool = True,
+) -> np.ndarray:
+    """Probability that ``player`` is first ruined at each of the next ``turns`` turns.
+
+    Entry 0 is 1 when the player's liquidation value is already negative or it
+    is bankrupt. ``cap`` (default: the larger of $2,000 and the start wealth +
+    $1,000) holds wealth above it at the cap. With ``income`` the rent the
+    player expects to collect from its opponents each round
+    (:func:`expected_income`) is added at the end of each of its turns as a
+    sure amount; without it, only the player's own turns' flows count. See the
+    module docstring for the rest.
+    """
+    if isinstance(player, str):
+        player = state.player_index(player)
+    if player is None:
+        player = state.to_move
+    out = np.zeros(turns + 1)
+    pl = state.players[player]
+    wealth = state.liquidation_value(player)
+    if pl.bankrupt or wealth < 0:
+        out[0] = 1.0
+        return out
+    start_x = wealth + 1.0  # ruin test x <= 0  <=>  W < 0 for integer flows
+    cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
+    grid = _grid(start_x, bucket, cap_x)
+    earn = expected_income(state, player) if income else 0.0
+    src, dst, delta, prob, ends, n_pos = _moves(state, player, jail, earn)
+    m_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends])
+    m_cont, ruin_cont = cash_moves(grid, n_pos, src[~ends], dst[~ends], delta[~ends], prob[~ends])
+    ruin = ruin_end + ruin_cont
+    n = state.board.size
+    n_jail = n_pos - 3 * n
+    start_pos = (3 * n + (min(pl.jail_turns, n_jail - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
+    alive = np.zeros(len(grid) * n_pos)
+    alive[int(np.searchsorted(grid, min(start_x, cap_x))) * n_pos + start_pos] = 1.0
+    mt_end = m_end.T.tocsr()
+    mt_cont = m_cont.T.tocsr()
+    for t in range(1, turns + 1):
+        nxt = np.zeros_like(alive)
+        w = alive
+        dead = 0.0
+        for _ in range(3):  # at most three rolls in a turn
+            dead += float(w @ ruin)
+            nxt += mt_end @ w
+            w = mt_cont @ w
+        out[t] = dead
+        alive = nxt
+    return out
