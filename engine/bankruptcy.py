@@ -135,24 +135,25 @@ def cash_moves(
     k = len(grid)
     n_dst = n_pos if n_dst is None else n_dst
     cap = grid[-1]
-    g = np.repeat(np.arange(k), len(src))
-    s_ = np.tile(src, k)
-    d_ = np.tile(dst, k)
-    p_ = np.tile(prob, k)
-    x = grid[g] + np.tile(delta, k)
+    m_ = len(src)
+    g = np.repeat(np.arange(k), m_)
+    s_ = np.broadcast_to(src, (k, m_)).ravel()
+    d_ = np.broadcast_to(dst, (k, m_)).ravel()
+    p_ = np.broadcast_to(prob, (k, m_)).ravel()
+    x = (grid[:, None] + delta[None, :]).ravel()
     dead = x <= 0
     ruin = np.bincount(g * n_pos + s_, weights=p_ * dead, minlength=k * n_pos)
     live = ~dead
     xs = np.minimum(x[live], cap)
-    hi = np.clip(np.searchsorted(grid, xs, side="left"), 0, k - 1)
-    lo = np.clip(hi - 1, 0, k - 1)
+    hi = np.minimum(np.searchsorted(grid, xs, side="left"), k - 1)
+    lo = np.maximum(hi - 1, 0)
     span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
     w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
     rows = np.concatenate([(g * n_pos + s_)[live]] * 2)
     cols = np.concatenate([hi * n_dst + d_[live], lo * n_dst + d_[live]])
     vals = np.concatenate([p_[live] * w_hi, p_[live] * (1.0 - w_hi)])
-    m = sp.csr_matrix((vals, (rows, cols)), shape=(k * n_pos, k * n_dst))
-    m.eliminate_zeros()
+    nz = vals > 0
+    m = sp.coo_matrix((vals[nz], (rows[nz], cols[nz])), shape=(k * n_pos, k * n_dst)).tocsr()
     return m, ruin
 
 
@@ -187,7 +188,7 @@ def ruin_pmf(
         return out
     alive = np.zeros(chain.M.shape[0])
     alive[chain.start] = 1.0
-    mt = chain.M.T.tocsr()
+    mt = chain.M.T  # a CSC view: no conversion; mt @ v is the forward step
     for t in range(1, turns + 1):
         out[t] = alive @ chain.r
         alive = mt @ alive

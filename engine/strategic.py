@@ -24,18 +24,25 @@ Its rules, each a named parameter:
   rises by more than ``accept_margin``, and, if the trade completes a group
   for another player while completing none for itself, only if it gains at
   least as much static worth as that player does;
+* its **static values** (:mod:`engine.static_value`) come from the long-run
+  landings per turn of the exact position chain (:mod:`engine.markov`) for
+  the game's own board and rules, unless a ``landings`` table is given;
 * **jail**: leave early (card, else pay) while ``leave_jail_unowned`` or more
   properties are unowned; later stay and roll.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.actions import Action, Build, Event, JailChoice, Mortgage, ProposeTrade, SellBuilding, Unmortgage
 from engine.agents import BaseAgent
 from engine.seeding import SeedLike
+from engine.markov import PositionChain, columns
 from engine.static_value import StaticValuation
 from engine.view import GameView
-from models.board import HOTEL
+from models.board import HOTEL, Board
+from models.rules import Rules
 from models.errors import InvalidTradeError
 from models.state import BANK, GameState
 from models.trade import Trade
@@ -68,11 +75,10 @@ class StrategicTradeAgent(BaseAgent):
         self.cooldown = cooldown
         self.leave_jail_unowned = leave_jail_unowned
         self.trading = trade
-        if landings is None:
-            from engine.landing import default_landing_table
-
-            landings = default_landing_table().per_turn
-        self.valuation = StaticValuation(landings, horizon)
+        self._landings = landings
+        self._horizon = horizon
+        self._table_for: tuple[object, object] | None = None
+        self.valuation = StaticValuation(landings or (), horizon)
         self._refused: dict[tuple[object, ...], int] = {}
         self._round = 0
         self._proposed_this_phase = False
@@ -89,6 +95,14 @@ class StrategicTradeAgent(BaseAgent):
             self._refused[_trade_key(event.data["trade"])] = self._round
 
     # -- helpers -------------------------------------------------------------
+    def _prepare(self, view: GameView) -> None:
+        """Use the exact chain's long-run landings per turn for this game's board
+        and rules (computed once per board and rules), unless a table was given."""
+        if self._landings is not None or self._table_for == (view.board, view.rules):
+            return
+        self.valuation = StaticValuation(exact_landings_per_turn(view.board, view.rules), self._horizon)
+        self._table_for = (view.board, view.rules)
+
     def _completes(self, view: GameView, player: int, square: int) -> bool:
         """Would ``player`` hold a monopoly of ``square``'s group after getting it?"""
         group = view.board.squares[square].group
@@ -156,6 +170,7 @@ class StrategicTradeAgent(BaseAgent):
         return view.cash(self.me) - cost >= self._keep(view)
 
     def act(self, view: GameView) -> Action | None:
+        self._prepare(view)
         cash = view.cash(self.me)
         keep = self._keep(view)
         board = view.board
@@ -193,6 +208,7 @@ class StrategicTradeAgent(BaseAgent):
         return None
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        self._prepare(view)
         state = view.copy()
         board = view.board
         mortgages = view.legal_mortgages()
@@ -222,6 +238,7 @@ class StrategicTradeAgent(BaseAgent):
         return int(min(spare, 100))
 
     def place_building(self, view: GameView, kind: str) -> int:
+        self._prepare(view)
         state = view.copy()
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
         return max(
@@ -253,6 +270,7 @@ class StrategicTradeAgent(BaseAgent):
         return self._gain_memo[key]
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        self._prepare(view)
         state = view.copy()
         mine = self._gain(state, trade, self.me)
         if mine is None or mine <= self.accept_margin:
@@ -332,6 +350,17 @@ class StrategicTradeAgent(BaseAgent):
                 if best is None or surplus > best[0]:
                     best = (surplus, trade)
         return best[1] if best is not None else None
+
+
+@lru_cache(maxsize=16)
+def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
+    """Long-run expected landings per turn on each square (any arrival kind),
+    from the exact position chain with the long jail policy."""
+    chain = PositionChain(board, rules, "long")
+    lpt = chain.landings_per_turn
+    cols = columns(board.size)
+    per = lpt[cols["plain"]] + lpt[cols["rr"]] + lpt[cols["ut"]]
+    return tuple(float(x) for x in per)
 
 
 def _trade_key(trade: Trade) -> tuple[object, ...]:

@@ -58,6 +58,23 @@ class Rules:
         if not isinstance(self.set_size, MappingProxyType):
             object.__setattr__(self, "set_size", MappingProxyType(dict(self.set_size)))
 
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.go_salary,
+                self.jail_fine,
+                self.houses,
+                self.hotels,
+                self.mortgage_interest,
+                self.dice,
+                frozenset(self.set_size.items()),
+                self.mortgage_rate,
+                self.building_sell_rate,
+                self.max_jail_rolls,
+                self.doubles_to_jail,
+            )
+        )
+
     def interest(self, mortgage_value: int) -> int:
         """The interest on a mortgage: ``ceil(value * mortgage_interest)`` dollars.
 
