@@ -343,7 +343,7 @@ class PositionChain:
 
     @cached_property
     def landings_per_turn(self) -> np.ndarray:
-        """Long-run expected landings per turn, all ``3n + 1`` landing columns."""
+        """Long-run expected landings per turn, all ``5n + 1`` landing columns (:func:`columns`)."""
         return self.stationary @ self.L
 
     def long_run_landing(self) -> np.ndarray:
@@ -356,8 +356,7 @@ class PositionChain:
 
     @cached_property
     def rolls_per_turn(self) -> float:
-        lpt = self.landings_per_turn
-        return float(lpt.sum())
+        return float(self.landings_per_turn[: 3 * self.n + 1].sum())  # count columns only
 
     @cached_property
     def totals_per_turn(self) -> np.ndarray:

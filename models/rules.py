@@ -19,7 +19,7 @@ from typing import Any
 class DiceSpec:
     """``count`` dice with ``sides`` faces; ``weights`` (one per face) loads them.
 
-    Doubles means every die shows the same face (for one die, every roll).
+    Doubles means every die shows the same face; with one die there are no doubles.
     """
 
     count: int = 2
