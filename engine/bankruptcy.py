@@ -98,15 +98,25 @@ def build_chain(
     k = len(grid)
     totals = np.nonzero(pd)[0]
     squares = np.arange(n)
-    src, dst, delta, prob = [], [], [], []
-    for t in totals:
-        dest = (squares + t) % n
-        src.append(squares)
-        dst.append(dest)
-        delta.append(net_a[dest] + go_salary * ((squares + t) >= n))  # passing or landing on square 0
-        prob.append(np.full(n, pd[t]))
-    m, ruin = cash_moves(grid, n, np.concatenate(src), np.concatenate(dst), np.concatenate(delta), np.concatenate(prob))
-    m.eliminate_zeros()
+    # Every live state has the same moves (one per total): build CSR rows directly,
+    # two entries (upper and lower grid neighbour) per total, in row order.
+    dest = (squares[:, None] + totals[None, :]) % n  # n x T
+    passed = (squares[:, None] + totals[None, :]) >= n  # passing or landing on square 0
+    delta = net_a[dest] + go_salary * passed  # n x T
+    prob = np.broadcast_to(pd[totals], delta.shape)
+    x = grid[:, None, None] + delta[None, :, :]  # K x n x T
+    dead = x <= 0
+    ruin = (prob[None, :, :] * dead).sum(axis=2).ravel()
+    xs = np.minimum(x, grid[-1])
+    hi = np.minimum(np.searchsorted(grid, xs.ravel(), side="left"), k - 1).reshape(x.shape)
+    lo = np.maximum(hi - 1, 0)
+    span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
+    w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
+    live_p = np.where(dead, 0.0, prob[None, :, :])
+    data = np.stack([live_p * w_hi, live_p * (1.0 - w_hi)], axis=-1).reshape(k * n, -1)
+    cols = np.stack([hi * n + dest[None], lo * n + dest[None]], axis=-1).reshape(k * n, -1)
+    width = data.shape[1]
+    m = sp.csr_matrix((data.ravel(), cols.ravel(), np.arange(k * n + 1) * width), shape=(k * n, k * n))
     if start_cash <= 0:
         start = None
     else:
@@ -214,8 +224,10 @@ def eventual_ruin(
     if chain.start is None:
         return 1.0
     size = chain.M.shape[0]
+    m = chain.M.copy()
+    m.eliminate_zeros()  # explicit zeros (dead moves) are not edges
     can = chain.r > 0
-    pred = chain.M.tocsc()  # column j lists the predecessors of j
+    pred = m.tocsc()  # column j lists the predecessors of j
     frontier = np.nonzero(can)[0]
     while frontier.size:
         sub = pred[:, frontier]
@@ -226,7 +238,7 @@ def eventual_ruin(
     if not can[chain.start]:
         return 0.0
     keep = np.nonzero(can)[0]
-    q = chain.M[keep][:, keep]
+    q = m[keep][:, keep]
     a = sp.identity(len(keep), format="csc") - q.tocsc()
     h = spla.spsolve(a, chain.r[keep])
     pos = int(np.searchsorted(keep, chain.start))
