@@ -105,13 +105,8 @@ def build_chain(
     delta = net_a[dest] + go_salary * passed  # n x T
     prob = np.broadcast_to(pd[totals], delta.shape)
     x = grid[:, None, None] + delta[None, :, :]  # K x n x T
-    dead = x <= 0
+    dead, hi, lo, w_hi = _split(grid, x)
     ruin = (prob[None, :, :] * dead).sum(axis=2).ravel()
-    xs = np.minimum(x, grid[-1])
-    hi = np.minimum(np.searchsorted(grid, xs.ravel(), side="left"), k - 1).reshape(x.shape)
-    lo = np.maximum(hi - 1, 0)
-    span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
-    w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
     live_p = np.where(dead, 0.0, prob[None, :, :])
     data = np.stack([live_p * w_hi, live_p * (1.0 - w_hi)], axis=-1).reshape(k * n, -1)
     cols = np.stack([hi * n + dest[None], lo * n + dest[None]], axis=-1).reshape(k * n, -1)
@@ -123,6 +118,20 @@ def build_chain(
         g0 = int(np.searchsorted(grid, min(start_cash, cap)))
         start = g0 * n + start_square
     return RuinChain(m, ruin, grid, n, start)
+
+
+def _split(grid: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The bucket rule on new cash values ``x`` (any shape): ruined (``x <= 0``),
+    and for live values the upper and lower grid neighbours of ``min(x, cap)``
+    with the upper one's weight (linear split; 1 on an exact grid point)."""
+    k = len(grid)
+    dead = x <= 0
+    xs = np.minimum(x, grid[-1])
+    hi = np.minimum(np.searchsorted(grid, xs.ravel(), side="left"), k - 1).reshape(xs.shape)
+    lo = np.maximum(hi - 1, 0)
+    span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
+    w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
+    return dead, hi, lo, w_hi
 
 
 def cash_moves(
@@ -144,7 +153,6 @@ def cash_moves(
     """
     k = len(grid)
     n_dst = n_pos if n_dst is None else n_dst
-    cap = grid[-1]
     m_ = len(src)
     g = np.repeat(np.arange(k), m_)
     s_ = np.broadcast_to(src, (k, m_)).ravel()
@@ -154,11 +162,7 @@ def cash_moves(
     dead = x <= 0
     ruin = np.bincount(g * n_pos + s_, weights=p_ * dead, minlength=k * n_pos)
     live = ~dead
-    xs = np.minimum(x[live], cap)
-    hi = np.minimum(np.searchsorted(grid, xs, side="left"), k - 1)
-    lo = np.maximum(hi - 1, 0)
-    span = np.where(hi > lo, grid[hi] - grid[lo], 1.0)
-    w_hi = np.where(grid[hi] == xs, 1.0, (xs - grid[lo]) / span)
+    _, hi, lo, w_hi = _split(grid, x[live])
     rows = np.concatenate([(g * n_pos + s_)[live]] * 2)
     cols = np.concatenate([hi * n_dst + d_[live], lo * n_dst + d_[live]])
     vals = np.concatenate([p_[live] * w_hi, p_[live] * (1.0 - w_hi)])
