@@ -142,12 +142,15 @@ def cash_moves(
     delta: np.ndarray,
     prob: np.ndarray,
     n_dst: int | None = None,
+    pre: np.ndarray | None = None,
 ) -> tuple[sp.csr_matrix, np.ndarray]:
     """The sparse live-to-live matrix and the ruin vector of a set of moves.
 
     Move ``i`` takes position ``src[i]`` to ``dst[i]`` with probability
     ``prob[i]`` and changes cash by ``delta[i]``; it is applied at every grid
-    point (live state ``g * n_pos + position``). Cash follows the bucket rule of
+    point (live state ``g * n_pos + position``). A move with a ``pre`` payment
+    pays it first: it ruins if ``c + pre <= 0`` even when ``delta`` would bring
+    the cash back up. Cash follows the bucket rule of
     the module docstring: ruin if ``x <= 0``, else held at ``grid[-1]`` (the
     cap) and split linearly between neighbouring points.
     """
@@ -158,8 +161,13 @@ def cash_moves(
     s_ = np.broadcast_to(src, (k, m_)).ravel()
     d_ = np.broadcast_to(dst, (k, m_)).ravel()
     p_ = np.broadcast_to(prob, (k, m_)).ravel()
-    x = (grid[:, None] + delta[None, :]).ravel()
-    dead = x <= 0
+    if pre is None:
+        x = (grid[:, None] + delta[None, :]).ravel()
+        dead = x <= 0
+    else:
+        first = grid[:, None] + pre[None, :]
+        x = (first + delta[None, :]).ravel()
+        dead = (first.ravel() <= 0) | (x <= 0)
     ruin = np.bincount(g * n_pos + s_, weights=p_ * dead, minlength=k * n_pos)
     live = ~dead
     _, hi, lo, w_hi = _split(grid, x[live])

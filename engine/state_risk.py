@@ -27,7 +27,9 @@ unimproved in a monopoly), railroads by the owner's count (times the card
 multiplier after a nearest-railroad card), utilities by the roll's total
 (ten times the mean roll after the nearest-utility card); mortgaged, own and
 unowned squares charge nothing. Jail: ``long`` stays and rolls (pays the fine
-after the last failure), ``short`` pays the fine at the start of the turn.
+after the last failure), ``short`` pays the fine at the start of the turn; as
+in the engine, the fine is paid before the move, so it is tested for ruin on
+its own, before any salary the move brings.
 """
 
 from __future__ import annotations
@@ -165,10 +167,11 @@ def _rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray
 
 def _moves(
     state: GameState, player: int, jail: JailPolicy, income: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every roll move of the chain as arrays ``(src, dst, delta, prob, ends)``
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Every roll move of the chain as arrays ``(src, dst, delta, prob, ends, pre)``
     over position classes (free square ``s`` with ``d`` doubles so far:
-    ``d * n + s``; jail with ``f`` failures: ``3n + f``), and their number.
+    ``d * n + s``; jail with ``f`` failures: ``3n + f``), and their number;
+    ``pre`` is a payment made before the move's other flows (the jail fine).
     ``income`` is added to every move that ends the turn."""
     board, rules = state.board, state.rules
     n = board.size
@@ -192,24 +195,26 @@ def _moves(
     jailed = kind == 3
     parts: list[tuple[np.ndarray, ...]] = []
 
-    def roll(src_pos: np.ndarray, squares: np.ndarray, d: int, extra: float, from_jail: bool, throws: tuple[bool, ...]) -> None:
+    def roll(src_pos: np.ndarray, squares: np.ndarray, d: int, fine_first: float, from_jail: bool, throws: tuple[bool, ...]) -> None:
+        """Append the moves of one roll; ``fine_first`` is a payment made before
+        the move (the jail fine), tested for ruin on its own."""
         for t in range(len(dd)):
             for p_t, dbl in ((dd[t], True), (nd[t], False)):
                 if p_t <= 0 or dbl not in throws:
                     continue
                 if dbl and d == 2 and not from_jail:  # third double: to jail, no move
-                    parts.append((src_pos, np.full(len(src_pos), jail_pos), np.full(len(src_pos), extra),
-                                  np.full(len(src_pos), p_t), np.ones(len(src_pos), bool)))
+                    parts.append((src_pos, np.full(len(src_pos), jail_pos), np.zeros(len(src_pos)),
+                                  np.full(len(src_pos), p_t), np.ones(len(src_pos), bool), np.zeros(len(src_pos))))
                     continue
                 a = (squares + t) % n
                 counts = start[a + 1] - start[a]
                 rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
                 src = np.repeat(src_pos, counts)
                 salary = np.repeat(np.where(squares + t >= n, rules.go_salary, 0.0), counts)
-                delta = extra + salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t
+                delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t
                 cont = ~jailed[rows] & dbl & (not from_jail)
                 dst = np.where(jailed[rows], jail_pos, np.where(cont, (d + 1) * n + sq[rows], sq[rows]))
-                parts.append((src, dst, delta, p_t * px[rows], ~cont))
+                parts.append((src, dst, delta, p_t * px[rows], ~cont, np.full(len(src), fine_first)))
 
     squares = np.arange(n)
     for d in range(3):
@@ -224,12 +229,12 @@ def _moves(
             jp = np.array([jail_pos + f])
             roll(jp, jail_sq, 0, 0.0, True, (True,))  # doubles: out, move, no extra roll
             if f + 1 < n_jail:  # a failed roll: stay
-                parts.append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.ones(1, bool)))
+                parts.append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.ones(1, bool), np.zeros(1)))
             else:  # the last failure: pay the fine and move by that roll
                 roll(jp, jail_sq, 0, -fine, True, (False,))
-    src, dst, delta, prob, ends = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    src, dst, delta, prob, ends, pre = (np.concatenate([p[i] for p in parts]) for i in range(6))
     delta = delta + income * ends
-    return src, dst, delta, prob, ends.astype(bool), 3 * n + n_jail
+    return src, dst, delta, prob, ends.astype(bool), pre, 3 * n + n_jail
 
 
 def expected_income(state: GameState, player: int) -> float:
@@ -277,9 +282,9 @@ def state_ruin_pmf(
     cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
     grid = _grid(start_x, bucket, cap_x)
     earn = expected_income(state, player) if income else 0.0
-    src, dst, delta, prob, ends, n_pos = _moves(state, player, jail, earn)
-    m_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends])
-    m_cont, ruin_cont = cash_moves(grid, n_pos, src[~ends], dst[~ends], delta[~ends], prob[~ends])
+    src, dst, delta, prob, ends, pre, n_pos = _moves(state, player, jail, earn)
+    m_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends], pre=pre[ends])
+    m_cont, ruin_cont = cash_moves(grid, n_pos, src[~ends], dst[~ends], delta[~ends], prob[~ends], pre=pre[~ends])
     ruin = ruin_end + ruin_cont
     n = state.board.size
     n_jail = n_pos - 3 * n

@@ -107,6 +107,8 @@ def purchase_value(
     if isinstance(player, str):
         player = state.player_index(player)
     if isinstance(square, str):
+        if square not in state.board.property_index:
+            raise ValueError(f"{square!r} is not a property of the board")
         square = state.square_of(square)
     sq = state.board.squares[square]
     if not sq.is_property:

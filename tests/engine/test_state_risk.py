@@ -1,0 +1,518 @@
+"""engine.state_risk.state_ruin_pmf: the state-derived ruin chain, checked independently.
+
+* Monte Carlo against the reference engine (engine.game.Game with passive
+  BaseAgents): a player A that owns nothing against B's developed monopolies.
+  The chain draws cards memorylessly and uses their expected cash, the engine
+  shuffles real decks, and B's own cards move A's cash too (B's "Chairman of
+  the Board" pays A $50, B's birthday takes $10 from A); the chain counts A's
+  own turns only. So the comparison allows 4 binomial standard errors + 0.02.
+* Exactness on tiny inline boards (2d2 dice), without cards and with
+  movement-only cards (drawn memorylessly, the chain's model): the ruin PMF
+  by enumeration over every throw and card (Fractions or floats; the
+  engine's rules: doubles roll again, the third double goes to jail, long
+  and short jail policies, payments against the liquidation value) equals
+  the chain with bucket=1 to 1e-12.
+* Edge cases: bankrupt / negative liquidation value -> entry 0 is 1; a rich
+  player is (almost) never ruined.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.agents import BaseAgent
+from engine.game import Game
+from engine.markov import JailPolicy
+from engine.state_risk import state_ruin_pmf
+from engine.streams import SeededStream
+from models.io import load_state
+from models.state import BANK, GameState
+
+# ---------------------------------------------------------------------------
+# Monte Carlo against the reference engine
+# ---------------------------------------------------------------------------
+
+ORANGE = ("St. James Place", "Tennessee Avenue", "New York Avenue")
+RED = ("Kentucky Avenue", "Indiana Avenue", "Illinois Avenue")
+RAILROADS = ("Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line")
+
+
+def _holdings(groups: tuple[str, ...], houses: int) -> dict[str, Any]:
+    out: dict[str, Any] = {name: {"owner": "B", "houses": houses} for name in groups}
+    out.update({name: {"owner": "B"} for name in RAILROADS})
+    return out
+
+
+def _mc_doc(cash: int, properties: dict[str, Any], position: int = 0, jail_turns: int | None = None) -> dict[str, Any]:
+    a: dict[str, Any] = {"name": "A", "cash": cash, "position": position}
+    if jail_turns is not None:
+        a.update(position=10, in_jail=True, jail_turns=jail_turns)
+    return {
+        "format": "monopoly-state/1",
+        "players": [a, {"name": "B", "cash": 100_000, "position": 0}],
+        "properties": properties,
+        "to_move": "A",
+    }
+
+
+def _engine_ruin_turns(doc: dict[str, Any], games: int, turns: int) -> np.ndarray:
+    """Fraction of games in which A goes bankrupt during (or right after) its t-th turn."""
+    hits = np.zeros(turns + 1)
+    for seed in range(games):
+        count = [0]
+        ruined: list[int] = []
+
+        def observe(event: Any, game: Game) -> None:
+            if event.player == 0:
+                if event.kind == "turn":
+                    count[0] += 1
+                elif event.kind == "bankrupt":
+                    ruined.append(count[0])
+
+        game = Game(load_state(doc), [BaseAgent(), BaseAgent()], SeededStream(seed), max_rounds=turns, observers=[observe])
+        game.play()
+        assert count[0] <= turns
+        if ruined:
+            hits[ruined[0]] += 1
+    return hits / games
+
+
+MC_CASES = {
+    # A on Go with $600 against orange + red with 3 houses and four railroads.
+    "go-600-orange-red": _mc_doc(600, _holdings(ORANGE + RED, 3)),
+    # A on Free Parking with $600 against orange with 3 houses and four railroads.
+    "parking-600-orange": _mc_doc(600, _holdings(ORANGE, 3), position=20),
+    # A in jail after two failed rolls (third roll: doubles or pay and move), $350.
+    "jail2-350-orange-red": _mc_doc(350, _holdings(ORANGE + RED, 3), jail_turns=2),
+}
+MC_GAMES = 4000
+MC_TURNS = 20
+
+
+@pytest.mark.parametrize("case", sorted(MC_CASES))
+def test_ruin_pmf_matches_engine_monte_carlo(case: str) -> None:
+    doc = MC_CASES[case]
+    state = load_state(doc)
+    assert state.properties_of(0) == []  # A earns no rent: income on or off must agree
+    chain = state_ruin_pmf(state, "A", MC_TURNS, bucket=5, jail="long", income=False)
+    assert np.array_equal(chain, state_ruin_pmf(state, "A", MC_TURNS, bucket=5, jail="long", income=True))
+    assert chain[0] == 0.0 and np.all(chain >= -1e-12) and chain.sum() <= 1 + 1e-9
+    engine = _engine_ruin_turns(doc, MC_GAMES, MC_TURNS)
+    assert engine[0] == 0.0
+    for t in (5, 10, 20):
+        p_mc = float(engine[: t + 1].sum())
+        p_chain = float(chain[: t + 1].sum())
+        se = np.sqrt(max(p_mc * (1 - p_mc), 1e-4) / MC_GAMES)
+        assert abs(p_mc - p_chain) <= 4 * se + 0.02, (case, t, p_mc, p_chain)
+
+
+def test_mc_case_chain_is_not_trivial() -> None:
+    """The Monte Carlo cases sit in the informative range (not all 0 or all 1 by turn 5)."""
+    for doc in MC_CASES.values():
+        by5 = float(state_ruin_pmf(load_state(doc), "A", 5, bucket=5).sum())
+        assert 0.05 < by5 < 0.95
+
+
+# ---------------------------------------------------------------------------
+# Exactness: enumeration over every throw (and card) on tiny boards
+# ---------------------------------------------------------------------------
+
+TINY: list[dict[str, Any]] = [
+    {"type": "go", "name": "Go"},
+    {"type": "street", "name": "Rent St", "group": "r", "price": 60, "rents": [5, 45, 90, 160, 250, 300], "house_cost": 50},
+    {"type": "tax", "name": "Tax", "amount": 15},
+    {"type": "jail", "name": "Jail"},
+    {"type": "street", "name": "Own St", "group": "o", "price": 80, "rents": [6, 30, 90, 270, 400, 550], "house_cost": 40},
+    {"type": "free_parking", "name": "Parking"},
+    {"type": "go_to_jail", "name": "Go To Jail"},
+    {"type": "street", "name": "Cheap St", "group": "c", "price": 50, "rents": [12, 30, 90, 270, 400, 550], "house_cost": 50},
+]
+
+
+def _board(squares: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "name": "tiny",
+        "squares": squares,
+        "railroad_rents": [25],
+        "utility_multipliers": [4, 10],
+        "decks": {"chance": [], "community_chest": []},
+    }
+
+
+def _tiny_doc(cash: int = 40, position: int = 0, jail_turns: int | None = None) -> dict[str, Any]:
+    a: dict[str, Any] = {"name": "A", "cash": cash, "position": position}
+    if jail_turns is not None:
+        a.update(position=3, in_jail=True, jail_turns=jail_turns)
+    return {
+        "format": "monopoly-state/1",
+        "board": _board(TINY),
+        "rules": {"dice": {"count": 2, "sides": 2}, "go_salary": 20, "jail_fine": 25},
+        "players": [a, {"name": "B", "cash": 1000, "position": 0}],
+        "properties": {
+            "Rent St": {"owner": "B", "houses": 1},  # rent 45
+            "Own St": {"owner": "A", "houses": 2},  # liquidation: 2 * 20 + 40 = 80
+            "Cheap St": {"owner": "B"},  # a one-lot group: monopoly, double rent 24
+        },
+        "to_move": "A",
+    }
+
+
+_RUIN = "ruin"
+
+
+def _product(values: Any) -> Any:
+    out: Any = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def brute_force_pmf(
+    state: GameState, player: int, turns: int, jail: JailPolicy = "long", wealth: int | None = None, num: Any = Fraction
+) -> list[Any]:
+    """Exact first-ruin PMF over ``player``'s next turns by enumerating every throw.
+
+    Rules as the engine plays them: a throw moves the token (Go salary when
+    passing or landing on Go), then the square charges (rent of another's
+    street or railroad, tax), sends to jail, or draws a card. Cards are drawn
+    memorylessly (each with probability 1/len(deck), the chain's model) and
+    only movement cards are handled (advance to a square or the nearest
+    railroad at the card's rent multiplier, move, go to jail, a kept
+    Get Out of Jail Free card); a payment larger than
+    the wealth (liquidation value) is ruin; doubles throw again, the third
+    double goes to jail without moving. In jail (long): doubles leave and move
+    with no extra throw, otherwise stay, and the third failure pays the fine
+    and then moves. Short: pay the fine, then a normal turn from the jail square.
+    """
+    s = state
+    n = s.board.size
+    rules = s.rules
+    weights = rules.dice.weights or (1,) * rules.dice.sides
+    face = [num(w) / sum(num(v) for v in weights) for w in weights]
+    throws = [
+        (th, _product(face[f - 1] for f in th))
+        for th in itertools.product(range(1, rules.dice.sides + 1), repeat=rules.dice.count)
+    ]
+    throws = [(th, q) for th, q in throws if q > 0]
+
+    def charge(pos: int, card: Any) -> int:
+        sq = s.board.squares[pos]
+        if sq.kind == "tax":
+            return sq.amount
+        if not sq.is_property:
+            return 0
+        owner = s.owner[pos]
+        if owner in (BANK, player) or s.mortgaged[pos]:
+            return 0
+        if sq.kind == "railroad":
+            mult = card.rent_multiplier if card is not None and card.action == "advance_nearest" else 1
+            return s.board.railroad_rents[s.count_in_group(owner, "railroad") - 1] * mult
+        assert sq.kind == "street" and sq.group is not None  # no utilities on these boards
+        level = s.houses[pos]
+        return sq.rents[level] if level else sq.rents[0] * (2 if s.has_monopoly(owner, sq.group) else 1)
+
+    @functools.cache
+    def arrive(pos: int, w: int, card: Any = None) -> list[tuple[Any, Any, Any]]:
+        """Outcomes (probability, square or 'jail' or None, wealth or _RUIN) of arriving on ``pos``."""
+        sq = s.board.squares[pos]
+        if sq.kind == "go_to_jail":
+            return [(num(1), "jail", w)]
+        if sq.kind in ("chance", "community_chest"):
+            deck = s.board.deck(sq.kind)
+            out: list[tuple[Any, Any, Any]] = []
+            for drawn in deck:
+                q = num(1) / len(deck)
+                if drawn.action in ("advance_to", "advance_nearest", "move"):
+                    if drawn.action == "advance_to":
+                        assert drawn.square is not None
+                        steps = (drawn.square - pos) % n or n
+                    elif drawn.action == "advance_nearest":
+                        steps = next(k for k in range(1, n + 1) if s.board.squares[(pos + k) % n].kind == drawn.group)
+                    else:
+                        steps = drawn.steps
+                    w2 = w + (rules.go_salary if steps > 0 and pos + steps >= n else 0)
+                    out += [(q * r, where, w3) for r, where, w3 in arrive((pos + steps) % n, w2, drawn)]
+                elif drawn.action == "go_to_jail":
+                    out.append((q, "jail", w))
+                elif drawn.action == "jail_free":
+                    out.append((q, pos, w))
+                else:
+                    raise NotImplementedError(drawn.action)  # cash cards: the chain uses their mean
+            return out
+        c = charge(pos, card)
+        return [(num(1), None, _RUIN)] if c > w else [(num(1), pos, w - c)]
+
+    @functools.cache
+    def move_land(pos: int, total: int, w: int) -> list[tuple[Any, Any, Any]]:
+        new = pos + total
+        if new >= n:
+            w += rules.go_salary
+        return arrive(new % n, w)
+
+    def free_turn(pos: int, w: int, doubles: int, p: Any, out: dict[Any, Any]) -> None:
+        for th, prob in throws:
+            dbl = len(set(th)) == 1
+            if dbl and doubles + 1 == rules.doubles_to_jail:
+                out[("J", 0, w)] += p * prob
+                continue
+            for r, new, w2 in move_land(pos, sum(th), w):
+                if w2 == _RUIN:
+                    out[_RUIN] += p * prob * r
+                elif new == "jail":
+                    out[("J", 0, w2)] += p * prob * r
+                elif dbl:
+                    free_turn(new, w2, doubles + 1, p * prob * r, out)
+                else:
+                    out[("F", new, w2)] += p * prob * r
+
+    def jail_turn(failed: int, w: int, p: Any, out: dict[Any, Any]) -> None:
+        jpos = s.board.jail
+        if jail == "short":
+            if rules.jail_fine > w:
+                out[_RUIN] += p
+            else:
+                free_turn(jpos, w - rules.jail_fine, 0, p, out)
+            return
+        for th, prob in throws:
+            dbl = len(set(th)) == 1
+            w1 = w
+            if not dbl:
+                if failed + 1 < rules.max_jail_rolls:
+                    out[("J", failed + 1, w)] += p * prob
+                    continue
+                if rules.jail_fine > w:
+                    out[_RUIN] += p * prob
+                    continue
+                w1 = w - rules.jail_fine
+            for r, new, w2 in move_land(jpos, sum(th), w1):
+                if w2 == _RUIN:
+                    out[_RUIN] += p * prob * r
+                elif new == "jail":
+                    out[("J", 0, w2)] += p * prob * r
+                else:
+                    out[("F", new, w2)] += p * prob * r
+
+    pl = s.players[player]
+    w0 = s.liquidation_value(player) if wealth is None else wealth
+    start = ("J", pl.jail_turns if jail == "long" else 0, w0) if pl.in_jail else ("F", pl.position, w0)
+    dist: dict[Any, Any] = {start: num(1)}
+    pmf = [num(0)]
+    for _ in range(turns):
+        out: dict[Any, Any] = defaultdict(num)
+        for (kind, where, w), p in dist.items():
+            if kind == "F":
+                free_turn(where, w, 0, p, out)
+            else:
+                jail_turn(where, w, p, out)
+        pmf.append(out.pop(_RUIN, num(0)))
+        dist = out
+    assert abs(sum(pmf) + sum(dist.values()) - 1) <= (0 if num is Fraction else 1e-12)
+    return pmf
+
+
+EXACT_CASES: dict[str, tuple[dict[str, Any], JailPolicy]] = {
+    "go-cash40": (_tiny_doc(40), "long"),
+    "parking-cash0": (_tiny_doc(0, position=5), "long"),
+    "cheap-cash10": (_tiny_doc(10, position=7), "long"),
+    "jail2-cash5": (_tiny_doc(5, jail_turns=2), "long"),
+    "jail1-cash30-short": (_tiny_doc(30, jail_turns=1), "short"),
+}
+EXACT_TURNS = 8
+
+
+@pytest.mark.parametrize("case", sorted(EXACT_CASES))
+def test_ruin_pmf_exact_on_tiny_board(case: str) -> None:
+    doc, jail = EXACT_CASES[case]
+    state = load_state(doc)
+    assert state.liquidation_value(0) == state.players[0].cash + 80
+    exact = np.array([float(x) for x in brute_force_pmf(state, 0, EXACT_TURNS, jail)])
+    assert exact.sum() > 0.01  # the case does reach ruin
+    got = state_ruin_pmf(state, "A", EXACT_TURNS, bucket=1, jail=jail, income=False)
+    assert got.shape == (EXACT_TURNS + 1,)
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-12)
+
+
+def test_ruin_uses_liquidation_value_not_cash() -> None:
+    """Ruin means a debt above cash + buildings sold + mortgages: counting cash alone differs."""
+    state = load_state(_tiny_doc(0, position=5))
+    got = state_ruin_pmf(state, "A", EXACT_TURNS, bucket=1, income=False)
+    cash_only = np.array([float(x) for x in brute_force_pmf(state, 0, EXACT_TURNS, wealth=0)])
+    assert np.abs(got - cash_only).max() > 0.05
+    # A's own street earns rent only from B: with income the chain adds it as a sure amount
+    # at the end of each turn, so ruin can only be less likely.
+    with_income = state_ruin_pmf(state, "A", EXACT_TURNS, bucket=1, income=True)
+    assert np.cumsum(with_income)[-1] <= np.cumsum(got)[-1] + 1e-12
+
+
+def test_deterministic_doubles_by_hand() -> None:
+    """Dice loaded so that every throw is (1, 1): a double of total 2, worked by hand.
+
+    Turn 1: Go -> Tax (W 80 -> 65) -> Own St -> third double: jail, no move.
+    Turn 2: jail doubles: out to Parking (5), no extra throw.
+    Turn 3: Cheap St (7, rent 24: W 41) -> past Go (+20) to Rent St (1, rent 45: W 16) -> third double: jail.
+    Turn 4: out to Parking. Turn 5: Cheap St, rent 24 > 16: ruin.
+    """
+    doc = _tiny_doc(0, position=0)
+    doc["rules"]["dice"] = {"count": 2, "sides": 2, "weights": [1, 0]}
+    state = load_state(doc)
+    assert [float(x) for x in brute_force_pmf(state, 0, 6)] == [0, 0, 0, 0, 0, 1, 0]
+    got = state_ruin_pmf(state, "A", 6, bucket=1, income=False)
+    np.testing.assert_allclose(got, [0, 0, 0, 0, 0, 1, 0], rtol=0, atol=1e-12)
+    # More cash moves the ruin later, turn for turn as the enumeration says.
+    when = [5]
+    for cash in (8, 33, 60):
+        doc["players"][0]["cash"] = cash
+        more = load_state(doc)
+        exact = [float(x) for x in brute_force_pmf(more, 0, 12)]
+        np.testing.assert_allclose(state_ruin_pmf(more, "A", 12, bucket=1, income=False), exact, rtol=0, atol=1e-12)
+        when.append(exact.index(1.0))
+    assert when == sorted(when) and when[-1] > 5
+
+
+CARDS_BOARD: list[dict[str, Any]] = [
+    {"type": "go", "name": "Go"},
+    {"type": "street", "name": "Rent St", "group": "r", "price": 60, "rents": [5, 45, 90, 160, 250, 300], "house_cost": 50},
+    {"type": "chance", "name": "Chance"},
+    {"type": "jail", "name": "Jail"},
+    {"type": "street", "name": "Own St", "group": "o", "price": 80, "rents": [6, 30, 90, 270, 400, 550], "house_cost": 40},
+    {"type": "railroad", "name": "Line", "price": 200},
+    {"type": "tax", "name": "Tax", "amount": 15},
+    {"type": "go_to_jail", "name": "Go To Jail"},
+    {"type": "chance", "name": "Chance"},
+    {"type": "street", "name": "Cheap St", "group": "c", "price": 50, "rents": [12, 30, 90, 270, 400, 550], "house_cost": 50},
+]
+MOVEMENT_CARDS: list[dict[str, Any]] = [
+    {"action": "advance_to", "square": "Go"},
+    {"action": "advance_to", "square": "Cheap St"},
+    {"action": "move", "steps": -1},  # from 2: Rent St; from 8: Go To Jail
+    {"action": "move", "steps": 3},  # from 2: Line at its plain rent; from 8: past Go to Rent St
+    {"action": "advance_nearest", "group": "railroad", "rent_multiplier": 2},
+    {"action": "go_to_jail"},
+    {"action": "jail_free"},
+]
+
+
+def _cards_doc(cash: int, position: int = 0, jail_turns: int | None = None) -> dict[str, Any]:
+    board = _board(CARDS_BOARD)
+    board["decks"] = {"chance": MOVEMENT_CARDS, "community_chest": []}
+    a: dict[str, Any] = {"name": "A", "cash": cash, "position": position}
+    if jail_turns is not None:
+        a.update(position=3, in_jail=True, jail_turns=jail_turns)
+    return {
+        "format": "monopoly-state/1",
+        "board": board,
+        "rules": {"dice": {"count": 2, "sides": 2}, "go_salary": 20, "jail_fine": 25},
+        "players": [a, {"name": "B", "cash": 1000, "position": 0}],
+        "properties": {
+            "Rent St": {"owner": "B", "houses": 1},
+            "Own St": {"owner": "A", "houses": 2},
+            "Line": {"owner": "B"},  # 25, or 50 by the nearest-railroad card
+            "Cheap St": {"owner": "B"},
+        },
+        "to_move": "A",
+    }
+
+
+@pytest.mark.parametrize(
+    ("cash", "position", "jail_turns", "jail"),
+    [(0, 0, None, "long"), (30, 6, None, "long"), (10, 3, 2, "long"), (40, 3, 0, "short")],
+)
+def test_ruin_pmf_exact_with_movement_cards(cash: int, position: int, jail_turns: int | None, jail: JailPolicy) -> None:
+    """Movement-only cards (no card cash apart from the Go salary they pay, which is the same for
+    every way of reaching an outcome here): the memoryless chain is exact, double railroad rent
+    by the card included."""
+    state = load_state(_cards_doc(cash, position, jail_turns))
+    exact = np.array(brute_force_pmf(state, 0, 6, jail, num=float))  # floats: Fractions are slow here
+    assert exact.sum() > 0.01
+    got = state_ruin_pmf(state, "A", 6, bucket=1, jail=jail, income=False)
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-12)
+
+
+JAIL_PAST_GO: list[dict[str, Any]] = [
+    {"type": "go", "name": "Go"},
+    {"type": "street", "name": "Rent St", "group": "r", "price": 60, "rents": [5, 45, 90, 160, 250, 300], "house_cost": 50},
+    {"type": "free_parking", "name": "Parking"},
+    {"type": "free_parking", "name": "Parking 2"},
+    {"type": "jail", "name": "Jail"},
+    {"type": "free_parking", "name": "Parking 3"},
+]
+
+
+def test_jail_fine_is_charged_before_the_salary_of_the_roll_out() -> None:
+    doc = {
+        "format": "monopoly-state/1",
+        "board": _board(JAIL_PAST_GO),
+        "rules": {"dice": {"count": 2, "sides": 2}, "go_salary": 100, "jail_fine": 50},
+        "players": [
+            {"name": "A", "cash": 30, "position": 4, "in_jail": True, "jail_turns": 2},
+            {"name": "B", "cash": 1000, "position": 0},
+        ],
+        "properties": {"Rent St": {"owner": "B"}},
+        "to_move": "A",
+    }
+    state = load_state(doc)
+    exact = [float(x) for x in brute_force_pmf(state, 0, 3)]
+    assert exact[1] == 0.5  # the third failed roll (any non-double): cannot pay the $50 fine
+    np.testing.assert_allclose(state_ruin_pmf(state, "A", 3, bucket=1, income=False), exact, rtol=0, atol=1e-12)
+
+
+def test_brute_force_matches_engine_on_scripted_jail_fine() -> None:
+    """The brute force's order (fine first) is the engine's: a scripted third failed roll."""
+    from engine.streams import ScriptedStream
+
+    doc = {
+        "format": "monopoly-state/1",
+        "board": _board(JAIL_PAST_GO),
+        "rules": {"dice": {"count": 2, "sides": 2}, "go_salary": 100, "jail_fine": 50},
+        "players": [
+            {"name": "A", "cash": 30, "position": 4, "in_jail": True, "jail_turns": 2},
+            {"name": "B", "cash": 1000, "position": 0},
+        ],
+        "properties": {"Rent St": {"owner": "B"}},
+        "to_move": "A",
+    }
+    game = Game(load_state(doc), [BaseAgent(), BaseAgent()], ScriptedStream(dice=[(1, 2)]), max_rounds=5)
+    game.play_turn()
+    assert game.state.players[0].bankrupt
+
+
+# ---------------------------------------------------------------------------
+# Edge cases
+# ---------------------------------------------------------------------------
+
+
+def test_bankrupt_player_is_ruined_at_turn_zero() -> None:
+    state = load_state("instances/near-ruin.json")
+    pmf = state_ruin_pmf(state, "Cy", 5)
+    assert pmf.tolist() == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_negative_liquidation_value_is_ruined_at_turn_zero() -> None:
+    state = load_state(_tiny_doc(0))
+    state.players[0].cash = -81  # liquidation value 80 - 81 < 0
+    assert state.liquidation_value(0) < 0
+    pmf = state_ruin_pmf(state, "A", 4, bucket=1)
+    assert pmf.tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
+    state.players[0].cash = -80  # liquidation value exactly 0: alive now
+    assert state_ruin_pmf(state, "A", 4, bucket=1)[0] == 0.0
+
+
+def test_rich_player_is_almost_never_ruined() -> None:
+    state = load_state(_mc_doc(3000, _holdings(ORANGE, 0)))
+    pmf = state_ruin_pmf(state, "A", 20)
+    assert pmf.shape == (21,)
+    assert pmf.sum() < 1e-9
+
+
+def test_player_defaults_to_to_move_and_accepts_index() -> None:
+    state = load_state("instances/near-ruin.json")
+    by_default = state_ruin_pmf(state, None, 6)
+    np.testing.assert_array_equal(by_default, state_ruin_pmf(state, "Dee", 6))
+    np.testing.assert_array_equal(by_default, state_ruin_pmf(state, 3, 6))
