@@ -1,6 +1,6 @@
 """The ``monopoly-trade`` command line (also ``python -m solver``).
 
-Commands built so far: ``validate``, ``play``, ``agents``, ``odds``, ``risk``. Every command
+Commands built so far: ``validate``, ``play``, ``agents``, ``odds``, ``risk``, ``analyze``. Every command
 takes ``--help``. Bad input (a state that breaks the format or a rule, an
 unknown agent, a file that cannot be read) prints one line on stderr and exits
 with status 2, without a traceback; files are written to a temporary name
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -104,6 +105,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turns", type=_pos_int, default=20, help="turns ahead (default 20)")
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "analyze",
+        help="subgraph, position, build frontier and property values",
+        description=(
+            "For each player (or one): complete/partial/isolated sets, the position (GROWING, CAPPED or LOSING) "
+            "with its numbers, the exact build frontier (best rent per round for each budget) and the "
+            "position-aware value of the properties it holds or needs."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="one player (default: every active player)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the frontier curves (needs matplotlib)")
     return parser
 
 
@@ -261,12 +276,96 @@ def cmd_risk(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analysis(state: GameState, player: int, chain: Any) -> dict[str, Any]:
+    from solver.frontier import build_frontier
+    from solver.position import assess_position, property_value
+    from solver.subgraph import analyze
+
+    graph = analyze(state, player)
+    frontier = build_frontier(state, player, chain)
+    position = assess_position(state, player, chain=chain, frontier=frontier)
+    step = max(frontier.unit, 100 // frontier.unit * frontier.unit or frontier.unit)
+    table = [
+        {"cash": int(b), "rent_gain": float(frontier.gains[i])}
+        for i, b in enumerate(frontier.budgets)
+        if int(b) % step == 0 or i == len(frontier.budgets) - 1
+    ]
+    names = state.board.squares
+    candidates = [sq for sq in graph.properties if not state.group_has_buildings(state.group_of(sq))]
+    candidates += [sq for p in graph.partial_sets for sq in p.needed if not state.group_has_buildings(state.group_of(sq))]
+    values = {names[sq].name: round(property_value(state, player, sq, chain=chain), 2) for sq in candidates}
+    return {
+        "subgraph": graph.to_dict(state),
+        "position": position.to_dict(),
+        "frontier": {"unit": frontier.unit, "current_rent": frontier.current, "table": table},
+        "property_values": values,
+        "_frontier": frontier,
+    }
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from engine.markov import PositionChain
+
+    state = load_state(args.state)
+    players = [_player_arg(state, args.player)] if args.player else state.active_players()
+    if args.plot:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise UsageError("--plot needs matplotlib: pip install 'monopoly-trade[plot]'") from None
+    chain = PositionChain(state.board, state.rules, "long")
+    results = {state.players[p].name: _analysis(state, p, chain) for p in players}
+    if args.plot:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for name, r in results.items():
+            fr = r["_frontier"]
+            ax.step(fr.budgets, fr.current + fr.gains, where="post", label=name)
+        ax.set_xlabel("cash spent on building ($)")
+        ax.set_ylabel("expected rent per round ($)")
+        ax.set_title(f"Build frontier: {Path(args.state).name}")
+        ax.legend()
+        fig.tight_layout()
+        target = Path(args.plot)
+        tmp = target.with_name(target.name + ".tmp.png")
+        fig.savefig(tmp)
+        os.replace(tmp, target)
+    for r in results.values():
+        del r["_frontier"]
+    if args.json:
+        print(json.dumps({"players": results}))
+        return 0
+    for name, r in results.items():
+        g, pos = r["subgraph"], r["position"]
+        print(f"{name}: {pos['state']}  cash ${g['cash']}")
+        print(f"  complete: {', '.join(g['complete_sets']) or '-'}")
+        for ps in g["partial_sets"]:
+            held = ", ".join(f"{k} ({v})" for k, v in ps["held_by"].items())
+            print(f"  partial {ps['group']}: owns {', '.join(ps['owned'])}; needs {ps['missing']} of {held}")
+        if g["isolated"]:
+            print(f"  isolated: {', '.join(g['isolated'])}")
+        ttd = "-" if pos["turns_to_max_dev"] is None else f"{pos['turns_to_max_dev']:.1f}"
+        print(
+            f"  rent/round now {pos['current_rent']:.1f}, ceiling {pos['ceiling']:.1f}, build ROI {pos['build_roi']:.4f}/$, "
+            f"net flow {pos['net_flow']:.1f}/round, rounds to full development {ttd}, ruin in 20 turns {pos['ruin_20']:.3f}"
+        )
+        table = r["frontier"]["table"]
+        if len(table) > 1:
+            print("  frontier: " + ", ".join(f"${row['cash']}: +{row['rent_gain']:.1f}" for row in table[:12]))
+        if r["property_values"]:
+            print("  values: " + ", ".join(f"{k} {v:.0f}" for k, v in r["property_values"].items()))
+    return 0
+
+
 COMMANDS = {
     "validate": cmd_validate,
     "play": cmd_play,
     "agents": cmd_agents,
     "odds": cmd_odds,
     "risk": cmd_risk,
+    "analyze": cmd_analyze,
 }
 
 

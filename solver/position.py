@@ -1,0 +1,157 @@
+"""Position assessment (seed 000, Phase 1): GROWING, CAPPED or LOSING, and the numbers behind it.
+
+For ``player`` in ``state`` (rent in dollars per round, from
+:mod:`solver.frontier`):
+
+``build_roi``
+    the best rent gained per dollar by one next building the player can
+    afford now (keeping ``reserve``), 0 if none;
+``ceiling``
+    the rent per round of its complete sets developed as far as the bank's
+    supply allows, whatever the cash;
+``net_flow``
+    expected net cash per round: the rent it expects to collect
+    (:func:`engine.state_risk.expected_income`) minus what it expects to pay
+    on its own turn (long-run landings per turn times the state's rents and
+    taxes) plus the Go salary times the expected passes of Go per turn
+    (rolls per turn x mean dice total / board size; card jumps ignored);
+``turns_to_max_dev``
+    rounds of that net income needed to pay for the ceiling's development
+    beyond the cash above the reserve (``None`` when the income is not
+    positive);
+``slope``
+    the frontier's rent gained per extra dollar at the player's spare cash;
+``ruin_20``
+    probability of ruin within 20 turns (:func:`engine.state_risk.state_ruin_pmf`).
+
+The state: LOSING when ``net_flow < 0`` and ``ruin_20 > ruin_threshold``
+(default 0.25); else GROWING when ``build_roi >= roi_threshold`` (default
+0.01: a building that pays for itself within 100 rounds); else CAPPED.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine import dice as dice_math
+from engine.markov import PositionChain, columns
+from engine.state_risk import _rent_vectors, expected_income, state_ruin_pmf
+from models.state import GameState
+from solver.frontier import Frontier, build_frontier, greedy_ranking
+
+GROWING, CAPPED, LOSING = "GROWING", "CAPPED", "LOSING"
+
+
+@dataclass(frozen=True)
+class Position:
+    player: str
+    state: str
+    build_roi: float
+    ceiling: float
+    current_rent: float
+    turns_to_max_dev: float | None
+    slope: float
+    net_flow: float
+    ruin_20: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def expected_outflow(state: GameState, player: int, chain: PositionChain) -> float:
+    """Expected rent and tax paid on one of ``player``'s turns, long run, minus the expected Go salary."""
+    fixed, util = _rent_vectors(state, player)
+    lpt = chain.landings_per_turn
+    cols = columns(state.board.size)
+    landings = lpt[cols["plain"]]
+    paid = float(landings @ fixed) + float(lpt[cols["rr_w"]] @ fixed)
+    paid += float(chain.totals_per_turn @ util) + float(lpt[cols["ut_w"]] @ (util > 0)) * chain.mean_total
+    passes = chain.rolls_per_turn * dice_math.mean_total(state.rules.dice) / state.board.size
+    return paid - passes * state.rules.go_salary
+
+
+def assess_position(
+    state: GameState,
+    player: int | str,
+    *,
+    reserve: int = 150,
+    roi_threshold: float = 0.01,
+    ruin_threshold: float = 0.25,
+    chain: PositionChain | None = None,
+    frontier: Frontier | None = None,
+) -> Position:
+    """Assess ``player``'s position (module docstring)."""
+    if isinstance(player, str):
+        player = state.player_index(player)
+    chain = chain or PositionChain(state.board, state.rules, "long")
+    fr = frontier or build_frontier(state, player, chain)
+    spare = max(0, state.players[player].cash - reserve)
+    affordable = [r for r in greedy_ranking(state, player, chain) if r[1] <= spare]
+    build_roi = affordable[0][3] if affordable else 0.0
+    net_flow = expected_income(state, player) - expected_outflow(state, player, chain)
+    full_cost = float(fr.budgets[-1]) if len(fr.budgets) else 0.0
+    # the cheapest budget that reaches the ceiling
+    reach = full_cost
+    if len(fr.gains):
+        top = fr.gains[-1]
+        idx = int((fr.gains >= top - 1e-9).argmax())
+        reach = float(fr.budgets[idx])
+    shortfall = max(0.0, reach - spare)
+    turns = 0.0 if shortfall == 0 else (shortfall / net_flow if net_flow > 0 else None)
+    ruin = float(state_ruin_pmf(state, player, 20).sum())
+    if net_flow < 0 and ruin > ruin_threshold:
+        verdict = LOSING
+    elif build_roi >= roi_threshold:
+        verdict = GROWING
+    else:
+        verdict = CAPPED
+    return Position(
+        state.players[player].name,
+        verdict,
+        build_roi,
+        fr.ceiling,
+        fr.current,
+        turns,
+        fr.slope_at(spare),
+        net_flow,
+        ruin,
+    )
+
+
+def frontier_value(state: GameState, player: int, *, horizon: int = 20, reserve: int = 150, chain: PositionChain | None = None) -> float:
+    """Expected rent over ``horizon`` rounds of the best development affordable with the
+    cash above ``reserve`` (the frontier's plan), plus its railroads', utilities' and
+    other lots' rent at their present state (long-run EPT x opponents)."""
+    from engine.ept import state_ept
+
+    chain = chain or PositionChain(state.board, state.rules, "long")
+    fr = build_frontier(state, player, chain)
+    spare = max(0, state.players[player].cash - reserve)
+    complete = set(state.complete_groups(player))
+    ept = state_ept(chain, state)
+    n_opp = len(state.active_players()) - 1
+    others = sum(
+        float(ept[sq])
+        for sq in state.board.property_squares
+        if state.owner[sq] == player and state.board.squares[sq].group not in complete
+    )
+    return horizon * (fr.current + fr.gain_at(spare) + others * n_opp)
+
+
+def property_value(state: GameState, player: int, square: int, **kwargs: Any) -> float:
+    """Seed 000 Phase 4: ``frontier_value`` with the property minus without it.
+
+    For a property the player owns, "without" gives it to the bank; for one it
+    does not own, "with" gives it to the player (its mortgage state kept, no
+    cash changes hands). Only properties of unbuilt groups can change hands.
+    """
+    if state.group_has_buildings(state.group_of(square)):
+        raise ValueError("a property whose group has buildings cannot change hands")
+    with_, without = state.copy(), state.copy()
+    if state.owner[square] == player:
+        without.owner[square] = -1
+        without.mortgaged[square] = False
+    else:
+        with_.owner[square] = player
+    return frontier_value(with_, player, **kwargs) - frontier_value(without, player, **kwargs)
