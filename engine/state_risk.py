@@ -131,8 +131,8 @@ def _outcomes(state: GameState, player: int) -> _Outcomes:
             r[a, 3 * n] += wr
     z = inv @ r
     with np.errstate(invalid="ignore", divide="ignore"):
-        mult = np.where(x > 0, mw / np.where(x > 0, x, 1.0), 0.0)
-    return _Outcomes(x, z, mult)
+        mean_mult = np.where(x > 0, mw / np.where(x > 0, x, 1.0), 0.0)
+    return _Outcomes(x, z, mean_mult)
 
 
 def _rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
