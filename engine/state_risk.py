@@ -40,7 +40,7 @@ import numpy as np
 
 from engine import dice as dice_math
 from engine.bankruptcy import _grid, cash_moves
-from engine.markov import JailPolicy, _card_outcome
+from engine.markov import JailPolicy, PositionChain, _card_outcome
 from models.board import Card
 from models.state import BANK, GameState
 
@@ -237,13 +237,12 @@ def _moves(
     return src, dst, delta, prob, ends.astype(bool), pre, 3 * n + n_jail
 
 
-def expected_income(state: GameState, player: int) -> float:
+def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
     """Rent ``player`` expects to collect per round: the long-run EPT of its
     properties (exact chain, long jail policy) times the number of opponents."""
     from engine.ept import state_ept
-    from engine.markov import PositionChain
 
-    chain = PositionChain(state.board, state.rules, "long")
+    chain = chain or PositionChain(state.board, state.rules, "long")
     ept = state_ept(chain, state)
     mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]
     return float(ept[mine].sum()) * (len(state.active_players()) - 1)

@@ -89,7 +89,7 @@ def assess_position(
     spare = max(0, state.players[player].cash - reserve)
     affordable = [r for r in greedy_ranking(state, player, chain) if r[1] <= spare]
     build_roi = affordable[0][3] if affordable else 0.0
-    net_flow = expected_income(state, player) - expected_outflow(state, player, chain)
+    net_flow = expected_income(state, player, chain) - expected_outflow(state, player, chain)
     full_cost = float(fr.budgets[-1]) if len(fr.budgets) else 0.0
     # the cheapest budget that reaches the ceiling
     reach = full_cost
