@@ -78,3 +78,11 @@ def test_analyze_one_player_text_and_errors(capsys: pytest.CaptureFixture[str]) 
     assert out.startswith("Ann: CAPPED") and "partial orange" in out and "New York Avenue" in out
     assert main(["analyze", str(INSTANCES / "midgame-no-monopolies.json"), "--player", "Zed"]) == 2
     assert "Zed" in capsys.readouterr().err
+
+
+def test_analyze_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "frontier.png"
+    assert main(["analyze", str(INSTANCES / "two-player.json"), "--plot", str(target)]) == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list(tmp_path.glob("*.tmp.png"))
