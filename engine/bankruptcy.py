@@ -143,7 +143,8 @@ def cash_moves(
     prob: np.ndarray,
     n_dst: int | None = None,
     pre: np.ndarray | None = None,
-) -> tuple[sp.csr_matrix, np.ndarray]:
+    transposed: bool = False,
+) -> tuple[sp.spmatrix, np.ndarray]:
     """The sparse live-to-live matrix and the ruin vector of a set of moves.
 
     Move ``i`` takes position ``src[i]`` to ``dst[i]`` with probability
@@ -156,26 +157,30 @@ def cash_moves(
     """
     k = len(grid)
     n_dst = n_pos if n_dst is None else n_dst
-    m_ = len(src)
-    g = np.repeat(np.arange(k), m_)
-    s_ = np.broadcast_to(src, (k, m_)).ravel()
-    d_ = np.broadcast_to(dst, (k, m_)).ravel()
-    p_ = np.broadcast_to(prob, (k, m_)).ravel()
+    # Sort the moves by source: with grid-major rows the CSR structure then
+    # comes out in order, two entries (upper, lower neighbour) per move.
+    order = np.argsort(src, kind="stable")
+    src, dst, delta, prob = src[order], dst[order], delta[order], prob[order]
     if pre is None:
-        x = (grid[:, None] + delta[None, :]).ravel()
+        x = grid[:, None] + delta[None, :]
         dead = x <= 0
     else:
+        pre = pre[order]
         first = grid[:, None] + pre[None, :]
-        x = (first + delta[None, :]).ravel()
-        dead = (first.ravel() <= 0) | (x <= 0)
-    ruin = np.bincount(g * n_pos + s_, weights=p_ * dead, minlength=k * n_pos)
-    live = ~dead
-    _, hi, lo, w_hi = _split(grid, x[live])
-    rows = np.concatenate([(g * n_pos + s_)[live]] * 2)
-    cols = np.concatenate([hi * n_dst + d_[live], lo * n_dst + d_[live]])
-    vals = np.concatenate([p_[live] * w_hi, p_[live] * (1.0 - w_hi)])
-    nz = vals > 0
-    m = sp.coo_matrix((vals[nz], (rows[nz], cols[nz])), shape=(k * n_pos, k * n_dst)).tocsr()
+        x = first + delta[None, :]
+        dead = (first <= 0) | (x <= 0)
+    p_all = np.broadcast_to(prob, x.shape)
+    rows = (np.arange(k, dtype=np.int64)[:, None] * n_pos + src[None, :]).ravel()
+    ruin = np.bincount(rows, weights=(p_all * dead).ravel(), minlength=k * n_pos)
+    _, hi, lo, w_hi = _split(grid, x)
+    p_live = np.where(dead, 0.0, p_all)
+    data = np.stack([p_live * w_hi, p_live * (1.0 - w_hi)], axis=-1).ravel()
+    indices = np.stack([hi * n_dst + dst[None, :], lo * n_dst + dst[None, :]], axis=-1).ravel()
+    per_row = 2 * np.bincount(src, minlength=n_pos)
+    indptr = np.concatenate([[0], np.cumsum(np.tile(per_row, k))])
+    m = sp.csr_matrix((data, indices, indptr), shape=(k * n_pos, k * n_dst))
+    if transposed:  # M^T (a CSC view, no copy): the forward step is M^T @ alive
+        m = m.T
     return m, ruin
 
 

@@ -282,24 +282,22 @@ def state_ruin_pmf(
     grid = _grid(start_x, bucket, cap_x)
     earn = expected_income(state, player) if income else 0.0
     src, dst, delta, prob, ends, pre, n_pos = _moves(state, player, jail, earn)
-    m_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends], pre=pre[ends])
-    m_cont, ruin_cont = cash_moves(grid, n_pos, src[~ends], dst[~ends], delta[~ends], prob[~ends], pre=pre[~ends])
+    mt_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends], pre=pre[ends], transposed=True)
+    cont = ~ends
+    mt_cont, ruin_cont = cash_moves(grid, n_pos, src[cont], dst[cont], delta[cont], prob[cont], pre=pre[cont], transposed=True)
     ruin = ruin_end + ruin_cont
     n = state.board.size
     n_jail = n_pos - 3 * n
     start_pos = (3 * n + (min(pl.jail_turns, n_jail - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
     alive = np.zeros(len(grid) * n_pos)
     alive[int(np.searchsorted(grid, min(start_x, cap_x))) * n_pos + start_pos] = 1.0
-    mt_end = m_end.T.tocsr()
-    mt_cont = m_cont.T.tocsr()
     for t in range(1, turns + 1):
-        nxt = np.zeros_like(alive)
-        w = alive
-        dead = 0.0
-        for _ in range(3):  # at most three rolls in a turn
-            dead += float(w @ ruin)
-            nxt += mt_end @ w
-            w = mt_cont @ w
-        out[t] = dead
-        alive = nxt
+        # A turn is at most three rolls: w0 before the first, w1 after one double,
+        # w2 after two; every roll's ending and ruin parts are linear, so they are
+        # applied once to the sum.
+        w1 = mt_cont @ alive
+        w2 = mt_cont @ w1
+        rolls = alive + w1 + w2
+        out[t] = float(rolls @ ruin)
+        alive = mt_end @ rolls
     return out
