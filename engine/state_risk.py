@@ -256,6 +256,7 @@ def state_ruin_pmf(
     cap: float | None = None,
     jail: JailPolicy = "long",
     income: bool = True,
+    chain: PositionChain | None = None,
 ) -> np.ndarray:
     """Probability that ``player`` is first ruined at each of the next ``turns`` turns.
 
@@ -264,8 +265,9 @@ def state_ruin_pmf(
     $1,000) holds wealth above it at the cap. With ``income`` the rent the
     player expects to collect from its opponents each round
     (:func:`expected_income`) is added at the end of each of its turns as a
-    sure amount; without it, only the player's own turns' flows count. See the
-    module docstring for the rest.
+    sure amount; without it, only the player's own turns' flows count. A
+    ``chain`` (long jail policy) for the state's board and rules may be passed
+    to save building it. See the module docstring for the rest.
     """
     if isinstance(player, str):
         player = state.player_index(player)
@@ -280,7 +282,7 @@ def state_ruin_pmf(
     start_x = wealth + 1.0  # ruin test x <= 0  <=>  W < 0 for integer flows
     cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
     grid = _grid(start_x, bucket, cap_x)
-    earn = expected_income(state, player) if income else 0.0
+    earn = expected_income(state, player, chain) if income else 0.0
     src, dst, delta, prob, ends, pre, n_pos = _moves(state, player, jail, earn)
     mt_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends], pre=pre[ends], transposed=True)
     cont = ~ends

@@ -99,7 +99,7 @@ def assess_position(
         reach = float(fr.budgets[idx])
     shortfall = max(0.0, reach - spare)
     turns = 0.0 if shortfall == 0 else (shortfall / net_flow if net_flow > 0 else None)
-    ruin = float(state_ruin_pmf(state, player, 20).sum())
+    ruin = float(state_ruin_pmf(state, player, 20, chain=chain).sum())
     if net_flow < 0 and ruin > ruin_threshold:
         verdict = LOSING
     elif build_roi >= roi_threshold:
