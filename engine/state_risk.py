@@ -195,26 +195,39 @@ def _moves(
     jailed = kind == 3
     parts: list[tuple[np.ndarray, ...]] = []
 
+    totals = np.arange(len(dd))
+    throw_t = np.concatenate([totals, totals])
+    throw_p = np.concatenate([dd, nd])
+    throw_dbl = np.concatenate([np.ones(len(dd), bool), np.zeros(len(nd), bool)])
+
     def roll(src_pos: np.ndarray, squares: np.ndarray, d: int, fine_first: float, from_jail: bool, throws: tuple[bool, ...]) -> None:
-        """Append the moves of one roll; ``fine_first`` is a payment made before
-        the move (the jail fine), tested for ruin on its own."""
-        for t in range(len(dd)):
-            for p_t, dbl in ((dd[t], True), (nd[t], False)):
-                if p_t <= 0 or dbl not in throws:
-                    continue
-                if dbl and d == 2 and not from_jail:  # third double: to jail, no move
-                    parts.append((src_pos, np.full(len(src_pos), jail_pos), np.zeros(len(src_pos)),
-                                  np.full(len(src_pos), p_t), np.ones(len(src_pos), bool), np.zeros(len(src_pos))))
-                    continue
-                a = (squares + t) % n
-                counts = start[a + 1] - start[a]
-                rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
-                src = np.repeat(src_pos, counts)
-                salary = np.repeat(np.where(squares + t >= n, rules.go_salary, 0.0), counts)
-                delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t
-                cont = ~jailed[rows] & dbl & (not from_jail)
-                dst = np.where(jailed[rows], jail_pos, np.where(cont, (d + 1) * n + sq[rows], sq[rows]))
-                parts.append((src, dst, delta, p_t * px[rows], ~cont, np.full(len(src), fine_first)))
+        """Append the moves of one roll from every square of ``squares`` at once;
+        ``fine_first`` is a payment made before the move (the jail fine), tested
+        for ruin on its own."""
+        keep = (throw_p > 0) & np.isin(throw_dbl, throws)
+        t_all, p_all, dbl_all = throw_t[keep], throw_p[keep], throw_dbl[keep]
+        # every (square, throw) pair
+        src_i = np.repeat(np.arange(len(squares)), len(t_all))
+        t = np.tile(t_all, len(squares))
+        p_t = np.tile(p_all, len(squares))
+        dbl = np.tile(dbl_all, len(squares))
+        here = squares[src_i]
+        pos = src_pos[src_i]
+        third = dbl & (d == 2) & (not from_jail)  # third double: to jail, no move
+        if third.any():
+            k = int(third.sum())
+            parts.append((pos[third], np.full(k, jail_pos), np.zeros(k), p_t[third], np.ones(k, bool), np.zeros(k)))
+        go = ~third
+        here, pos, t, p_t, dbl = here[go], pos[go], t[go], p_t[go], dbl[go]
+        a = (here + t) % n
+        counts = start[a + 1] - start[a]
+        rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+        t_r = np.repeat(t, counts)
+        salary = np.repeat(np.where(here + t >= n, rules.go_salary, 0.0), counts)
+        delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t_r
+        cont = ~jailed[rows] & np.repeat(dbl, counts) & (not from_jail)
+        dst = np.where(jailed[rows], jail_pos, np.where(cont, (d + 1) * n + sq[rows], sq[rows]))
+        parts.append((np.repeat(pos, counts), dst, delta, np.repeat(p_t, counts) * px[rows], ~cont, np.full(len(rows), fine_first)))
 
     squares = np.arange(n)
     for d in range(3):
