@@ -168,7 +168,7 @@ def cash_moves(
         pre = pre[order]
         first = grid[:, None] + pre[None, :]
         x = first + delta[None, :]
-        dead = (first <= 0) | (x <= 0)
+        dead = ((first <= 0) & (pre < 0)[None, :]) | (x <= 0)  # a zero pre-payment is no payment
     p_all = np.broadcast_to(prob, x.shape)
     rows = (np.arange(k, dtype=np.int64)[:, None] * n_pos + src[None, :]).ravel()
     ruin = np.bincount(rows, weights=(p_all * dead).ravel(), minlength=k * n_pos)

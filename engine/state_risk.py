@@ -165,14 +165,31 @@ def _rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray
     return fixed, util
 
 
-def _moves(
-    state: GameState, player: int, jail: JailPolicy, income: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every roll move of the chain as arrays ``(src, dst, delta, prob, ends, pre)``
-    over position classes (free square ``s`` with ``d`` doubles so far:
-    ``d * n + s``; jail with ``f`` failures: ``3n + f``), and their number;
-    ``pre`` is a payment made before the move's other flows (the jail fine).
-    ``income`` is added to every move that ends the turn."""
+Moves = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tuple[Moves, int]:
+    """Every roll move of the chain, in four sets of arrays ``(src, dst, delta, prob, pre)``
+    over positions (free square ``s``: ``s``; jail with ``f`` failures: ``n + f``):
+
+    ``nd``
+        throws that end the turn whatever the doubles count: non-doubles from
+        free squares, and every move from a jail position (long policy: doubles
+        leave and move, failures stay or pay and move; short policy: pay, then
+        the ending throws from the jail square);
+    ``dj``
+        doubles from a free square that end in jail (a card or Go To Jail), for
+        the first and second roll of a turn;
+    ``dc``
+        doubles from a free square that do not end in jail: the turn goes on;
+    ``th``
+        the third double of a turn: to jail without moving.
+
+    The doubles count is carried by the iteration (three vectors), not by the
+    positions, because every move but ``dc`` and ``th`` is the same at any
+    count. ``pre`` is a payment made before the move's other flows (the jail
+    fine); ``income`` is added to every move that ends the turn.
+    """
     board, rules = state.board, state.rules
     n = board.size
     oc = _outcomes(state, player)
@@ -181,7 +198,7 @@ def _moves(
     dd = dice_math.doubles_pmf(rules.dice)
     nd = dice_math.non_doubles_pmf(rules.dice)
     n_jail = rules.max_jail_rolls if jail == "long" else 1
-    jail_pos = 3 * n
+    jail_pos = n
     # Outcome table: for arrival a, rows start[a]..start[a+1] list its outcome slots.
     arr, slot = np.nonzero(oc.X > 0)
     start = np.searchsorted(arr, np.arange(n + 1))
@@ -193,61 +210,59 @@ def _moves(
     pay_fixed += np.where(kind == 2, (util[sq] > 0) * oc.mult[arr, slot] * mean_total, 0.0)
     pay_per_total = np.where(kind == 0, util[sq], 0.0)
     jailed = kind == 3
-    parts: list[tuple[np.ndarray, ...]] = []
-
+    sets: dict[str, list[tuple[np.ndarray, ...]]] = {"nd": [], "dj": [], "dc": [], "th": []}
     totals = np.arange(len(dd))
-    throw_t = np.concatenate([totals, totals])
-    throw_p = np.concatenate([dd, nd])
-    throw_dbl = np.concatenate([np.ones(len(dd), bool), np.zeros(len(nd), bool)])
 
-    def roll(src_pos: np.ndarray, squares: np.ndarray, d: int, fine_first: float, from_jail: bool, throws: tuple[bool, ...]) -> None:
-        """Append the moves of one roll from every square of ``squares`` at once;
-        ``fine_first`` is a payment made before the move (the jail fine), tested
-        for ruin on its own."""
-        keep = (throw_p > 0) & np.isin(throw_dbl, throws)
-        t_all, p_all, dbl_all = throw_t[keep], throw_p[keep], throw_dbl[keep]
-        # every (square, throw) pair
+    def roll(src_pos: np.ndarray, squares: np.ndarray, pmf: np.ndarray, dbl: bool, fine_first: float, from_jail: bool) -> None:
+        """Moves of the throws with probabilities ``pmf`` (doubles or not) from every
+        square of ``squares`` at once, sorted into the sets."""
+        t_all = totals[pmf > 0]
         src_i = np.repeat(np.arange(len(squares)), len(t_all))
         t = np.tile(t_all, len(squares))
-        p_t = np.tile(p_all, len(squares))
-        dbl = np.tile(dbl_all, len(squares))
+        p_t = np.tile(pmf[t_all], len(squares))
         here = squares[src_i]
-        pos = src_pos[src_i]
-        third = dbl & (d == 2) & (not from_jail)  # third double: to jail, no move
-        if third.any():
-            k = int(third.sum())
-            parts.append((pos[third], np.full(k, jail_pos), np.zeros(k), p_t[third], np.ones(k, bool), np.zeros(k)))
-        go = ~third
-        here, pos, t, p_t, dbl = here[go], pos[go], t[go], p_t[go], dbl[go]
         a = (here + t) % n
         counts = start[a + 1] - start[a]
         rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
         t_r = np.repeat(t, counts)
         salary = np.repeat(np.where(here + t >= n, rules.go_salary, 0.0), counts)
         delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t_r
-        cont = ~jailed[rows] & np.repeat(dbl, counts) & (not from_jail)
-        dst = np.where(jailed[rows], jail_pos, np.where(cont, (d + 1) * n + sq[rows], sq[rows]))
-        parts.append((np.repeat(pos, counts), dst, delta, np.repeat(p_t, counts) * px[rows], ~cont, np.full(len(rows), fine_first)))
+        dst = np.where(jailed[rows], jail_pos, sq[rows])
+        move = (np.repeat(src_pos[src_i], counts), dst, delta, np.repeat(p_t, counts) * px[rows], np.full(len(rows), fine_first))
+        if not dbl or from_jail:
+            sets["nd"].append(move)
+            return
+        to_jail = jailed[rows]
+        sets["dj"].append(tuple(v[to_jail] for v in move))
+        sets["dc"].append(tuple(v[~to_jail] for v in move))
 
     squares = np.arange(n)
-    for d in range(3):
-        roll(d * n + squares, squares, d, 0.0, False, (True, False))
+    roll(squares, squares, nd, False, 0.0, False)
+    roll(squares, squares, dd, True, 0.0, False)
+    p_dbl = float(dd.sum())
+    sets["th"].append((squares, np.full(n, jail_pos), np.zeros(n), np.full(n, p_dbl), np.zeros(n)))
     fine = float(rules.jail_fine)
     jail_sq = np.array([board.jail])
     if jail == "short":  # pay at the start of the turn, then roll as from the jail square
-        roll(np.array([jail_pos]), jail_sq, 0, -fine, False, (True, False))
+        jp = np.array([jail_pos])
+        roll(jp, jail_sq, nd, False, -fine, False)
+        roll(jp, jail_sq, dd, True, -fine, False)
     else:
         p_nd = float(nd.sum())
         for f in range(n_jail):
             jp = np.array([jail_pos + f])
-            roll(jp, jail_sq, 0, 0.0, True, (True,))  # doubles: out, move, no extra roll
+            roll(jp, jail_sq, dd, True, 0.0, True)  # doubles: out, move, no extra roll
             if f + 1 < n_jail:  # a failed roll: stay
-                parts.append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.ones(1, bool), np.zeros(1)))
+                sets["nd"].append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.zeros(1)))
             else:  # the last failure: pay the fine and move by that roll
-                roll(jp, jail_sq, 0, -fine, True, (False,))
-    src, dst, delta, prob, ends, pre = (np.concatenate([p[i] for p in parts]) for i in range(6))
-    delta = delta + income * ends
-    return src, dst, delta, prob, ends.astype(bool), pre, 3 * n + n_jail
+                roll(jp, jail_sq, nd, False, -fine, True)
+    out: Moves = {}
+    for name, parts in sets.items():
+        src, dst, delta, prob, pre = (np.concatenate([p[i] for p in parts]) for i in range(5))
+        if name != "dc":
+            delta = delta + income
+        out[name] = (src, dst, delta, prob, pre)
+    return out, n + n_jail
 
 
 def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
@@ -296,23 +311,26 @@ def state_ruin_pmf(
     cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
     grid = _grid(start_x, bucket, cap_x)
     earn = expected_income(state, player, chain) if income else 0.0
-    src, dst, delta, prob, ends, pre, n_pos = _moves(state, player, jail, earn)
-    mt_end, ruin_end = cash_moves(grid, n_pos, src[ends], dst[ends], delta[ends], prob[ends], pre=pre[ends], transposed=True)
-    cont = ~ends
-    mt_cont, ruin_cont = cash_moves(grid, n_pos, src[cont], dst[cont], delta[cont], prob[cont], pre=pre[cont], transposed=True)
-    ruin = ruin_end + ruin_cont
+    moves, n_pos = _moves(state, player, jail, earn)
+    mats = {}
+    ruins = {}
+    for name, (src, dst, delta, prob, pre) in moves.items():
+        mats[name], ruins[name] = cash_moves(grid, n_pos, src, dst, delta, prob, pre=pre, transposed=True)
     n = state.board.size
-    n_jail = n_pos - 3 * n
-    start_pos = (3 * n + (min(pl.jail_turns, n_jail - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
+    n_jail = n_pos - n
+    start_pos = (n + (min(pl.jail_turns, n_jail - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
     alive = np.zeros(len(grid) * n_pos)
     alive[int(np.searchsorted(grid, min(start_x, cap_x))) * n_pos + start_pos] = 1.0
+    nd_m, dj_m, dc_m, th_m = mats["nd"], mats["dj"], mats["dc"], mats["th"]
+    r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]  # first and second rolls
+    r_third = ruins["nd"]  # the third roll: a double goes to jail and costs nothing
     for t in range(1, turns + 1):
-        # A turn is at most three rolls: w0 before the first, w1 after one double,
-        # w2 after two; every roll's ending and ruin parts are linear, so they are
-        # applied once to the sum.
-        w1 = mt_cont @ alive
-        w2 = mt_cont @ w1
-        rolls = alive + w1 + w2
-        out[t] = float(rolls @ ruin)
-        alive = mt_end @ rolls
+        # A turn is at most three rolls: ``alive`` before the first, ``c1`` after one
+        # double, ``c2`` after two (free squares only). Moves are linear, so the
+        # shared ones are applied once to the sum.
+        c1 = dc_m @ alive
+        c2 = dc_m @ c1
+        first_two = alive + c1
+        out[t] = float(first_two @ r_first + c2 @ r_third)
+        alive = nd_m @ (first_two + c2) + dj_m @ first_two + th_m @ c2
     return out

@@ -278,7 +278,7 @@ def cmd_risk(args: argparse.Namespace) -> int:
 
 def _analysis(state: GameState, player: int, chain: Any) -> dict[str, Any]:
     from solver.frontier import build_frontier
-    from solver.position import assess_position, property_value
+    from solver.position import assess_position, frontier_value, property_value
     from solver.subgraph import analyze
 
     graph = analyze(state, player)
@@ -293,7 +293,8 @@ def _analysis(state: GameState, player: int, chain: Any) -> dict[str, Any]:
     names = state.board.squares
     candidates = [sq for sq in graph.properties if not state.group_has_buildings(state.group_of(sq))]
     candidates += [sq for p in graph.partial_sets for sq in p.needed if not state.group_has_buildings(state.group_of(sq))]
-    values = {names[sq].name: round(property_value(state, player, sq, chain=chain), 2) for sq in candidates}
+    base = frontier_value(state, player, chain=chain)
+    values = {names[sq].name: round(property_value(state, player, sq, base, chain=chain), 2) for sq in candidates}
     return {
         "subgraph": graph.to_dict(state),
         "position": position.to_dict(),

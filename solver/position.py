@@ -139,19 +139,21 @@ def frontier_value(state: GameState, player: int, *, horizon: int = 20, reserve:
     return horizon * (fr.current + fr.gain_at(spare) + others * n_opp)
 
 
-def property_value(state: GameState, player: int, square: int, **kwargs: Any) -> float:
+def property_value(state: GameState, player: int, square: int, base: float | None = None, **kwargs: Any) -> float:
     """Seed 000 Phase 4: ``frontier_value`` with the property minus without it.
 
     For a property the player owns, "without" gives it to the bank; for one it
     does not own, "with" gives it to the player (its mortgage state kept, no
     cash changes hands). Only properties of unbuilt groups can change hands.
+    ``base`` is ``frontier_value(state, player, **kwargs)`` when the caller has it.
     """
     if state.group_has_buildings(state.group_of(square)):
         raise ValueError("a property whose group has buildings cannot change hands")
-    with_, without = state.copy(), state.copy()
+    here = frontier_value(state, player, **kwargs) if base is None else base
+    other = state.copy()
     if state.owner[square] == player:
-        without.owner[square] = -1
-        without.mortgaged[square] = False
-    else:
-        with_.owner[square] = player
-    return frontier_value(with_, player, **kwargs) - frontier_value(without, player, **kwargs)
+        other.owner[square] = -1
+        other.mortgaged[square] = False
+        return here - frontier_value(other, player, **kwargs)
+    other.owner[square] = player
+    return frontier_value(other, player, **kwargs) - here
