@@ -37,7 +37,12 @@ def _blocks(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) -> d
 
 
 def long_run_blocks(chain: PositionChain) -> dict[str, np.ndarray]:
-    return _blocks(chain, chain.landings_per_turn, chain.totals_per_turn)
+    """The long-run landing blocks of ``chain`` (computed once per chain)."""
+    cached = chain.__dict__.get("_long_run_blocks")
+    if cached is None:
+        cached = _blocks(chain, chain.landings_per_turn, chain.totals_per_turn)
+        chain.__dict__["_long_run_blocks"] = cached
+    return cached
 
 
 def street_ept(chain: PositionChain, square: int, rent: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
@@ -105,3 +110,12 @@ def state_ept(chain: PositionChain, state: GameState, blocks: dict[str, np.ndarr
             count = state.count_in_group(owner, "utility")
             out[..., sq] = utility_ept(chain, sq, board.utility_multipliers[count - 1], b)
     return out
+
+
+def player_landing_blocks(chain: PositionChain, state: GameState, player: int, rounds: int) -> dict[str, np.ndarray]:
+    """Landing blocks of ``player``'s next ``rounds`` turns from where it stands
+    (arrays with a leading turn axis; pass them to :func:`state_ept`)."""
+    pl = state.players[player]
+    start = chain.state_index(pl.position, pl.in_jail, pl.jail_turns)
+    dist = chain.distributions(start, max(rounds - 1, 0))[:rounds]
+    return _blocks(chain, dist @ chain.L, dist @ chain.landing_totals)

@@ -52,11 +52,10 @@ from typing import Any
 import numpy as np
 
 from engine import dice as dice_math
-from engine.ept import state_ept
+from engine.ept import player_landing_blocks, state_ept
 from engine.markov import PositionChain
 from models.board import HOTEL
 from models.state import BANK, GameState
-from solver.valuation import opponent_landing_blocks
 
 K = 5
 
@@ -91,12 +90,12 @@ def r_short(state: GameState, player: int, chain: PositionChain, k: int = K) -> 
     owner = np.array(state.owner)
     collect = owe = 0.0
     mine = owner == player
-    me = opponent_landing_blocks(chain, state, player, k)
+    me = player_landing_blocks(chain, state, player, k)
     ept_me = state_ept(chain, state, me)  # rent each owner would get from player's landings
     for g in state.active_players():
         if g == player:
             continue
-        ept_g = state_ept(chain, state, opponent_landing_blocks(chain, state, g, k))
+        ept_g = state_ept(chain, state, player_landing_blocks(chain, state, g, k))
         collect += float(ept_g[:, mine].sum())
         owe += float(ept_me[:, owner == g].sum())
     return collect, owe

@@ -19,6 +19,10 @@ unit of probability (the default $2,000 prices a 1 % rise in ruin at $20).
 
 References: seed 004 (Bellman purchase value, sections 3.1-3.2); R. Bellman,
 *Dynamic Programming*, 1957 (the discounted expected-value recursion).
+
+Also re-exported here: ``frontier_value`` and ``property_value`` (position-aware
+values, :mod:`solver.position`), and seed 002's ``state_value`` and
+``move_is_safe`` (:mod:`solver.state_value`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.ept import _blocks, state_ept
+from engine.ept import player_landing_blocks, state_ept
 from engine.markov import JailPolicy, PositionChain
 from engine.state_risk import state_ruin_pmf
 from models.state import BANK, GameState
@@ -51,14 +55,6 @@ class PurchaseValue:
         return asdict(self)
 
 
-def opponent_landing_blocks(chain: PositionChain, state: GameState, opponent: int, rounds: int) -> dict[str, np.ndarray]:
-    """Landing blocks of ``opponent``'s next ``rounds`` turns (arrays with a leading turn axis)."""
-    pl = state.players[opponent]
-    start = chain.state_index(pl.position, pl.in_jail, pl.jail_turns)
-    dist = chain.distributions(start, max(rounds - 1, 0))[:rounds]
-    return _blocks(chain, dist @ chain.L, dist @ chain.landing_totals)
-
-
 def rent_stream(
     state: GameState, player: int, chain: PositionChain, rounds: int, *, without: GameState | None = None
 ) -> np.ndarray:
@@ -69,7 +65,7 @@ def rent_stream(
     for q in state.active_players():
         if q == player:
             continue
-        blocks = opponent_landing_blocks(chain, state, q, rounds)
+        blocks = player_landing_blocks(chain, state, q, rounds)
         with_ = state_ept(chain, state, blocks)
         out += with_[:, mine].sum(axis=1)
         if without is not None:
@@ -133,3 +129,19 @@ def purchase_value(
     return PurchaseValue(
         square, sq.name, price, rent_pv, value, before_ruin, after_ruin, lam, score, tuple(float(x) for x in stream)
     )
+
+
+# The position-aware values of the analysis live in their own modules; they are
+# re-exported here, the valuation entry point.
+from solver.position import frontier_value, property_value  # noqa: E402
+from solver.state_value import move_is_safe, state_value  # noqa: E402
+
+__all__ = [
+    "PurchaseValue",
+    "frontier_value",
+    "move_is_safe",
+    "property_value",
+    "purchase_value",
+    "rent_stream",
+    "state_value",
+]
