@@ -20,20 +20,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.bankruptcy import build_chain, eventual_ruin, ruin_pmf
+from engine.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
 from engine.markov import PositionChain
 from engine.state_risk import state_ruin_pmf
 from models.board import standard_board
 from models.io import load_state
 from models.rules import Rules
 
-SAMPLE_NET = [0.0] * 40
-for k, v in {
-    1: -18, 3: -12, 6: -45, 8: -22, 9: -14, 11: -38, 13: -26, 14: -20, 16: -30, 18: -24, 19: -16,
-    21: -34, 23: -28, 24: -18, 26: -32, 27: -25, 29: -40, 31: -21, 32: -17, 34: -29, 37: -36, 39: -15,
-    0: 50, 2: 8, 7: 4, 17: 6, 22: 2, 33: 3, 36: 5,
-}.items():
-    SAMPLE_NET[k] = float(v)
+SAMPLE_NET = [float(v) for v in SEED004_SAMPLE_NET]
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:

@@ -47,6 +47,18 @@ import scipy.sparse.linalg as spla
 from engine import dice as dice_math
 
 
+SEED004_SAMPLE_NET: tuple[int, ...] = tuple(
+    {
+        0: 50, 1: -18, 2: 8, 3: -12, 6: -45, 7: 4, 8: -22, 9: -14, 11: -38, 13: -26, 14: -20, 16: -30,
+        17: 6, 18: -24, 19: -16, 21: -34, 22: 2, 23: -28, 24: -18, 26: -32, 27: -25, 29: -40, 31: -21,
+        32: -17, 33: 3, 34: -29, 36: 5, 37: -36, 39: -15,
+    }.get(i, 0)
+    for i in range(40)
+)
+"""Seed 004's sample board (section 4.3): the net cash change of landing on each
+of its 40 squares. The accuracy of the default buckets is stated on it."""
+
+
 @dataclass(frozen=True)
 class RuinChain:
     """The live-state transition matrix ``M`` (sparse), the one-turn ruin vector ``r``,

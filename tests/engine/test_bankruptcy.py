@@ -13,20 +13,14 @@ import numpy as np
 import pytest
 
 from engine import dice as dm
-from engine.bankruptcy import build_chain, eventual_ruin, ruin_pmf
+from engine.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
 from models.rules import DiceSpec
 
 TWO_D6 = dm.exact_total_pmf(DiceSpec())
 HALF = [Fraction(0), Fraction(1, 2), Fraction(1, 2)]
 
 # Seed 004's sample board: net cash change of landing on each square.
-SEED004 = [0] * 40
-for _k, _v in {
-    1: -18, 3: -12, 6: -45, 8: -22, 9: -14, 11: -38, 13: -26, 14: -20, 16: -30, 18: -24, 19: -16,
-    21: -34, 23: -28, 24: -18, 26: -32, 27: -25, 29: -40, 31: -21, 32: -17, 34: -29, 37: -36, 39: -15,
-    0: 50, 2: 8, 7: 4, 17: 6, 22: 2, 33: 3, 36: 5,
-}.items():
-    SEED004[_k] = _v
+SEED004 = list(SEED004_SAMPLE_NET)
 
 
 def brute_ruin(net, start_cash, start_square, turns, cap, go_salary, dice) -> list[Fraction]:

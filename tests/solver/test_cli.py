@@ -11,15 +11,13 @@ import pytest
 
 from models.io import load_state
 from solver.cli import main
+from tests.solver.cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 @pytest.mark.parametrize("path", sorted(INSTANCES.glob("*.json")), ids=lambda p: p.name)
