@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from models.io import load_state
-from solver.cli import main
 from tests.solver.cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,6 @@ import pytest
 
 from models.board import standard_board
 from models.io import load_state
-from solver.cli import main
 from tests.solver.cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
