@@ -1,6 +1,6 @@
 """The ``monopoly-trade`` command line (also ``python -m solver``).
 
-Commands built so far: ``validate``, ``play``, ``agents``, ``odds``, ``risk``, ``analyze``. Every command
+Commands built so far: ``validate``, ``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``. Every command
 takes ``--help``. Bad input (a state that breaks the format or a rule, an
 unknown agent, a file that cannot be read) prints one line on stderr and exits
 with status 2, without a traceback; files are written to a temporary name
@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from engine.actions import Event
 from engine.game import Game
 from engine.seeding import game_seed_sequence, game_seeds
+from engine.tournament import run_tournament, seating
 from engine.streams import SeededStream
 from models.errors import MonopolyError
 from models.io import load_state, save_state
@@ -76,6 +77,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-rounds", type=_pos_int, default=1000, help="round cap; the richest player wins there (default 1000)")
     p.add_argument("--state", help="start from this state file instead of the opening (one agent per player)")
     p.add_argument("--save-states", metavar="DIR", help="write the state after every round to DIR/round-NNNN.json")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    p = sub.add_parser(
+        "tournament",
+        help="seeded head-to-head games with win rates",
+        description=(
+            "Play games 0..N-1 of a run seeded S; game i uses SeedSequence([S, i]) and seats the agents "
+            "rotated by i, so results do not depend on --workers and `play --seed S --game i` replays game i. "
+            "One JSON line per finished game goes to --out; --resume completes an interrupted run."
+        ),
+    )
+    p.add_argument("--agents", required=True, help="comma-separated agent specs, 2 to 8")
+    p.add_argument("--games", type=_pos_int, required=True, help="number of games")
+    p.add_argument("--seed", type=_nonneg_int, default=0, help="run seed (default 0)")
+    p.add_argument("--workers", type=_pos_int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
+    p.add_argument("--max-rounds", type=_pos_int, default=1000, help="round cap per game (default 1000)")
+    p.add_argument("--out", help="results file, one JSON line per game")
+    p.add_argument("--resume", action="store_true", help="skip the games already in --out")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     sub.add_parser("agents", help="list the agents and their options", description="List the registered agents and their options.")
@@ -159,6 +179,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 2 <= len(specs) <= 8:
         raise UsageError(f"--agents: a game needs 2 to 8 agents, got {len(specs)}")
     state = _start_state(args, len(specs))
+    # Seats as in game ``--game`` of a tournament: seat k gets agent (k + game) mod n.
+    specs = [specs[a] for a in seating(args.game, len(specs))]
     stream_seed, seat_seeds = game_seeds(game_seed_sequence(args.seed, args.game), len(specs))
     agents = [make(seed) for (_, make), seed in zip(specs, seat_seeds, strict=True)]
     observers = []
@@ -189,6 +211,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     if result.bankrupt_order:
         print("bankrupt in order: " + ", ".join(result.bankrupt_order))
     print("net worth: " + ", ".join(f"{n} {w}" for n, w in result.net_worths.items()))
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    specs = parse_agents(args.agents)
+    if not 2 <= len(specs) <= 8:
+        raise UsageError(f"--agents: a tournament needs 2 to 8 agents, got {len(specs)}")
+    if args.backend == "ray":
+        raise UsageError("--backend ray is not available yet; use --backend local")
+    if args.resume and not args.out:
+        raise UsageError("--resume needs --out")
+    out = Path(args.out) if args.out else None
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty() and (done == total or done % max(1, total // 50) == 0):
+            width = 30
+            filled = width * done // total
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+            if done == total:
+                print(file=sys.stderr)
+
+    result = run_tournament(
+        [make for _, make in specs],
+        [spec for spec, _ in specs],
+        args.games,
+        args.seed,
+        workers=args.workers,
+        max_rounds=args.max_rounds,
+        out=out,
+        resume=args.resume,
+        progress=progress,
+    )
+    if args.json:
+        print(json.dumps({"seed": args.seed, **result.to_dict()}))
+        return 0
+    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds")
+    for st in result.standings:
+        lo, hi = st.interval
+        print(f"  {st.label:<30} wins {st.wins:5d}  rate {st.rate:.3f}  95% [{lo:.3f}, {hi:.3f}]")
+    if result.draws:
+        print(f"  no winner: {result.draws}")
     return 0
 
 
@@ -363,6 +426,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 COMMANDS = {
     "validate": cmd_validate,
     "play": cmd_play,
+    "tournament": cmd_tournament,
     "agents": cmd_agents,
     "odds": cmd_odds,
     "risk": cmd_risk,

@@ -91,16 +91,22 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
     return entry, kwargs
 
 
+@dataclass(frozen=True)
+class AgentMaker:
+    """A picklable factory ``f(seed) -> Agent`` (it crosses process boundaries in tournaments)."""
+
+    cls: type
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    def __call__(self, seed: SeedLike) -> Agent:
+        agent: Agent = self.cls(seed, **dict(self.kwargs))
+        return agent
+
+
 def factory(spec: str) -> AgentFactory:
     """A factory ``f(seed) -> Agent`` for an agent spec (checked now, built later)."""
     entry, kwargs = parse_spec(spec)
-
-    def make(seed: SeedLike) -> Agent:
-        agent: Agent = entry.cls(seed, **kwargs)
-        return agent
-
-    make.__name__ = f"make_{entry.name}"
-    return make
+    return AgentMaker(entry.cls, tuple(sorted(kwargs.items())))
 
 
 def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:

@@ -1,0 +1,79 @@
+"""Tournaments: seeding by game, seat rotation, worker independence, crash-safe resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.tournament import run_tournament, seating, wilson
+from solver.cli import main
+from solver.registry import parse_agents
+
+SPECS = parse_agents("strategic,random:p_stop=0.7,strategic:reserve=300")
+FACTORIES = [make for _, make in SPECS]
+LABELS = [spec for spec, _ in SPECS]
+
+
+def test_wilson_interval_matches_published_values() -> None:
+    # Wilson (1927) score interval at 95%: 5/10 -> [0.2366, 0.7634], 0/10 -> [0, 0.2775]
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_seating_rotates_every_agent_through_every_seat() -> None:
+    seats = [seating(g, 3) for g in range(3)]
+    assert seats == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    for k in range(3):
+        assert sorted(s[k] for s in seats) == [0, 1, 2]
+
+
+def test_same_results_for_one_or_two_workers(tmp_path: Path) -> None:
+    a = run_tournament(FACTORIES, LABELS, 9, 4, workers=1, max_rounds=120, out=tmp_path / "a.jsonl")
+    b = run_tournament(FACTORIES, LABELS, 9, 4, workers=2, max_rounds=120, out=tmp_path / "b.jsonl")
+    assert a.rows == b.rows
+    assert sorted((tmp_path / "a.jsonl").read_text().splitlines()) == sorted((tmp_path / "b.jsonl").read_text().splitlines())
+    assert sum(s.wins for s in a.standings) + a.draws == 9
+
+
+def test_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) -> None:
+    full = run_tournament(FACTORIES, LABELS, 8, 11, max_rounds=100, out=tmp_path / "full.jsonl")
+    # a run killed after 3 games, mid-way through writing the 4th line
+    lines = (tmp_path / "full.jsonl").read_text().splitlines()
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])
+    played: list[int] = []
+    resumed = run_tournament(
+        FACTORIES, LABELS, 8, 11, max_rounds=100, out=partial, resume=True, progress=lambda done, total: played.append(done)
+    )
+    assert resumed.rows == full.rows
+    assert len(played) == 5  # only the missing games were played
+    rows = [json.loads(line) for line in partial.read_text().splitlines()]
+    assert sorted(r["game"] for r in rows) == list(range(8))  # nothing lost, nothing twice
+
+
+def test_play_replays_a_tournament_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_tournament(FACTORIES, LABELS, 4, 6, max_rounds=150)
+    row = result.rows[2]
+    assert main(["play", "--agents", ",".join(LABELS), "--seed", "6", "--game", "2", "--max-rounds", "150", "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert played["turns"] == row["turns"] and played["rounds"] == row["rounds"]
+    assert list(played["agents"].values()) == row["seats"]
+    winner = None if played["winner"] is None else played["agents"][played["winner"]]
+    assert winner == row["winner"]
+
+
+def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "--agents", "strategic,random", "--games", "6", "--seed", "2", "--max-rounds", "100", "--out", str(out), "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["games"] == 6 and {s["agent"] for s in first["standings"]} == {"strategic", "random"}
+    assert main([*args, "--resume"]) == 0  # nothing left to play: same table
+    assert json.loads(capsys.readouterr().out) == first
+    assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--backend", "ray"]) == 2
+    assert "ray" in capsys.readouterr().err
+    assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--resume"]) == 2
