@@ -10,7 +10,6 @@ results do not depend on the number of workers.
 from __future__ import annotations
 
 import json
-import math
 import multiprocessing as mp
 import os
 import resource
@@ -20,31 +19,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from engine.tournament import read_rows as done_games
+from engine.tournament import wilson
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for k successes in n trials (Wilson 1927)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
-
-
-def done_games(path: Path) -> dict[int, dict[str, Any]]:
-    """Games already recorded in ``path`` (a torn last line from a kill is ignored)."""
-    out: dict[int, dict[str, Any]] = {}
-    if not path.exists():
-        return out
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            out[int(row["game"])] = row
-    return out
+__all__ = ["done_games", "peak_rss_mb", "run", "wilson"]
 
 
 def run(

@@ -122,7 +122,8 @@ def summarize(rows: Sequence[dict[str, Any]], labels: Sequence[str]) -> tuple[li
     return [Standing(lab, wins[lab], len(rows)) for lab in distinct], draws
 
 
-def _read_rows(path: Path) -> dict[int, dict[str, Any]]:
+def read_rows(path: Path) -> dict[int, dict[str, Any]]:
+    """Games already recorded in a results file (a line torn by a kill is ignored)."""
     rows: dict[int, dict[str, Any]] = {}
     if not path.exists():
         return rows
@@ -170,7 +171,7 @@ def run_tournament(
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         if resume:
-            rows = {g: r for g, r in _read_rows(out).items() if g < games}
+            rows = {g: r for g, r in read_rows(out).items() if g < games}
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
         os.replace(tmp, out)  # rewrite without any torn line before appending
