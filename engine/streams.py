@@ -13,6 +13,11 @@ comes from a stream object passed in. Two implementations:
   with-replacement draws (movement-only mode) are ``Generator.integers(n)``.
   Because each stream is indexed by a counter (die number, shuffle number), a
   batch engine can reproduce the same dice and cards for the same seed.
+* :class:`CounterStream`: counter-based (stateless) uniforms, the stream of
+  the batch kernel (:mod:`engine.rollout`). The ``c``-th uniform of stream
+  ``k`` of a game with key ``K`` is a pure function ``u(K, k, c)``, so a game
+  can be replayed by any engine, and two states can be played on the same
+  dice and cards (common random numbers). See :func:`counter_uniform`.
 * :class:`ScriptedStream`: dice and deck orders given as lists, for tests.
 """
 
@@ -94,6 +99,99 @@ class SeededStream:
 
     def draw(self, deck: str, n: int) -> int:
         return int(self._decks[deck].integers(n))
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+DICE_STREAM = 0
+DECK_STREAMS = {"chance": 1, "community_chest": 2}
+DRAW_STREAMS = {"chance": 3, "community_chest": 4}
+SHUFFLE_SHIFT = 16
+"""Fisher-Yates step ``i`` of shuffle ``k`` uses counter ``(k << 16) | i`` (decks up to 65,536 cards)."""
+
+
+def mix64(z: int) -> int:
+    """The SplitMix64 finaliser (Steele, Lea and Flood, "Fast splittable
+    pseudorandom number generators", OOPSLA 2014): a bijection of 64-bit words
+    with good avalanche, used as a hash."""
+    z &= _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def counter_uniform(key: int, stream: int, counter: int) -> float:
+    """``u(K, k, c) = (mix64(K xor mix64((k << 48) | c)) >> 11) / 2**53``, a double in [0, 1).
+
+    The inner hash is a bijection of ``(stream, counter)`` (for ``counter <
+    2**48``), so within one game no two draws share a hash input.
+    """
+    inner = mix64(((stream << 48) | counter) & _MASK)
+    return (mix64(key ^ inner) >> 11) * (1.0 / 9007199254740992.0)
+
+
+def stream_keys(seed: SeedLike, n_games: int, first: int = 0) -> np.ndarray:
+    """Keys of games ``first .. first + n_games - 1`` of a run: ``mix64(B + g * golden)``
+    where ``B`` is the first 64-bit word that ``SeedSequence(seed)`` generates.
+
+    Game ``g``'s key does not depend on how many games are asked for, so a
+    larger run extends a smaller one.
+    """
+    ss = as_seed_sequence(seed)
+    base = int(ss.generate_state(1, np.uint64)[0])
+    return np.array([mix64(base + (first + g) * _GOLDEN) for g in range(n_games)], dtype=np.uint64)
+
+
+class CounterStream:
+    """Dice and cards of one game from a 64-bit key (see :func:`counter_uniform`).
+
+    Die number ``r`` of the game uses ``u(K, 0, r)`` and shows ``1 + floor(u *
+    sides)`` (loaded dice: the inverse CDF as in :class:`SeededStream`). Shuffle
+    ``k`` of a deck of ``n`` cards is a Fisher-Yates shuffle of ``0..n-1``:
+    for ``i = n-1 .. 1``, swap ``i`` with ``floor(u(K, d, (k << 16) | i) * (i +
+    1))``, where ``d`` is 1 for Chance and 2 for Community Chest. The batch
+    kernel computes the same numbers, so the two engines play the same game.
+    """
+
+    def __init__(self, key: int) -> None:
+        self.key = int(key) & _MASK
+        self.dice_thrown = 0
+        self._shuffles = {name: 0 for name in DECKS}
+        self._draws = {name: 0 for name in DECKS}
+        self._cdf_cache: dict[DiceSpec, list[float]] = {}
+
+    def _uniform(self) -> float:
+        u = counter_uniform(self.key, DICE_STREAM, self.dice_thrown)
+        self.dice_thrown += 1
+        return u
+
+    def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        if dice.weights is None:
+            return tuple(1 + int(self._uniform() * dice.sides) for _ in range(dice.count))
+        cdf = self._cdf_cache.get(dice)
+        if cdf is None:
+            cdf = [float(c) for c in np.cumsum(dice.face_probabilities())[:-1]]
+            self._cdf_cache[dice] = cdf
+        faces = []
+        for _ in range(dice.count):
+            u = self._uniform()
+            faces.append(1 + sum(1 for c in cdf if c <= u))
+        return tuple(faces)
+
+    def shuffle(self, deck: str, n: int) -> list[int]:
+        k = self._shuffles[deck]
+        self._shuffles[deck] = k + 1
+        order = list(range(n))
+        stream = DECK_STREAMS[deck]
+        for i in range(n - 1, 0, -1):
+            j = int(counter_uniform(self.key, stream, (k << SHUFFLE_SHIFT) | i) * (i + 1))
+            order[i], order[j] = order[j], order[i]
+        return order
+
+    def draw(self, deck: str, n: int) -> int:
+        c = self._draws[deck]
+        self._draws[deck] = c + 1
+        return int(counter_uniform(self.key, DRAW_STREAMS[deck], c) * n)
 
 
 class StreamExhausted(RuntimeError):

@@ -1,4 +1,4 @@
-"""Seeded head-to-head tournaments on local processes, resumable from their results file.
+"""Seeded head-to-head tournaments on local processes or Ray, resumable from their results file.
 
 Game ``i`` of a run seeded ``S`` is seeded by ``SeedSequence([S, i])``
 (:func:`engine.seeding.game_seed_sequence`) and seats the agents rotated by
@@ -7,6 +7,12 @@ agent sits in every seat equally often over ``n`` consecutive games. Results
 therefore do not depend on the number of workers or on the order in which
 games finish, and ``monopoly-trade play --seed S --game i`` replays game
 ``i``.
+
+Games run on local processes (``backend="local"``: in this process, or a
+pool of ``workers`` processes) or as Ray tasks (``backend="ray"``: the
+cluster at ``RAY_ADDRESS`` when set, else a local Ray instance with
+``workers`` CPUs, shut down at the end if this run started it). Ray is an
+optional dependency (the ``ray`` extra), imported only when asked for.
 
 Each finished game is appended to the results file as one JSON line and
 flushed at once: killing a run loses no finished game, and ``resume``
@@ -21,13 +27,15 @@ inference, the law of succession, and statistical inference", JASA 22, 1927).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import math
 import multiprocessing as mp
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,13 +149,97 @@ def _job(args: tuple[Sequence[AgentFactory], Sequence[str], int, int, int]) -> d
     return play_one(*args)
 
 
-def _results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:
+def _local_results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:
     if workers <= 1:
         yield from map(_job, jobs)
         return
     ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(workers) as pool:
         yield from pool.imap_unordered(_job, jobs, chunksize=4)
+
+
+BACKENDS = ("local", "ray")
+_RAY_CHUNK = 4  # games per Ray task
+_RAY_TASKS_PER_CPU = 2  # tasks in flight per cluster CPU: memory stays flat however many games
+
+
+class BackendUnavailableError(RuntimeError):
+    """The backend asked for is not installed (``ray`` without the ``ray`` extra)."""
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailableError("the ray backend needs the 'ray' extra: pip install 'monopoly-trade[ray]'") from None
+    return ray
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: use 'local' or 'ray'")
+    if backend == "ray":
+        _import_ray()  # fail before touching the results file
+
+
+def _ray_connect(ray: Any, workers: int) -> bool:
+    """Join ``RAY_ADDRESS`` or start a quiet local instance; True if this call connected."""
+    if ray.is_initialized():
+        return False
+    if os.environ.get("RAY_ADDRESS"):
+        ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False, logging_level=logging.WARNING)
+    else:
+        ray.init(
+            address="local",  # a new instance, even when `ray start` left one running here
+            num_cpus=workers if workers > 1 else None,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    return True
+
+
+def _play_chunk(jobs: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    return [_job(job) for job in jobs]
+
+
+def _ray_stream(ray: Any, jobs: list[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
+    """Rows of ``jobs`` as their Ray tasks finish, with a bounded number of tasks in flight."""
+    remote = ray.remote(_play_chunk)
+    chunks = (jobs[i : i + _RAY_CHUNK] for i in range(0, len(jobs), _RAY_CHUNK))
+    limit = _RAY_TASKS_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    pending: list[Any] = []
+    try:
+        for chunk in chunks:
+            pending.append(remote.remote(chunk))
+            while len(pending) >= limit:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield from ray.get(done[0])
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield from ray.get(done[0])
+    finally:
+        for ref in pending:  # stopped early: do not leave games running on a cluster
+            ray.cancel(ref)
+
+
+def _ray_results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:
+    ray = _import_ray()
+    started = _ray_connect(ray, workers)
+    try:
+        yield from _ray_stream(ray, jobs)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _results(jobs: list[tuple[Any, ...]], workers: int, backend: str) -> Generator[dict[str, Any], None, None]:
+    if not jobs:
+        return
+    if backend == "ray":
+        yield from _ray_results(jobs, workers)
+    else:
+        yield from _local_results(jobs, workers)
 
 
 def run_tournament(
@@ -161,8 +253,10 @@ def run_tournament(
     out: Path | None = None,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
 ) -> TournamentResult:
-    """Play games ``0..games-1`` (only the missing ones when resuming ``out``)."""
+    """Play games ``0..games-1`` (only the missing ones when resuming ``out``) on ``backend``."""
+    _check_backend(backend)
     if len(factories) != len(labels) or not 2 <= len(factories) <= 8:
         raise ValueError("a tournament needs 2 to 8 agents, one label each")
     if games < 1:
@@ -177,18 +271,16 @@ def run_tournament(
         os.replace(tmp, out)  # rewrite without any torn line before appending
     todo = [(tuple(factories), tuple(labels), seed, g, max_rounds) for g in range(games) if g not in rows]
     start = time.perf_counter()
-    fh = out.open("a", encoding="utf-8") if out is not None else None
-    try:
-        for row in _results(todo, workers):
+    with contextlib.ExitStack() as stack:
+        fh = stack.enter_context(out.open("a", encoding="utf-8")) if out is not None else None
+        results = stack.enter_context(contextlib.closing(_results(todo, workers, backend)))  # closed first, on any exit
+        for row in results:
             rows[row["game"]] = row
             if fh is not None:
                 fh.write(json.dumps(row, sort_keys=True) + "\n")
                 fh.flush()
             if progress is not None:
                 progress(len(rows), games)
-    finally:
-        if fh is not None:
-            fh.close()
     ordered = [rows[g] for g in range(games)]
     standings, draws = summarize(ordered, labels)
     return TournamentResult(ordered, standings, draws, time.perf_counter() - start)

@@ -20,8 +20,8 @@ from typing import Any, NoReturn
 from engine.actions import Event
 from engine.game import Game
 from engine.seeding import game_seed_sequence, game_seeds
-from engine.tournament import run_tournament, seating
 from engine.streams import SeededStream
+from engine.tournament import BackendUnavailableError, run_tournament, seating
 from models.errors import MonopolyError
 from models.io import load_state, save_state
 from models.state import GameState
@@ -218,8 +218,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = parse_agents(args.agents)
     if not 2 <= len(specs) <= 8:
         raise UsageError(f"--agents: a tournament needs 2 to 8 agents, got {len(specs)}")
-    if args.backend == "ray":
-        raise UsageError("--backend ray is not available yet; use --backend local")
     if args.resume and not args.out:
         raise UsageError("--resume needs --out")
     out = Path(args.out) if args.out else None
@@ -232,17 +230,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if done == total:
                 print(file=sys.stderr)
 
-    result = run_tournament(
-        [make for _, make in specs],
-        [spec for spec, _ in specs],
-        args.games,
-        args.seed,
-        workers=args.workers,
-        max_rounds=args.max_rounds,
-        out=out,
-        resume=args.resume,
-        progress=progress,
-    )
+    try:
+        result = run_tournament(
+            [make for _, make in specs],
+            [spec for spec, _ in specs],
+            args.games,
+            args.seed,
+            workers=args.workers,
+            max_rounds=args.max_rounds,
+            out=out,
+            resume=args.resume,
+            progress=progress,
+            backend=args.backend,
+        )
+    except BackendUnavailableError as err:  # --backend ray without the ray extra
+        raise UsageError(f"--backend {args.backend}: {err}") from None
     if args.json:
         print(json.dumps({"seed": args.seed, **result.to_dict()}))
         return 0

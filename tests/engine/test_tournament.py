@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_play_replays_a_tournament_game(tmp_path: Path, capsys: pytest.CaptureFi
     assert winner == row["winner"]
 
 
-def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "r.jsonl"
     args = ["tournament", "--agents", "strategic,random", "--games", "6", "--seed", "2", "--max-rounds", "100", "--out", str(out), "--json"]
     assert main(args) == 0
@@ -74,6 +75,7 @@ def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert first["games"] == 6 and {s["agent"] for s in first["standings"]} == {"strategic", "random"}
     assert main([*args, "--resume"]) == 0  # nothing left to play: same table
     assert json.loads(capsys.readouterr().out) == first
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the ray extra were not installed
     assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--backend", "ray"]) == 2
-    assert "ray" in capsys.readouterr().err
+    assert "monopoly-trade[ray]" in capsys.readouterr().err
     assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--resume"]) == 2

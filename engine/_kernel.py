@@ -1,0 +1,1042 @@
+"""The numba-compiled game loop of the batch kernel (see :mod:`engine.rollout`).
+
+Each function here is a line-for-line transcription of the matching method of
+:class:`engine.game.Game` for the fixed policy of
+:mod:`engine.rollout_policy`; the differential test holds the two to the
+same game, turn by turn. Tables come from :mod:`engine.rollout_tables`.
+
+Arguments are bundled in two tuples so that signatures stay short:
+
+``B`` (constant): ``(SQ, GL, GI, RR, UM, CD, NC, R, CDF, POL)``
+``X`` (one game's mutable state): ``(PL, OWN, HOU, MOR, M, PILE, HELD, STACK)``
+
+The column constants below name every column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# --- SQ columns (one row per square) ----------------------------------------
+KIND, GROUP, PRICE, HCOST, MVAL, INTEREST, TAX = 0, 1, 2, 3, 4, 5, 6
+RENT0 = 7  # 7..12: rents at levels 0..5
+SELL, UNMORT = 13, 14
+SQ_COLS = 15
+# square kinds
+K_OTHER, K_STREET, K_RAIL, K_UTIL, K_TAX, K_CHANCE, K_CHEST, K_GOTOJAIL = 0, 1, 2, 3, 4, 5, 6, 7
+# --- GI columns (one row per group) ------------------------------------------
+G_N, G_NEED, G_STREET = 0, 1, 2
+# --- CD columns (card tables [deck, card, col]) -------------------------------
+C_ACT, C_SQUARE, C_KIND, C_RMULT, C_DMULT, C_STEPS, C_HOUSE, C_HOTEL, C_AMOUNT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+CD_COLS = 9
+A_ADVANCE, A_NEAREST, A_MOVE, A_JAIL, A_JAILFREE, A_REPAIRS, A_CASH, A_EACH = 0, 1, 2, 3, 4, 5, 6, 7
+# --- R (rules) ---------------------------------------------------------------
+R_SALARY, R_FINE, R_HOUSES, R_HOTELS, R_JAILROLLS, R_DBLJAIL, R_JAILSQ, R_SIZE, R_NDICE, R_SIDES, R_LOADED, R_NPL = range(12)
+R_LEN = 12
+# --- POL (policy) --------------------------------------------------------------
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL = 0, 1, 2, 3, 4
+# --- PL columns (one row per player) ---------------------------------------------
+CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
+PL_COLS = 6
+# --- M (misc) -----------------------------------------------------------------
+TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
+)
+M_LEN = 17
+REASON_BANKRUPTCY, REASON_CAP = 0, 1
+HOTEL = 5
+MAX_ACTIONS = 64
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S11, _S48 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11), np.uint64(48)
+_TWO53 = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def uniform(key, stream, counter):
+    """:func:`engine.streams.counter_uniform`."""
+    inner = _mix((np.uint64(stream) << _S48) | np.uint64(counter))
+    return float(_mix(key ^ inner) >> _S11) * _TWO53
+
+
+# ---------------------------------------------------------------------------
+# dice and decks
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def roll(B, X, key):
+    """Throw the dice: ``(total, doubles)``."""
+    R = B[7]
+    CDF = B[8]
+    M = X[4]
+    n = R[R_NDICE]
+    total = 0
+    first = -1
+    same = True
+    for _ in range(n):
+        u = uniform(key, 0, M[DICE_CTR])
+        M[DICE_CTR] += 1
+        if R[R_LOADED]:
+            face = 1
+            for c in CDF:
+                if c <= u:
+                    face += 1
+        else:
+            face = 1 + int(u * R[R_SIDES])
+        if first < 0:
+            first = face
+        elif face != first:
+            same = False
+        total += face
+    return total, (n >= 2 and same)
+
+
+@njit(cache=True)
+def draw(B, X, key, d):
+    """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held."""
+    NC = B[6]
+    M, PILE, HELD = X[4], X[5], X[6]
+    if M[PTR0 + d] >= M[LEN0 + d]:
+        n = 0
+        for i in range(NC[d]):
+            if HELD[d, i] == 0:
+                PILE[d, n] = i
+                n += 1
+        k = M[SHUF0 + d]
+        M[SHUF0 + d] = k + 1
+        # Fisher-Yates on positions 0..n-1, then read through the available list.
+        order = np.arange(n)
+        for i in range(n - 1, 0, -1):
+            j = int(uniform(key, 1 + d, (k << 16) | i) * (i + 1))
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        avail = PILE[d, :n].copy()
+        for t in range(n):
+            PILE[d, t] = avail[order[t]]
+        M[LEN0 + d] = n
+        M[PTR0 + d] = 0
+    c = PILE[d, M[PTR0 + d]]
+    M[PTR0 + d] += 1
+    return c
+
+
+# ---------------------------------------------------------------------------
+# queries
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def count_in_group(B, X, p, g):
+    GL, GI = B[1], B[2]
+    OWN = X[1]
+    c = 0
+    for k in range(GI[g, G_N]):
+        if OWN[GL[g, k]] == p:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def has_mono(B, X, p, g):
+    if p < 0:
+        return False
+    return count_in_group(B, X, p, g) >= B[2][g, G_NEED]
+
+
+@njit(cache=True)
+def houses_in_bank(B, X):
+    HOU = X[2]
+    n = 0
+    for sq in range(HOU.shape[0]):
+        if HOU[sq] < HOTEL:
+            n += HOU[sq]
+    return B[7][R_HOUSES] - n
+
+
+@njit(cache=True)
+def hotels_in_bank(B, X):
+    HOU = X[2]
+    n = 0
+    for sq in range(HOU.shape[0]):
+        if HOU[sq] == HOTEL:
+            n += 1
+    return B[7][R_HOTELS] - n
+
+
+@njit(cache=True)
+def net_worth(B, X, p):
+    SQ = B[0]
+    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    total = PL[p, CASH]
+    for sq in range(OWN.shape[0]):
+        if OWN[sq] == p:
+            total += SQ[sq, MVAL] if MOR[sq] else SQ[sq, PRICE]
+            total += HOU[sq] * SQ[sq, HCOST]
+    return total
+
+
+@njit(cache=True)
+def liquidation_value(B, X, p):
+    SQ = B[0]
+    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    total = PL[p, CASH]
+    for sq in range(OWN.shape[0]):
+        if OWN[sq] == p:
+            total += HOU[sq] * SQ[sq, SELL]
+            if not MOR[sq]:
+                total += SQ[sq, MVAL]
+    return total
+
+
+@njit(cache=True)
+def group_has_buildings(B, X, g):
+    GL, GI = B[1], B[2]
+    HOU = X[2]
+    for k in range(GI[g, G_N]):
+        if HOU[GL[g, k]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def active_count(X):
+    PL = X[0]
+    n = 0
+    for q in range(PL.shape[0]):
+        if PL[q, BK] == 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def turn_order(X, start):
+    """Active players in turn order from ``start`` (``start`` first when active)."""
+    PL = X[0]
+    n = PL.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    m = 0
+    for k in range(n):
+        q = (start + k) % n
+        if PL[q, BK] == 0:
+            out[m] = q
+            m += 1
+    return out[:m]
+
+
+# ---------------------------------------------------------------------------
+# end of game
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def end_game(B, X, reason):
+    PL, M = X[0], X[4]
+    winner = -1
+    if reason == REASON_CAP:
+        best = 0
+        for q in range(PL.shape[0]):
+            if PL[q, BK] == 0:
+                w = net_worth(B, X, q)
+                if winner < 0 or w > best:
+                    winner = q
+                    best = w
+    else:
+        if active_count(X) == 1:
+            for q in range(PL.shape[0]):
+                if PL[q, BK] == 0:
+                    winner = q
+    M[OVER] = 1
+    M[WINNER] = winner
+    M[REASON] = reason
+
+
+# ---------------------------------------------------------------------------
+# buildings: selling, evening out, liquidation
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _levels_houses(lv):
+    n = 0
+    for v in lv:
+        if v < HOTEL:
+            n += v
+    return n
+
+
+@njit(cache=True)
+def sell_one(B, X, p, sq):
+    """:meth:`Game._sell_one`, with :func:`engine.legal.hotel_break_levels` for a hotel."""
+    SQ, GL, GI = B[0], B[1], B[2]
+    PL, OWN, HOU = X[0], X[1], X[2]
+    if HOU[sq] != HOTEL:
+        HOU[sq] -= 1
+        PL[p, CASH] += SQ[sq, SELL]
+        return
+    g = SQ[sq, GROUP]
+    lots = np.empty(GI[g, G_N], dtype=np.int64)
+    m = 0
+    for k in range(GI[g, G_N]):
+        s = GL[g, k]
+        if OWN[s] == p:
+            lots[m] = s
+            m += 1
+    lots = lots[:m]
+    old = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        old[i] = HOU[lots[i]]
+    bank = houses_in_bank(B, X) + _levels_houses(old)
+    new = np.empty(m, dtype=np.int64)
+    hi = np.empty(m, dtype=np.int64)
+    done = False
+    for target in range(HOTEL - 1, -1, -1):
+        for i in range(m):
+            if lots[i] == sq:
+                new[i] = target
+                hi[i] = target
+                continue
+            lo_ = min(old[i], target)
+            hi_ = min(old[i], target + 1)
+            hi[i] = hi_
+            # fewest houses: a standing hotel needs none, else the lower level
+            new[i] = hi_ if hi_ == HOTEL else lo_
+        if _levels_houses(new) > bank:
+            continue
+        for i in range(m):
+            if lots[i] != sq and new[i] < hi[i]:
+                keep = new[i]
+                new[i] = hi[i]
+                if _levels_houses(new) > bank:
+                    new[i] = keep
+        done = True
+        break
+    if not done:
+        for i in range(m):
+            new[i] = 0
+    value = 0
+    for i in range(m):
+        value += (old[i] - new[i]) * SQ[lots[i], SELL]
+        HOU[lots[i]] = new[i]
+    PL[p, CASH] += value
+
+
+@njit(cache=True)
+def even_out(B, X, p, g):
+    """Sell ``p``'s highest lot of group ``g`` until its levels differ by at most one."""
+    GL, GI = B[1], B[2]
+    OWN, HOU = X[1], X[2]
+    while True:
+        top = -1
+        lo = 99
+        hi = -1
+        for k in range(GI[g, G_N]):
+            s = GL[g, k]
+            if OWN[s] == p:
+                v = HOU[s]
+                if v < lo:
+                    lo = v
+                if v > hi or (v == hi and s > top):
+                    hi = v
+                    top = s
+        if top < 0 or hi - lo <= 1:
+            return
+        sell_one(B, X, p, top)
+
+
+@njit(cache=True)
+def acquired(B, X, p, squares):
+    """:meth:`Game._acquired`: groups in name order (group ids are sorted by name)."""
+    SQ, GI = B[0], B[2]
+    for g in range(GI.shape[0]):
+        hit = False
+        for s in squares:
+            if SQ[s, GROUP] == g:
+                hit = True
+        if hit:
+            even_out(B, X, p, g)
+
+
+@njit(cache=True)
+def liquidate(B, X, p, owed):
+    """:meth:`Game.liquidate`: mortgages first, then buildings."""
+    SQ, GL, GI = B[0], B[1], B[2]
+    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    n = OWN.shape[0]
+    while PL[p, CASH] < owed:
+        best = -1
+        bm = 0
+        bv = 0
+        for sq in range(n):
+            if OWN[sq] != p or MOR[sq]:
+                continue
+            g = SQ[sq, GROUP]
+            if group_has_buildings(B, X, g):
+                continue
+            mono = 1 if has_mono(B, X, p, g) else 0
+            v = SQ[sq, MVAL]
+            if best < 0 or mono < bm or (mono == bm and v < bv):
+                best = sq
+                bm = mono
+                bv = v
+        if best >= 0:
+            MOR[best] = 1
+            PL[p, CASH] += SQ[best, MVAL]
+            continue
+        # legal sales: lots at their group's highest level (over p's lots)
+        bc = 0
+        bl = 0
+        for sq in range(n):
+            if OWN[sq] != p or HOU[sq] == 0:
+                continue
+            g = SQ[sq, GROUP]
+            top = 0
+            for k in range(GI[g, G_N]):
+                s = GL[g, k]
+                if OWN[s] == p and HOU[s] > top:
+                    top = HOU[s]
+            if HOU[sq] < top:
+                continue
+            c = SQ[sq, HCOST]
+            if best < 0 or c < bc or (c == bc and HOU[sq] > bl):
+                best = sq
+                bc = c
+                bl = HOU[sq]
+        if best < 0:
+            return
+        sell_one(B, X, p, best)
+
+
+@njit(cache=True)
+def raise_cash(B, X, p, owed):
+    """The policy raises nothing itself; the engine liquidates when that covers the debt."""
+    if X[0][p, CASH] < owed <= liquidation_value(B, X, p):
+        liquidate(B, X, p, owed)
+
+
+# ---------------------------------------------------------------------------
+# bankruptcy and payments
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _bankrupt_common(B, X, p):
+    """Buildings to the bank at half price; returns ``p``'s properties."""
+    SQ = B[0]
+    PL, OWN, HOU = X[0], X[1], X[2]
+    n = OWN.shape[0]
+    m = 0
+    props = np.empty(n, dtype=np.int64)
+    for sq in range(n):
+        if OWN[sq] == p:
+            if HOU[sq]:
+                PL[p, CASH] += HOU[sq] * SQ[sq, SELL]
+                HOU[sq] = 0
+            props[m] = sq
+            m += 1
+    return props[:m]
+
+
+@njit(cache=True)
+def _mark_bankrupt(X, p):
+    PL, M = X[0], X[4]
+    PL[p, JC] = 0
+    PL[p, BK] = 1
+    PL[p, INJ] = 0
+    PL[p, JT] = 0
+    M[NBK] += 1
+
+
+@njit(cache=True)
+def bankrupt_multi(B, X, key, p, creds, amounts):
+    """Bankrupt to the bank or to several players: shared cash, properties auctioned."""
+    PL, OWN, MOR, HELD, STACK = X[0], X[1], X[3], X[6], X[7]
+    props = _bankrupt_common(B, X, p)
+    total = 0
+    for a in amounts:
+        total += a
+    cash = PL[p, CASH]
+    paid = 0
+    for i in range(creds.shape[0]):
+        v = cash * amounts[i] // total
+        if i == 0:
+            continue
+        paid += v
+        PL[p, CASH] -= v
+        if creds[i] >= 0:
+            PL[creds[i], CASH] += v
+    v0 = cash - paid
+    PL[p, CASH] -= v0
+    if creds[0] >= 0:
+        PL[creds[0], CASH] += v0
+    for sq in props:
+        OWN[sq] = -1
+        MOR[sq] = 0
+    for k in range(PL[p, JC]):
+        HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
+    _mark_bankrupt(X, p)
+    if active_count(X) <= 1:
+        end_game(B, X, REASON_BANKRUPTCY)
+        return
+    nxt = turn_order(X, (p + 1) % PL.shape[0])
+    for sq in props:
+        if X[4][OVER]:
+            return
+        auction(B, X, sq, nxt[0])
+
+
+@njit(cache=True)
+def pay_bank(B, X, key, p, amount):
+    """:meth:`Game._pay` to the bank (``None``)."""
+    if amount <= 0:
+        return True
+    PL = X[0]
+    if PL[p, CASH] < amount:
+        raise_cash(B, X, p, amount)
+    if PL[p, CASH] >= amount:
+        PL[p, CASH] -= amount
+        return True
+    creds = np.full(1, -1, dtype=np.int64)
+    amounts = np.full(1, amount, dtype=np.int64)
+    bankrupt_multi(B, X, key, p, creds, amounts)
+    return False
+
+
+@njit(cache=True)
+def bankrupt_single(B, X, key, p, c):
+    """Bankrupt to one player ``c``: everything passes to it; it pays interest on mortgaged lots."""
+    SQ = B[0]
+    PL, OWN, MOR, STACK = X[0], X[1], X[3], X[7]
+    props = _bankrupt_common(B, X, p)
+    PL[c, CASH] += PL[p, CASH]
+    PL[p, CASH] = 0
+    for sq in props:
+        OWN[sq] = c
+    acquired(B, X, c, props)
+    base = PL[c, JC]
+    for k in range(PL[p, JC]):
+        STACK[c, base + k, 0] = STACK[p, k, 0]
+        STACK[c, base + k, 1] = STACK[p, k, 1]
+    PL[c, JC] += PL[p, JC]
+    _mark_bankrupt(X, p)
+    if active_count(X) <= 1:
+        end_game(B, X, REASON_BANKRUPTCY)
+        return
+    for sq in props:
+        if MOR[sq]:
+            # interest only (the policy never lifts on receipt)
+            if not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
+                return
+
+
+@njit(cache=True)
+def pay(B, X, key, p, amount, creditor):
+    """:meth:`Game._pay`; ``creditor`` -1 is the bank. Returns whether it paid."""
+    if creditor < 0:
+        return pay_bank(B, X, key, p, amount)
+    if amount <= 0:
+        return True
+    PL = X[0]
+    if PL[p, CASH] < amount:
+        raise_cash(B, X, p, amount)
+    if PL[p, CASH] >= amount:
+        PL[p, CASH] -= amount
+        PL[creditor, CASH] += amount
+        return True
+    bankrupt_single(B, X, key, p, creditor)
+    return False
+
+
+@njit(cache=True)
+def pay_each(B, X, key, p, each):
+    """:meth:`Game._pay_each` to every other active player."""
+    PL = X[0]
+    others = turn_order(X, 0)
+    m = 0
+    creds = np.empty(others.shape[0], dtype=np.int64)
+    for q in others:
+        if q != p:
+            creds[m] = q
+            m += 1
+    creds = creds[:m]
+    if m == 0 or each <= 0:
+        return True
+    total = each * m
+    if PL[p, CASH] < total:
+        raise_cash(B, X, p, total)
+    if PL[p, CASH] >= total:
+        for c in creds:
+            PL[p, CASH] -= each
+            PL[c, CASH] += each
+        return True
+    if m == 1:
+        bankrupt_single(B, X, key, p, creds[0])
+    else:
+        bankrupt_multi(B, X, key, p, creds, np.full(m, each, dtype=np.int64))
+    return False
+
+
+# ---------------------------------------------------------------------------
+# buying and auctions
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def auction(B, X, sq, lander):
+    """Second-price auction; each bidder's maximum is ``min(price, cash - buy_reserve)``."""
+    SQ, POL = B[0], B[9]
+    PL, OWN = X[0], X[1]
+    order = turn_order(X, lander)
+    top = 0
+    second = 0
+    winner = -1
+    price = SQ[sq, PRICE]
+    for q in order:
+        m = min(price, PL[q, CASH] - POL[P_BUY])
+        m = min(max(0, m), PL[q, CASH])
+        if m < 1:
+            continue
+        if m > top:
+            second = top
+            top = m
+            winner = q
+        elif m > second:
+            second = m
+    if winner < 0:
+        return
+    PL[winner, CASH] -= min(top, second + 1)
+    OWN[sq] = winner
+    acquired(B, X, winner, np.full(1, sq, dtype=np.int64))
+
+
+@njit(cache=True)
+def offer(B, X, p, sq):
+    SQ, POL = B[0], B[9]
+    PL, OWN = X[0], X[1]
+    price = SQ[sq, PRICE]
+    if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[P_BUY]:
+        PL[p, CASH] -= price
+        OWN[sq] = p
+        acquired(B, X, p, np.full(1, sq, dtype=np.int64))
+    else:
+        auction(B, X, sq, p)
+
+
+# ---------------------------------------------------------------------------
+# the policy's act phase
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _choose_lift(B, X, p):
+    SQ, POL = B[0], B[9]
+    PL, OWN, MOR = X[0], X[1], X[3]
+    cash = PL[p, CASH]
+    best = -1
+    bm = 0
+    for sq in range(OWN.shape[0]):
+        if OWN[sq] != p or MOR[sq] == 0:
+            continue
+        cost = SQ[sq, UNMORT]
+        if cash < cost or cash - cost < POL[P_UNMORT]:
+            continue
+        nm = 0 if has_mono(B, X, p, SQ[sq, GROUP]) else 1
+        if best < 0 or nm < bm:
+            best = sq
+            bm = nm
+    return best
+
+
+@njit(cache=True)
+def _choose_build(B, X, p):
+    SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
+    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    cash = PL[p, CASH]
+    best = -1
+    bl = 0
+    hb = -1
+    tb = -1
+    for g in range(GI.shape[0]):
+        if GI[g, G_STREET] == 0 or not has_mono(B, X, p, g):
+            continue
+        low = 99
+        bad = False
+        for k in range(GI[g, G_N]):
+            s = GL[g, k]
+            if OWN[s] == p:
+                if MOR[s]:
+                    bad = True
+                if HOU[s] < low:
+                    low = HOU[s]
+        if bad or low >= HOTEL or low >= POL[P_MAXLVL]:
+            continue
+        for k in range(GI[g, G_N]):
+            s = GL[g, k]
+            if OWN[s] != p or HOU[s] != low:
+                continue
+            cost = SQ[s, HCOST]
+            if cash < cost or cash - cost < POL[P_BUILD]:
+                continue
+            if low == HOTEL - 1:
+                if tb < 0:
+                    tb = hotels_in_bank(B, X)
+                if tb < 1:
+                    continue
+            else:
+                if hb < 0:
+                    hb = houses_in_bank(B, X)
+                if hb < 1:
+                    continue
+            if best < 0 or low < bl or (low == bl and s > best):
+                best = s
+                bl = low
+    return best
+
+
+@njit(cache=True)
+def act(B, X, p):
+    """:meth:`Game._act` with the policy: lift mortgages, then build, one action at a time."""
+    SQ = B[0]
+    PL, HOU, MOR, M = X[0], X[2], X[3], X[4]
+    if M[OVER] or PL[p, BK]:
+        return
+    for _ in range(MAX_ACTIONS):
+        sq = _choose_lift(B, X, p)
+        if sq >= 0:
+            PL[p, CASH] -= SQ[sq, UNMORT]
+            MOR[sq] = 0
+            continue
+        sq = _choose_build(B, X, p)
+        if sq < 0:
+            return
+        PL[p, CASH] -= SQ[sq, HCOST]
+        HOU[sq] += 1
+
+
+# ---------------------------------------------------------------------------
+# movement, squares and cards
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def move(B, X, p, steps):
+    R = B[7]
+    PL = X[0]
+    n = R[R_SIZE]
+    start = PL[p, POS]
+    PL[p, POS] = (start + steps) % n
+    if steps > 0 and start + steps >= n:
+        PL[p, CASH] += R[R_SALARY]
+
+
+@njit(cache=True)
+def send_to_jail(B, X, p):
+    PL, M = X[0], X[4]
+    PL[p, POS] = B[7][R_JAILSQ]
+    PL[p, INJ] = 1
+    PL[p, JT] = 0
+    M[DBL] = 0
+
+
+@njit(cache=True)
+def rent(B, X, key, sq, total, deck, card):
+    """:meth:`Game.rent`; ``deck, card`` name the card that moved the player (-1: none)."""
+    SQ, RR, UM, CD = B[0], B[3], B[4], B[5]
+    OWN, HOU, MOR = X[1], X[2], X[3]
+    if MOR[sq]:
+        return 0
+    owner = OWN[sq]
+    kind = SQ[sq, KIND]
+    g = SQ[sq, GROUP]
+    if kind == K_STREET:
+        lv = HOU[sq]
+        if lv:
+            return SQ[sq, RENT0 + lv]
+        return SQ[sq, RENT0] * (2 if has_mono(B, X, owner, g) else 1)
+    count = count_in_group(B, X, owner, g)
+    nearest = deck >= 0 and CD[deck, card, C_ACT] == A_NEAREST
+    if kind == K_RAIL:
+        mult = CD[deck, card, C_RMULT] if nearest else 1
+        return RR[count - 1] * mult
+    if nearest and CD[deck, card, C_DMULT]:
+        t, _ = roll(B, X, key)
+        return CD[deck, card, C_DMULT] * t
+    return UM[count - 1] * total
+
+
+@njit(cache=True)
+def land(B, X, key, p, total):
+    """:meth:`Game._land` and :meth:`Game._draw_card`, as a loop over card moves."""
+    SQ, CD, R = B[0], B[5], B[7]
+    PL, OWN, HOU, STACK, HELD = X[0], X[1], X[2], X[7], X[6]
+    n = R[R_SIZE]
+    deck = -1
+    card = -1
+    while True:
+        pos = PL[p, POS]
+        kind = SQ[pos, KIND]
+        if kind == K_STREET or kind == K_RAIL or kind == K_UTIL:
+            owner = OWN[pos]
+            if owner < 0:
+                offer(B, X, p, pos)
+            elif owner != p:
+                r = rent(B, X, key, pos, total, deck, card)
+                if r:
+                    pay(B, X, key, p, r, owner)
+            return
+        if kind == K_TAX:
+            pay_bank(B, X, key, p, SQ[pos, TAX])
+            return
+        if kind == K_GOTOJAIL:
+            send_to_jail(B, X, p)
+            return
+        if kind != K_CHANCE and kind != K_CHEST:
+            return
+        deck = 0 if kind == K_CHANCE else 1
+        card = draw(B, X, key, deck)
+        a = CD[deck, card, C_ACT]
+        if a == A_ADVANCE:
+            steps = (CD[deck, card, C_SQUARE] - pos) % n
+            move(B, X, p, steps if steps else n)
+            continue
+        if a == A_NEAREST:
+            want = CD[deck, card, C_KIND]
+            steps = 1
+            while SQ[(pos + steps) % n, KIND] != want:
+                steps += 1
+            move(B, X, p, steps)
+            continue
+        if a == A_MOVE:
+            move(B, X, p, CD[deck, card, C_STEPS])
+            continue
+        if a == A_JAIL:
+            send_to_jail(B, X, p)
+        elif a == A_JAILFREE:
+            HELD[deck, card] = 1
+            k = PL[p, JC]
+            STACK[p, k, 0] = deck
+            STACK[p, k, 1] = card
+            PL[p, JC] = k + 1
+        elif a == A_REPAIRS:
+            nh = 0
+            nt = 0
+            for sq in range(OWN.shape[0]):
+                if OWN[sq] == p:
+                    if HOU[sq] == HOTEL:
+                        nt += 1
+                    else:
+                        nh += HOU[sq]
+            pay_bank(B, X, key, p, nh * CD[deck, card, C_HOUSE] + nt * CD[deck, card, C_HOTEL])
+        elif a == A_CASH:
+            amt = CD[deck, card, C_AMOUNT]
+            if amt >= 0:
+                PL[p, CASH] += amt
+            else:
+                pay_bank(B, X, key, p, -amt)
+        elif a == A_EACH:
+            amt = CD[deck, card, C_AMOUNT]
+            if amt < 0:
+                pay_each(B, X, key, p, -amt)
+            else:
+                for q in turn_order(X, 0):
+                    if q == p:
+                        continue
+                    if X[4][OVER] or PL[p, BK]:
+                        break
+                    if not PL[q, BK]:
+                        pay(B, X, key, q, amt, p)
+        return
+
+
+# ---------------------------------------------------------------------------
+# turns
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def after_roll(B, X, p):
+    PL, M = X[0], X[4]
+    if PL[p, BK] or M[OVER]:
+        return False
+    if PL[p, INJ]:
+        M[DBL] = 0
+    act(B, X, p)
+    return M[DBL] > 0 and not PL[p, INJ] and not PL[p, BK]
+
+
+@njit(cache=True)
+def roll_and_move(B, X, key, p):
+    """One ordinary roll; returns whether the player rolls again."""
+    R = B[7]
+    M = X[4]
+    total, doubles = roll(B, X, key)
+    M[PHASE] = 1
+    if doubles:
+        M[DBL] += 1
+        if M[DBL] >= R[R_DBLJAIL]:
+            send_to_jail(B, X, p)
+            act(B, X, p)
+            return False
+    else:
+        M[DBL] = 0
+    move(B, X, p, total)
+    land(B, X, key, p, total)
+    return after_roll(B, X, p)
+
+
+@njit(cache=True)
+def _leave_jail(X, p):
+    PL = X[0]
+    PL[p, INJ] = 0
+    PL[p, JT] = 0
+
+
+@njit(cache=True)
+def jail_turn(B, X, key, p):
+    R, POL = B[7], B[9]
+    PL, M, HELD, STACK = X[0], X[4], X[6], X[7]
+    fine = R[R_FINE]
+    if PL[p, JC] > 0:
+        k = PL[p, JC] - 1
+        HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
+        PL[p, JC] = k
+        _leave_jail(X, p)
+        return roll_and_move(B, X, key, p)
+    if POL[P_JAILPAY] and PL[p, CASH] >= fine:
+        pay_bank(B, X, key, p, fine)
+        _leave_jail(X, p)
+        return roll_and_move(B, X, key, p)
+    total, doubles = roll(B, X, key)
+    M[PHASE] = 1
+    M[DBL] = 0
+    if doubles:
+        _leave_jail(X, p)
+    else:
+        if PL[p, JT] + 1 < R[R_JAILROLLS]:
+            PL[p, JT] += 1
+            act(B, X, p)
+            return False
+        if not pay_bank(B, X, key, p, fine):
+            return False
+        _leave_jail(X, p)
+    move(B, X, p, total)
+    land(B, X, key, p, total)
+    after_roll(B, X, p)
+    return False
+
+
+@njit(cache=True)
+def next_turn(B, X, p):
+    PL, M = X[0], X[4]
+    M[PHASE] = 0
+    M[DBL] = 0
+    n = PL.shape[0]
+    nxt = p
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if PL[q, BK] == 0:
+            nxt = q
+            break
+    if nxt <= p:
+        M[ROUND] += 1
+    M[TO_MOVE] = nxt
+    if M[ROUND] >= M[MAXR]:
+        end_game(B, X, REASON_CAP)
+
+
+@njit(cache=True)
+def play_turn(B, X, key):
+    """:meth:`Game.play_turn`."""
+    PL, M = X[0], X[4]
+    if M[OVER]:
+        return
+    p = M[TO_MOVE]
+    M[TURNS] += 1
+    if M[PHASE] == 0:
+        for q in turn_order(X, p):
+            act(B, X, q)
+            if M[OVER]:
+                return
+        M[DBL] = 0
+        if PL[p, INJ]:
+            again = jail_turn(B, X, key, p)
+        else:
+            again = roll_and_move(B, X, key, p)
+    else:
+        act(B, X, p)
+        again = M[DBL] > 0 and not PL[p, INJ]
+    while again and not M[OVER] and not PL[p, BK]:
+        again = roll_and_move(B, X, key, p)
+    if not M[OVER]:
+        next_turn(B, X, p)
+
+
+@njit(cache=True)
+def start_game(B, X):
+    """:class:`Game`'s constructor checks: one player left, or already at the cap."""
+    M = X[4]
+    if active_count(X) <= 1:
+        end_game(B, X, REASON_BANKRUPTCY)
+    elif M[ROUND] >= M[MAXR] and M[PHASE] == 0:
+        end_game(B, X, REASON_CAP)
+
+
+@njit(cache=True)
+def snapshot(X, row):
+    """Cash, position, jail flag, bankrupt flag per player; owner, level, mortgage per square."""
+    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    P = PL.shape[0]
+    S = OWN.shape[0]
+    for q in range(P):
+        row[4 * q] = PL[q, CASH]
+        row[4 * q + 1] = PL[q, POS]
+        row[4 * q + 2] = PL[q, INJ]
+        row[4 * q + 3] = PL[q, BK]
+    o = 4 * P
+    for sq in range(S):
+        row[o + sq] = OWN[sq]
+        row[o + S + sq] = HOU[sq]
+        row[o + 2 * S + sq] = MOR[sq]
+
+
+@njit(cache=True)
+def run_batch(B, X0, keys, winners, worths, info, trace):
+    """Play one game per key from the initial state ``X0``.
+
+    Fills ``winners[g]`` (-1: none), ``worths[g, p]`` (net worth at the end),
+    ``info[g] = (turns, rounds, reason)``. When ``trace`` has rows, the state
+    after every turn of the first game is written there (for the differential
+    test). Returns the number of player-turns played.
+    """
+    PL0, OWN0, HOU0, MOR0, M0, PILE0, HELD0, STACK0 = X0
+    PL = PL0.copy()
+    OWN = OWN0.copy()
+    HOU = HOU0.copy()
+    MOR = MOR0.copy()
+    M = M0.copy()
+    PILE = PILE0.copy()
+    HELD = HELD0.copy()
+    STACK = STACK0.copy()
+    X = (PL, OWN, HOU, MOR, M, PILE, HELD, STACK)
+    total_turns = 0
+    P = PL.shape[0]
+    for g in range(keys.shape[0]):
+        PL[:, :] = PL0
+        OWN[:] = OWN0
+        HOU[:] = HOU0
+        MOR[:] = MOR0
+        M[:] = M0
+        PILE[:, :] = PILE0
+        HELD[:, :] = HELD0
+        STACK[:, :, :] = STACK0
+        key = keys[g]
+        start_game(B, X)
+        nt = 0
+        while M[OVER] == 0:
+            play_turn(B, X, key)
+            if g == 0 and nt < trace.shape[0]:
+                snapshot(X, trace[nt])
+            nt += 1
+        total_turns += M[TURNS]
+        winners[g] = M[WINNER]
+        for q in range(P):
+            worths[g, q] = net_worth(B, X, q)
+        info[g, 0] = M[TURNS]
+        if M[REASON] == REASON_CAP:
+            info[g, 1] = M[ROUND]
+        else:
+            info[g, 1] = M[ROUND] + 1 if M[TURNS] else M[ROUND]
+        info[g, 2] = M[REASON]
+    return total_turns

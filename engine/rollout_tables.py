@@ -1,0 +1,186 @@
+"""A :class:`models.state.GameState` as the integer arrays of the batch kernel.
+
+:func:`encode` turns a state (any board the state format allows, inline
+boards, other dice, ``set_size``) and a :class:`RolloutPolicy` into the two
+tuples of :mod:`engine._kernel`: the constant tables ``B`` and the initial
+mutable state ``X0``. Every derived number (mortgage value, interest, the
+building sell-back value) is computed here by the same methods that the
+reference engine calls, so the kernel never re-derives a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine import _kernel as k
+from engine.rollout_policy import RolloutPolicy
+from models.state import GameState
+
+_KINDS = {
+    "street": k.K_STREET,
+    "railroad": k.K_RAIL,
+    "utility": k.K_UTIL,
+    "tax": k.K_TAX,
+    "chance": k.K_CHANCE,
+    "community_chest": k.K_CHEST,
+    "go_to_jail": k.K_GOTOJAIL,
+}
+_ACTIONS = {
+    "advance_to": k.A_ADVANCE,
+    "advance_nearest": k.A_NEAREST,
+    "move": k.A_MOVE,
+    "go_to_jail": k.A_JAIL,
+    "jail_free": k.A_JAILFREE,
+    "repairs": k.A_REPAIRS,
+    "cash": k.A_CASH,
+    "each_player": k.A_EACH,
+}
+DECK_NAMES = ("chance", "community_chest")
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The encoded state: ``B`` (constant), ``X0`` (initial mutable state)."""
+
+    B: tuple[Any, ...]
+    X0: tuple[Any, ...]
+    n_players: int
+    n_squares: int
+
+
+def _square_table(state: GameState, group_ids: dict[str, int]) -> np.ndarray:
+    board, rules = state.board, state.rules
+    sq_t = np.zeros((board.size, k.SQ_COLS), dtype=np.int64)
+    sq_t[:, k.GROUP] = -1
+    for sq in board.squares:
+        row = sq_t[sq.index]
+        row[k.KIND] = _KINDS.get(sq.kind, k.K_OTHER)
+        row[k.TAX] = sq.amount
+        if not sq.is_property:
+            continue
+        assert sq.group is not None
+        mval = state.mortgage_value(sq.index)
+        row[k.GROUP] = group_ids[sq.group]
+        row[k.PRICE] = sq.price
+        row[k.HCOST] = sq.house_cost
+        row[k.MVAL] = mval
+        row[k.INTEREST] = rules.interest(mval)
+        row[k.UNMORT] = rules.unmortgage_cost(mval)
+        row[k.SELL] = rules.sell_value(sq.house_cost)
+        for lv, r in enumerate(sq.rents[:6]):
+            row[k.RENT0 + lv] = r
+    return sq_t
+
+
+def _group_tables(state: GameState, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    groups = state.board.groups
+    width = max(len(groups[g]) for g in names)
+    gl = np.full((len(names), width), -1, dtype=np.int64)
+    gi = np.zeros((len(names), 3), dtype=np.int64)
+    for g, name in enumerate(names):
+        lots = groups[name]
+        gl[g, : len(lots)] = lots
+        gi[g, k.G_N] = len(lots)
+        gi[g, k.G_NEED] = state.set_size(name)
+        gi[g, k.G_STREET] = int(name not in ("railroad", "utility"))
+    return gl, gi
+
+
+def _card_tables(state: GameState) -> tuple[np.ndarray, np.ndarray]:
+    board = state.board
+    decks = [board.deck(d) for d in DECK_NAMES]
+    width = max(1, *(len(d) for d in decks))
+    cd = np.zeros((2, width, k.CD_COLS), dtype=np.int64)
+    nc = np.array([len(d) for d in decks], dtype=np.int64)
+    for d, cards in enumerate(decks):
+        for i, c in enumerate(cards):
+            row = cd[d, i]
+            row[k.C_ACT] = _ACTIONS[c.action]
+            row[k.C_SQUARE] = c.square if c.square is not None else -1
+            row[k.C_KIND] = _KINDS.get(c.group or "", -1)
+            row[k.C_RMULT] = c.rent_multiplier
+            row[k.C_DMULT] = c.dice_multiplier
+            row[k.C_STEPS] = c.steps
+            row[k.C_HOUSE] = c.house
+            row[k.C_HOTEL] = c.hotel
+            row[k.C_AMOUNT] = c.amount
+    return cd, nc
+
+
+def _rules_table(state: GameState) -> tuple[np.ndarray, np.ndarray]:
+    rules, board = state.rules, state.board
+    r = np.zeros(k.R_LEN, dtype=np.int64)
+    r[k.R_SALARY] = rules.go_salary
+    r[k.R_FINE] = rules.jail_fine
+    r[k.R_HOUSES] = rules.houses
+    r[k.R_HOTELS] = rules.hotels
+    r[k.R_JAILROLLS] = rules.max_jail_rolls
+    r[k.R_DBLJAIL] = rules.doubles_to_jail
+    r[k.R_JAILSQ] = board.jail
+    r[k.R_SIZE] = board.size
+    r[k.R_NDICE] = rules.dice.count
+    r[k.R_SIDES] = rules.dice.sides
+    r[k.R_LOADED] = int(rules.dice.weights is not None)
+    r[k.R_NPL] = len(state.players)
+    if rules.dice.weights is not None:
+        cdf = np.array([float(c) for c in np.cumsum(rules.dice.face_probabilities())[:-1]], dtype=np.float64)
+    else:
+        cdf = np.zeros(0, dtype=np.float64)
+    return r, cdf
+
+
+def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[Any, ...]:
+    board = state.board
+    n_pl = len(state.players)
+    pl = np.zeros((n_pl, k.PL_COLS), dtype=np.int64)
+    for i, p in enumerate(state.players):
+        pl[i] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
+    own = np.array(state.owner, dtype=np.int64)
+    hou = np.array(state.houses, dtype=np.int64)
+    mor = np.array(state.mortgaged, dtype=np.int64)
+    m = np.zeros(k.M_LEN, dtype=np.int64)
+    m[k.TO_MOVE] = state.to_move
+    m[k.ROUND] = state.round
+    m[k.PHASE] = int(state.phase != "start")
+    m[k.DBL] = state.doubles_rolled
+    m[k.WINNER] = -1
+    m[k.MAXR] = max_rounds
+    m[k.NBK] = sum(p.bankrupt for p in state.players)
+    width = max(1, int(nc.max()))
+    pile = np.zeros((2, width), dtype=np.int64)
+    held = np.zeros((2, width), dtype=np.int64)
+    # Held Get Out of Jail Free cards come from the decks in order, Chance first
+    # (as engine.game.Game._assign_held_cards does).
+    pool = [(d, i) for d, name in enumerate(DECK_NAMES) for i, c in enumerate(board.deck(name)) if c.action == "jail_free"]
+    stack = np.zeros((n_pl, max(1, len(pool)), 2), dtype=np.int64)
+    for i, p in enumerate(state.players):
+        for j in range(p.jail_cards):
+            if not pool:
+                raise ValueError("more Get Out of Jail Free cards held than the decks contain")
+            d, idx = pool.pop(0)
+            held[d, idx] = 1
+            stack[i, j] = (d, idx)
+    return (pl, own, hou, mor, m, pile, held, stack)
+
+
+def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:
+    """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap."""
+    names = sorted(state.board.groups)  # ids in name order: the order of Game._acquired
+    group_ids = {g: i for i, g in enumerate(names)}
+    sq_t = _square_table(state, group_ids)
+    gl, gi = _group_tables(state, names)
+    cd, nc = _card_tables(state)
+    r, cdf = _rules_table(state)
+    board = state.board
+    rr = np.array(board.railroad_rents or (0,), dtype=np.int64)
+    um = np.array(board.utility_multipliers or (0,), dtype=np.int64)
+    pol = np.array(policy.as_array(), dtype=np.int64)
+    b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
+    x0 = _initial_state(state, max_rounds, nc)
+    return Tables(b, x0, len(state.players), board.size)
+
+
+__all__ = ["DECK_NAMES", "Tables", "encode"]
