@@ -8,7 +8,12 @@ same game, turn by turn. Tables come from :mod:`engine.rollout_tables`.
 Arguments are bundled in two tuples so that signatures stay short:
 
 ``B`` (constant): ``(SQ, GL, GI, RR, UM, CD, NC, R, CDF, POL)``
-``X`` (one game's mutable state): ``(PL, OWN, HOU, MOR, M, PILE, HELD, STACK)``
+``X`` (one game's mutable state): ``(PL, OWN, HOU, MOR, M, PILE, HELD, STACK, SCR)``
+
+Every function is compiled without numba's reference counting
+(``_nrt=False``): no function allocates, scratch space comes in ``SCR``
+(rows named ``S_*``), and arrays in tuples are passed without atomic
+reference-count updates, which made the loop about ten times faster.
 
 The column constants below name every column.
 """
@@ -38,15 +43,26 @@ R_LEN = 12
 P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL = 0, 1, 2, 3, 4
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
-PL_COLS = 6
+SKIP_VER, SKIP_NEED = 6, 7  # the act phase found nothing at this board version, below this cash
+PL_COLS = 8
 # --- M (misc) -----------------------------------------------------------------
-TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
+TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK, VER = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16, 17,
 )
-M_LEN = 17
+M_LEN = 18
+"""``VER`` counts changes of ownership, buildings and mortgages. The act phase's
+options depend only on those and on the player's cash, each option through a
+threshold (its cost plus the policy's reserve). A phase that finds nothing
+records the version and the lowest threshold it was short of
+(``SKIP_NEED``); the phase need not run again until the version changes or
+the cash reaches that threshold."""
 REASON_BANKRUPTCY, REASON_CAP = 0, 1
+# --- SCR rows (scratch) -------------------------------------------------------
+S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL, S_PROPS_SINGLE = range(10)
+SCR_ROWS = 10
 HOTEL = 5
 MAX_ACTIONS = 64
+NEVER = 1 << 62  # a cash threshold that is never reached
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -54,14 +70,14 @@ _S30, _S27, _S31, _S11, _S48 = np.uint64(30), np.uint64(27), np.uint64(31), np.u
 _TWO53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _mix(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def uniform(key, stream, counter):
     """:func:`engine.streams.counter_uniform`."""
     inner = _mix((np.uint64(stream) << _S48) | np.uint64(counter))
@@ -71,7 +87,7 @@ def uniform(key, stream, counter):
 # ---------------------------------------------------------------------------
 # dice and decks
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def roll(B, X, key):
     """Throw the dice: ``(total, doubles)``."""
     R = B[7]
@@ -99,7 +115,7 @@ def roll(B, X, key):
     return total, (n >= 2 and same)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(B, X, key, d):
     """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held."""
     NC = B[6]
@@ -113,15 +129,18 @@ def draw(B, X, key, d):
         k = M[SHUF0 + d]
         M[SHUF0 + d] = k + 1
         # Fisher-Yates on positions 0..n-1, then read through the available list.
-        order = np.arange(n)
+        SCR = X[8]
+        for i in range(n):
+            SCR[S_ORDER, i] = i
+            SCR[S_AVAIL, i] = PILE[d, i]
+        order = SCR[S_ORDER]
         for i in range(n - 1, 0, -1):
             j = int(uniform(key, 1 + d, (k << 16) | i) * (i + 1))
             t = order[i]
             order[i] = order[j]
             order[j] = t
-        avail = PILE[d, :n].copy()
         for t in range(n):
-            PILE[d, t] = avail[order[t]]
+            PILE[d, t] = SCR[S_AVAIL, order[t]]
         M[LEN0 + d] = n
         M[PTR0 + d] = 0
     c = PILE[d, M[PTR0 + d]]
@@ -132,7 +151,7 @@ def draw(B, X, key, d):
 # ---------------------------------------------------------------------------
 # queries
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def count_in_group(B, X, p, g):
     GL, GI = B[1], B[2]
     OWN = X[1]
@@ -143,14 +162,14 @@ def count_in_group(B, X, p, g):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def has_mono(B, X, p, g):
     if p < 0:
         return False
     return count_in_group(B, X, p, g) >= B[2][g, G_NEED]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def houses_in_bank(B, X):
     HOU = X[2]
     n = 0
@@ -160,7 +179,7 @@ def houses_in_bank(B, X):
     return B[7][R_HOUSES] - n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hotels_in_bank(B, X):
     HOU = X[2]
     n = 0
@@ -170,7 +189,7 @@ def hotels_in_bank(B, X):
     return B[7][R_HOTELS] - n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def net_worth(B, X, p):
     SQ = B[0]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -182,7 +201,7 @@ def net_worth(B, X, p):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def liquidation_value(B, X, p):
     SQ = B[0]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -195,7 +214,7 @@ def liquidation_value(B, X, p):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_has_buildings(B, X, g):
     GL, GI = B[1], B[2]
     HOU = X[2]
@@ -205,7 +224,7 @@ def group_has_buildings(B, X, g):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def active_count(X):
     PL = X[0]
     n = 0
@@ -215,25 +234,22 @@ def active_count(X):
     return n
 
 
-@njit(cache=True)
-def turn_order(X, start):
-    """Active players in turn order from ``start`` (``start`` first when active)."""
+@njit(cache=True, inline="always", _nrt=False)
+def first_active(X, start):
+    """The first active player in turn order from ``start`` (``start`` itself when active)."""
     PL = X[0]
     n = PL.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    m = 0
     for k in range(n):
         q = (start + k) % n
         if PL[q, BK] == 0:
-            out[m] = q
-            m += 1
-    return out[:m]
+            return q
+    return -1
 
 
 # ---------------------------------------------------------------------------
 # end of game
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_game(B, X, reason):
     PL, M = X[0], X[4]
     winner = -1
@@ -258,39 +274,36 @@ def end_game(B, X, reason):
 # ---------------------------------------------------------------------------
 # buildings: selling, evening out, liquidation
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _levels_houses(lv):
+@njit(cache=True, _nrt=False)
+def _levels_houses(lv, m):
     n = 0
-    for v in lv:
-        if v < HOTEL:
-            n += v
+    for i in range(m):
+        if lv[i] < HOTEL:
+            n += lv[i]
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sell_one(B, X, p, sq):
     """:meth:`Game._sell_one`, with :func:`engine.legal.hotel_break_levels` for a hotel."""
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU = X[0], X[1], X[2]
     if HOU[sq] != HOTEL:
         HOU[sq] -= 1
+        X[4][VER] += 1
         PL[p, CASH] += SQ[sq, SELL]
         return
     g = SQ[sq, GROUP]
-    lots = np.empty(GI[g, G_N], dtype=np.int64)
+    SCR = X[8]
+    lots, old, new, hi = SCR[S_LOTS], SCR[S_OLD], SCR[S_NEW], SCR[S_HI]
     m = 0
     for k in range(GI[g, G_N]):
         s = GL[g, k]
         if OWN[s] == p:
             lots[m] = s
+            old[m] = HOU[s]
             m += 1
-    lots = lots[:m]
-    old = np.empty(m, dtype=np.int64)
-    for i in range(m):
-        old[i] = HOU[lots[i]]
-    bank = houses_in_bank(B, X) + _levels_houses(old)
-    new = np.empty(m, dtype=np.int64)
-    hi = np.empty(m, dtype=np.int64)
+    bank = houses_in_bank(B, X) + _levels_houses(old, m)
     done = False
     for target in range(HOTEL - 1, -1, -1):
         for i in range(m):
@@ -303,13 +316,13 @@ def sell_one(B, X, p, sq):
             hi[i] = hi_
             # fewest houses: a standing hotel needs none, else the lower level
             new[i] = hi_ if hi_ == HOTEL else lo_
-        if _levels_houses(new) > bank:
+        if _levels_houses(new, m) > bank:
             continue
         for i in range(m):
             if lots[i] != sq and new[i] < hi[i]:
                 keep = new[i]
                 new[i] = hi[i]
-                if _levels_houses(new) > bank:
+                if _levels_houses(new, m) > bank:
                     new[i] = keep
         done = True
         break
@@ -320,10 +333,11 @@ def sell_one(B, X, p, sq):
     for i in range(m):
         value += (old[i] - new[i]) * SQ[lots[i], SELL]
         HOU[lots[i]] = new[i]
+        X[4][VER] += 1
     PL[p, CASH] += value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def even_out(B, X, p, g):
     """Sell ``p``'s highest lot of group ``g`` until its levels differ by at most one."""
     GL, GI = B[1], B[2]
@@ -346,20 +360,20 @@ def even_out(B, X, p, g):
         sell_one(B, X, p, top)
 
 
-@njit(cache=True)
-def acquired(B, X, p, squares):
-    """:meth:`Game._acquired`: groups in name order (group ids are sorted by name)."""
+@njit(cache=True, _nrt=False)
+def acquired(B, X, p, squares, m):
+    """:meth:`Game._acquired` for ``squares[:m]``: groups in name order (group ids are sorted by name)."""
     SQ, GI = B[0], B[2]
     for g in range(GI.shape[0]):
         hit = False
-        for s in squares:
-            if SQ[s, GROUP] == g:
+        for i in range(m):
+            if SQ[squares[i], GROUP] == g:
                 hit = True
         if hit:
             even_out(B, X, p, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def liquidate(B, X, p, owed):
     """:meth:`Game.liquidate`: mortgages first, then buildings."""
     SQ, GL, GI = B[0], B[1], B[2]
@@ -383,6 +397,7 @@ def liquidate(B, X, p, owed):
                 bv = v
         if best >= 0:
             MOR[best] = 1
+            X[4][VER] += 1
             PL[p, CASH] += SQ[best, MVAL]
             continue
         # legal sales: lots at their group's highest level (over p's lots)
@@ -409,7 +424,7 @@ def liquidate(B, X, p, owed):
         sell_one(B, X, p, best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raise_cash(B, X, p, owed):
     """The policy raises nothing itself; the engine liquidates when that covers the debt."""
     if X[0][p, CASH] < owed <= liquidation_value(B, X, p):
@@ -419,25 +434,25 @@ def raise_cash(B, X, p, owed):
 # ---------------------------------------------------------------------------
 # bankruptcy and payments
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _bankrupt_common(B, X, p):
-    """Buildings to the bank at half price; returns ``p``'s properties."""
+@njit(cache=True, _nrt=False)
+def _bankrupt_common(B, X, p, props):
+    """Buildings to the bank at half price; ``p``'s properties into ``props``, returns their count."""
     SQ = B[0]
     PL, OWN, HOU = X[0], X[1], X[2]
     n = OWN.shape[0]
     m = 0
-    props = np.empty(n, dtype=np.int64)
     for sq in range(n):
         if OWN[sq] == p:
             if HOU[sq]:
                 PL[p, CASH] += HOU[sq] * SQ[sq, SELL]
                 HOU[sq] = 0
+                X[4][VER] += 1
             props[m] = sq
             m += 1
-    return props[:m]
+    return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mark_bankrupt(X, p):
     PL, M = X[0], X[4]
     PL[p, JC] = 0
@@ -447,17 +462,21 @@ def _mark_bankrupt(X, p):
     M[NBK] += 1
 
 
-@njit(cache=True)
-def bankrupt_multi(B, X, key, p, creds, amounts):
-    """Bankrupt to the bank or to several players: shared cash, properties auctioned."""
+@njit(cache=True, _nrt=False)
+def bankrupt_multi(B, X, key, p, nc):
+    """Bankrupt to the bank or to several players (``nc`` creditors in the
+    scratch rows ``S_CREDS``/``S_AMOUNTS``, -1 = the bank): shared cash,
+    properties auctioned."""
     PL, OWN, MOR, HELD, STACK = X[0], X[1], X[3], X[6], X[7]
-    props = _bankrupt_common(B, X, p)
+    SCR = X[8]
+    creds, amounts, props = SCR[S_CREDS], SCR[S_AMOUNTS], SCR[S_PROPS_MULTI]
+    npr = _bankrupt_common(B, X, p, props)
     total = 0
-    for a in amounts:
-        total += a
+    for i in range(nc):
+        total += amounts[i]
     cash = PL[p, CASH]
     paid = 0
-    for i in range(creds.shape[0]):
+    for i in range(nc):
         v = cash * amounts[i] // total
         if i == 0:
             continue
@@ -469,23 +488,24 @@ def bankrupt_multi(B, X, key, p, creds, amounts):
     PL[p, CASH] -= v0
     if creds[0] >= 0:
         PL[creds[0], CASH] += v0
-    for sq in props:
-        OWN[sq] = -1
-        MOR[sq] = 0
+    for i in range(npr):
+        OWN[props[i]] = -1
+        MOR[props[i]] = 0
+        X[4][VER] += 1
     for k in range(PL[p, JC]):
         HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
     _mark_bankrupt(X, p)
     if active_count(X) <= 1:
         end_game(B, X, REASON_BANKRUPTCY)
         return
-    nxt = turn_order(X, (p + 1) % PL.shape[0])
-    for sq in props:
+    lander = first_active(X, (p + 1) % PL.shape[0])
+    for i in range(npr):
         if X[4][OVER]:
             return
-        auction(B, X, sq, nxt[0])
+        auction(B, X, props[i], lander)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_bank(B, X, key, p, amount):
     """:meth:`Game._pay` to the bank (``None``)."""
     if amount <= 0:
@@ -496,23 +516,25 @@ def pay_bank(B, X, key, p, amount):
     if PL[p, CASH] >= amount:
         PL[p, CASH] -= amount
         return True
-    creds = np.full(1, -1, dtype=np.int64)
-    amounts = np.full(1, amount, dtype=np.int64)
-    bankrupt_multi(B, X, key, p, creds, amounts)
+    X[8][S_CREDS, 0] = -1
+    X[8][S_AMOUNTS, 0] = amount
+    bankrupt_multi(B, X, key, p, 1)
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bankrupt_single(B, X, key, p, c):
     """Bankrupt to one player ``c``: everything passes to it; it pays interest on mortgaged lots."""
     SQ = B[0]
     PL, OWN, MOR, STACK = X[0], X[1], X[3], X[7]
-    props = _bankrupt_common(B, X, p)
+    props = X[8][S_PROPS_SINGLE]
+    npr = _bankrupt_common(B, X, p, props)
     PL[c, CASH] += PL[p, CASH]
     PL[p, CASH] = 0
-    for sq in props:
-        OWN[sq] = c
-    acquired(B, X, c, props)
+    for i in range(npr):
+        OWN[props[i]] = c
+        X[4][VER] += 1
+    acquired(B, X, c, props, npr)
     base = PL[c, JC]
     for k in range(PL[p, JC]):
         STACK[c, base + k, 0] = STACK[p, k, 0]
@@ -522,14 +544,15 @@ def bankrupt_single(B, X, key, p, c):
     if active_count(X) <= 1:
         end_game(B, X, REASON_BANKRUPTCY)
         return
-    for sq in props:
+    for i in range(npr):
+        sq = props[i]
         if MOR[sq]:
             # interest only (the policy never lifts on receipt)
             if not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
                 return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay(B, X, key, p, amount, creditor):
     """:meth:`Game._pay`; ``creditor`` -1 is the bank. Returns whether it paid."""
     if creditor < 0:
@@ -547,49 +570,51 @@ def pay(B, X, key, p, amount, creditor):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_each(B, X, key, p, each):
     """:meth:`Game._pay_each` to every other active player."""
     PL = X[0]
-    others = turn_order(X, 0)
+    creds, amounts = X[8][S_CREDS], X[8][S_AMOUNTS]
     m = 0
-    creds = np.empty(others.shape[0], dtype=np.int64)
-    for q in others:
-        if q != p:
+    for q in range(PL.shape[0]):
+        if q != p and PL[q, BK] == 0:
             creds[m] = q
+            amounts[m] = each
             m += 1
-    creds = creds[:m]
     if m == 0 or each <= 0:
         return True
     total = each * m
     if PL[p, CASH] < total:
         raise_cash(B, X, p, total)
     if PL[p, CASH] >= total:
-        for c in creds:
+        for i in range(m):
             PL[p, CASH] -= each
-            PL[c, CASH] += each
+            PL[creds[i], CASH] += each
         return True
     if m == 1:
         bankrupt_single(B, X, key, p, creds[0])
     else:
-        bankrupt_multi(B, X, key, p, creds, np.full(m, each, dtype=np.int64))
+        bankrupt_multi(B, X, key, p, m)
     return False
 
 
 # ---------------------------------------------------------------------------
 # buying and auctions
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def auction(B, X, sq, lander):
     """Second-price auction; each bidder's maximum is ``min(price, cash - buy_reserve)``."""
     SQ, POL = B[0], B[9]
     PL, OWN = X[0], X[1]
-    order = turn_order(X, lander)
     top = 0
     second = 0
     winner = -1
     price = SQ[sq, PRICE]
-    for q in order:
+    n = PL.shape[0]
+    for k in range(n):
+        q = (lander + k) % n
+        if PL[q, BK]:
+            continue
         m = min(price, PL[q, CASH] - POL[P_BUY])
         m = min(max(0, m), PL[q, CASH])
         if m < 1:
@@ -604,10 +629,11 @@ def auction(B, X, sq, lander):
         return
     PL[winner, CASH] -= min(top, second + 1)
     OWN[sq] = winner
-    acquired(B, X, winner, np.full(1, sq, dtype=np.int64))
+    X[4][VER] += 1
+    even_out(B, X, winner, SQ[sq, GROUP])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def offer(B, X, p, sq):
     SQ, POL = B[0], B[9]
     PL, OWN = X[0], X[1]
@@ -615,7 +641,8 @@ def offer(B, X, p, sq):
     if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[P_BUY]:
         PL[p, CASH] -= price
         OWN[sq] = p
-        acquired(B, X, p, np.full(1, sq, dtype=np.int64))
+        X[4][VER] += 1
+        even_out(B, X, p, SQ[sq, GROUP])
     else:
         auction(B, X, sq, p)
 
@@ -623,27 +650,29 @@ def offer(B, X, p, sq):
 # ---------------------------------------------------------------------------
 # the policy's act phase
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_lift(B, X, p):
     SQ, POL = B[0], B[9]
     PL, OWN, MOR = X[0], X[1], X[3]
     cash = PL[p, CASH]
     best = -1
     bm = 0
+    need = NEVER
     for sq in range(OWN.shape[0]):
         if OWN[sq] != p or MOR[sq] == 0:
             continue
         cost = SQ[sq, UNMORT]
         if cash < cost or cash - cost < POL[P_UNMORT]:
+            need = min(need, cost + POL[P_UNMORT])
             continue
         nm = 0 if has_mono(B, X, p, SQ[sq, GROUP]) else 1
         if best < 0 or nm < bm:
             best = sq
             bm = nm
-    return best
+    return best, need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_build(B, X, p):
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -652,6 +681,7 @@ def _choose_build(B, X, p):
     bl = 0
     hb = -1
     tb = -1
+    need = NEVER
     for g in range(GI.shape[0]):
         if GI[g, G_STREET] == 0 or not has_mono(B, X, p, g):
             continue
@@ -671,8 +701,6 @@ def _choose_build(B, X, p):
             if OWN[s] != p or HOU[s] != low:
                 continue
             cost = SQ[s, HCOST]
-            if cash < cost or cash - cost < POL[P_BUILD]:
-                continue
             if low == HOTEL - 1:
                 if tb < 0:
                     tb = hotels_in_bank(B, X)
@@ -683,36 +711,54 @@ def _choose_build(B, X, p):
                     hb = houses_in_bank(B, X)
                 if hb < 1:
                     continue
+            if cash < cost or cash - cost < POL[P_BUILD]:
+                need = min(need, cost + POL[P_BUILD])
+                continue
             if best < 0 or low < bl or (low == bl and s > best):
                 best = s
                 bl = low
-    return best
+    return best, need
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def act(B, X, p):
-    """:meth:`Game._act` with the policy: lift mortgages, then build, one action at a time."""
-    SQ = B[0]
-    PL, HOU, MOR, M = X[0], X[2], X[3], X[4]
+    """:meth:`Game._act` with the policy: lift mortgages, then build, one action at a time.
+
+    Skipped when a phase of ``p`` found nothing at the same board version
+    with at least as much cash (see ``VER``)."""
+    PL, M = X[0], X[4]
     if M[OVER] or PL[p, BK]:
         return
+    if PL[p, SKIP_VER] == M[VER] and PL[p, CASH] < PL[p, SKIP_NEED]:
+        return
+    _act_phase(B, X, p)
+
+
+@njit(cache=True, _nrt=False)
+def _act_phase(B, X, p):
+    SQ = B[0]
+    PL, HOU, MOR, M = X[0], X[2], X[3], X[4]
     for _ in range(MAX_ACTIONS):
-        sq = _choose_lift(B, X, p)
+        sq, need_lift = _choose_lift(B, X, p)
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
             MOR[sq] = 0
+            X[4][VER] += 1
             continue
-        sq = _choose_build(B, X, p)
+        sq, need_build = _choose_build(B, X, p)
         if sq < 0:
+            PL[p, SKIP_VER] = M[VER]
+            PL[p, SKIP_NEED] = min(need_lift, need_build)
             return
         PL[p, CASH] -= SQ[sq, HCOST]
         HOU[sq] += 1
+        X[4][VER] += 1
 
 
 # ---------------------------------------------------------------------------
 # movement, squares and cards
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def move(B, X, p, steps):
     R = B[7]
     PL = X[0]
@@ -723,7 +769,7 @@ def move(B, X, p, steps):
         PL[p, CASH] += R[R_SALARY]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def send_to_jail(B, X, p):
     PL, M = X[0], X[4]
     PL[p, POS] = B[7][R_JAILSQ]
@@ -732,7 +778,7 @@ def send_to_jail(B, X, p):
     M[DBL] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rent(B, X, key, sq, total, deck, card):
     """:meth:`Game.rent`; ``deck, card`` name the card that moved the player (-1: none)."""
     SQ, RR, UM, CD = B[0], B[3], B[4], B[5]
@@ -758,7 +804,7 @@ def rent(B, X, key, sq, total, deck, card):
     return UM[count - 1] * total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land(B, X, key, p, total):
     """:meth:`Game._land` and :meth:`Game._draw_card`, as a loop over card moves."""
     SQ, CD, R = B[0], B[5], B[7]
@@ -832,8 +878,8 @@ def land(B, X, key, p, total):
             if amt < 0:
                 pay_each(B, X, key, p, -amt)
             else:
-                for q in turn_order(X, 0):
-                    if q == p:
+                for q in range(PL.shape[0]):
+                    if q == p or PL[q, BK]:
                         continue
                     if X[4][OVER] or PL[p, BK]:
                         break
@@ -845,7 +891,7 @@ def land(B, X, key, p, total):
 # ---------------------------------------------------------------------------
 # turns
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_roll(B, X, p):
     PL, M = X[0], X[4]
     if PL[p, BK] or M[OVER]:
@@ -856,7 +902,7 @@ def after_roll(B, X, p):
     return M[DBL] > 0 and not PL[p, INJ] and not PL[p, BK]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_and_move(B, X, key, p):
     """One ordinary roll; returns whether the player rolls again."""
     R = B[7]
@@ -876,14 +922,14 @@ def roll_and_move(B, X, key, p):
     return after_roll(B, X, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def _leave_jail(X, p):
     PL = X[0]
     PL[p, INJ] = 0
     PL[p, JT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def jail_turn(B, X, key, p):
     R, POL = B[7], B[9]
     PL, M, HELD, STACK = X[0], X[4], X[6], X[7]
@@ -917,7 +963,7 @@ def jail_turn(B, X, key, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_turn(B, X, p):
     PL, M = X[0], X[4]
     M[PHASE] = 0
@@ -936,7 +982,7 @@ def next_turn(B, X, p):
         end_game(B, X, REASON_CAP)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(B, X, key):
     """:meth:`Game.play_turn`."""
     PL, M = X[0], X[4]
@@ -945,10 +991,11 @@ def play_turn(B, X, key):
     p = M[TO_MOVE]
     M[TURNS] += 1
     if M[PHASE] == 0:
-        for q in turn_order(X, p):
-            act(B, X, q)
-            if M[OVER]:
-                return
+        n = PL.shape[0]
+        for k in range(n):
+            q = (p + k) % n
+            if PL[q, BK] == 0:
+                act(B, X, q)
         M[DBL] = 0
         if PL[p, INJ]:
             again = jail_turn(B, X, key, p)
@@ -963,7 +1010,7 @@ def play_turn(B, X, key):
         next_turn(B, X, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_game(B, X):
     """:class:`Game`'s constructor checks: one player left, or already at the cap."""
     M = X[4]
@@ -973,7 +1020,7 @@ def start_game(B, X):
         end_game(B, X, REASON_CAP)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def snapshot(X, row):
     """Cash, position, jail flag, bankrupt flag per player; owner, level, mortgage per square."""
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -991,36 +1038,42 @@ def snapshot(X, row):
         row[o + 2 * S + sq] = MOR[sq]
 
 
-@njit(cache=True)
-def run_batch(B, X0, keys, winners, worths, info, trace):
-    """Play one game per key from the initial state ``X0``.
+@njit(cache=True, _nrt=False)
+def _copy1(src, dst):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def _copy2(src, dst):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, _nrt=False)
+def run_batch(B, X0, X, keys, winners, worths, info, trace):
+    """Play one game per key from the initial state ``X0``, in the work state ``X``.
 
     Fills ``winners[g]`` (-1: none), ``worths[g, p]`` (net worth at the end),
     ``info[g] = (turns, rounds, reason)``. When ``trace`` has rows, the state
     after every turn of the first game is written there (for the differential
     test). Returns the number of player-turns played.
     """
-    PL0, OWN0, HOU0, MOR0, M0, PILE0, HELD0, STACK0 = X0
-    PL = PL0.copy()
-    OWN = OWN0.copy()
-    HOU = HOU0.copy()
-    MOR = MOR0.copy()
-    M = M0.copy()
-    PILE = PILE0.copy()
-    HELD = HELD0.copy()
-    STACK = STACK0.copy()
-    X = (PL, OWN, HOU, MOR, M, PILE, HELD, STACK)
+    PL0, OWN0, HOU0, MOR0, M0, PILE0, HELD0, STACK0 = X0[0], X0[1], X0[2], X0[3], X0[4], X0[5], X0[6], X0[7]
+    PL, OWN, HOU, MOR, M, PILE, HELD, STACK = X[0], X[1], X[2], X[3], X[4], X[5], X[6], X[7]
     total_turns = 0
     P = PL.shape[0]
     for g in range(keys.shape[0]):
-        PL[:, :] = PL0
-        OWN[:] = OWN0
-        HOU[:] = HOU0
-        MOR[:] = MOR0
-        M[:] = M0
-        PILE[:, :] = PILE0
-        HELD[:, :] = HELD0
-        STACK[:, :, :] = STACK0
+        _copy2(PL0, PL)
+        _copy1(OWN0, OWN)
+        _copy1(HOU0, HOU)
+        _copy1(MOR0, MOR)
+        _copy1(M0, M)
+        _copy2(PILE0, PILE)
+        _copy2(HELD0, HELD)
+        for i in range(STACK.shape[0]):
+            _copy2(STACK0[i], STACK[i])
         key = keys[g]
         start_game(B, X)
         nt = 0

@@ -43,12 +43,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine import _kernel
-from engine.game import Game
+from engine.game import Game, Observer
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
 from engine.rollout_tables import encode
 from engine.seeding import SeedLike
@@ -65,6 +66,9 @@ class RolloutResult:
 
     ``winners[g]`` is the seat that won game ``g`` (-1: none), kept so that two
     results on the same seed can be paired (:func:`paired_delta`).
+    ``mean_rounds`` counts rounds played beyond the state's round (the round
+    in progress at a bankruptcy counts); ``finished`` is the fraction of games
+    that ended by bankruptcy within the horizon.
     """
 
     players: tuple[str, ...]
@@ -140,17 +144,18 @@ def simulate(
     rounds = 0
     start = time.perf_counter()
     trace = np.zeros((0, 1), dtype=np.int64)
+    work = tables.work()
     for lo in range(0, n_games, batch):
         m = min(batch, n_games - lo)
         keys = stream_keys(seed, m, first=lo)
         w = np.empty(m, dtype=np.int64)
         worths = np.empty((m, n_pl), dtype=np.int64)
         info = np.empty((m, 3), dtype=np.int64)
-        turns += int(_kernel.run_batch(tables.B, tables.X0, keys, w, worths, info, trace))
+        turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace))
         winners[lo : lo + m] = w
         worth_sum += worths.sum(axis=0)
         finished += int((info[:, 2] == _kernel.REASON_BANKRUPTCY).sum())
-        rounds += int(info[:, 1].sum())
+        rounds += int(info[:, 1].sum()) - m * state.round
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
     probs = {nm: float(np.count_nonzero(winners == i)) / n_games for i, nm in enumerate(names)}
@@ -199,7 +204,7 @@ def kernel_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy
     trace = np.zeros((cap, 4 * n_pl + 3 * n_sq), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
     info = np.empty((1, 3), dtype=np.int64)
-    _kernel.run_batch(tables.B, tables.X0, keys, np.empty(1, np.int64), np.empty((1, n_pl), np.int64), info, trace)
+    _kernel.run_batch(tables.B, tables.X0, tables.work(), keys, np.empty(1, np.int64), np.empty((1, n_pl), np.int64), info, trace)
     return trace[: int(info[0, 0])]
 
 
@@ -210,11 +215,18 @@ def _row(state: GameState) -> list[int]:
     return row + list(state.owner) + list(state.houses) + [int(m) for m in state.mortgaged]
 
 
-def reference_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy | None = None) -> np.ndarray:
-    """The same game as :func:`kernel_trace`, played by the reference engine."""
+def reference_trace(
+    state: GameState,
+    key: int,
+    horizon: int,
+    policy: RolloutPolicy | None = None,
+    observers: Iterable[Observer] = (),
+) -> np.ndarray:
+    """The same game as :func:`kernel_trace`, played by the reference engine
+    (``observers`` see its events)."""
     s = state.copy()
     agents = [PolicyAgent(policy=policy) for _ in s.players]
-    game = Game(s, agents, CounterStream(key), max_rounds=s.round + horizon)
+    game = Game(s, agents, CounterStream(key), max_rounds=s.round + horizon, observers=observers)
     rows = []
     while not game.over:
         game.play_turn()

@@ -47,6 +47,10 @@ class Tables:
 
     B: tuple[Any, ...]
     X0: tuple[Any, ...]
+
+    def work(self) -> tuple[Any, ...]:
+        """A fresh copy of the initial state for the kernel to play in."""
+        return tuple(a.copy() for a in self.X0)
     n_players: int
     n_squares: int
 
@@ -137,7 +141,8 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[A
     n_pl = len(state.players)
     pl = np.zeros((n_pl, k.PL_COLS), dtype=np.int64)
     for i, p in enumerate(state.players):
-        pl[i] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
+        pl[i, : k.SKIP_VER] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
+        pl[i, k.SKIP_VER] = -1  # no act phase has been skipped yet
     own = np.array(state.owner, dtype=np.int64)
     hou = np.array(state.houses, dtype=np.int64)
     mor = np.array(state.mortgaged, dtype=np.int64)
@@ -163,7 +168,9 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[A
             d, idx = pool.pop(0)
             held[d, idx] = 1
             stack[i, j] = (d, idx)
-    return (pl, own, hou, mor, m, pile, held, stack)
+    width = max(board.size, int(nc.max()), n_pl, 1)
+    scratch = np.zeros((k.SCR_ROWS, width), dtype=np.int64)
+    return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
 def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:

@@ -1,0 +1,124 @@
+"""The batch kernel's entry point: results, seeds, common random numbers, and a
+check of its win probabilities against the reference engine on other dice."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.game import Game
+from engine.rollout import kernel_trace, paired_delta, simulate
+from engine.rollout_policy import PolicyAgent, RolloutPolicy
+from engine.streams import CounterStream, SeededStream, counter_uniform, mix64, stream_keys
+from models.io import load_state, state_to_dict
+from models.rules import DiceSpec
+from models.state import GameState
+from models.trade import Trade, Transfer
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
+
+
+def test_simulate_fields_and_standard_errors() -> None:
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    before = state_to_dict(state)
+    r = simulate(state, 500, 30, seed=3)
+    assert state_to_dict(state) == before  # the state is not touched
+    assert r.players == tuple(p.name for p in state.players)
+    assert r.n_games == 500 and r.horizon == 30
+    assert math.isclose(sum(r.win_prob.values()), 1.0)  # every game has a winner here
+    for name, p in r.win_prob.items():
+        assert r.win_prob_se[name] == pytest.approx(math.sqrt(p * (1 - p) / 500))
+    assert 0 <= r.finished <= 1 and r.mean_rounds <= 30
+    # player_turns is the number of turns actually played, game by game
+    keys = stream_keys(3, 5)
+    small = simulate(state, 5, 30, seed=3)
+    assert small.player_turns == sum(len(kernel_trace(state, int(k), 30)) for k in keys)
+
+
+def test_same_seed_same_result_any_batch_size() -> None:
+    state = GameState.new_game(["A", "B", "C", "D"])
+    a = simulate(state, 300, 40, seed=np.random.SeedSequence(9))
+    b = simulate(state, 300, 40, seed=np.random.SeedSequence(9), batch=7)
+    assert a.to_dict() == b.to_dict() and np.array_equal(a.winners, b.winners)
+    c = simulate(state, 300, 40, seed=10)
+    assert not np.array_equal(a.winners, c.winners)
+
+
+def test_bad_arguments() -> None:
+    state = GameState.new_game(["A", "B"])
+    with pytest.raises(ValueError, match="n_games"):
+        simulate(state, 0, 10)
+    with pytest.raises(ValueError, match="horizon"):
+        simulate(state, 10, 0)
+    with pytest.raises(ValueError, match="jail"):
+        RolloutPolicy(jail="card")
+
+
+def _monopoly_trade(state: GameState) -> GameState:
+    """A copy of the state after Orange (St. James, Tennessee, New York) is
+    gathered in the hands of the player who holds the most of it."""
+    after = state.copy()
+    lots = after.board.groups["orange"]
+    owners = [after.owner[sq] for sq in lots]
+    taker = max(set(o for o in owners if o >= 0), key=owners.count)
+    for sq in lots:
+        if after.owner[sq] >= 0 and after.owner[sq] != taker:
+            giver = after.owner[sq]
+            Trade((Transfer(after.players[giver].name, after.players[taker].name, (after.board.squares[sq].name,), 0),)).apply(after)
+    return after
+
+
+def test_common_random_numbers_pair_games() -> None:
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    after = _monopoly_trade(state)
+    taker = next(p.name for i, p in enumerate(after.players) if after.has_monopoly(i, "orange"))
+    n = 1500
+    a0 = simulate(state, n, 40, seed=1)
+    a1 = simulate(after, n, 40, seed=1)  # same dice and cards, game by game
+    b1 = simulate(after, n, 40, seed=2)  # other dice
+    d_paired, se_paired = paired_delta(a0, a1, taker)
+    i = a0.players.index(taker)
+    unpaired = (b1.winners == i).astype(float) - (a0.winners == i).astype(float)
+    se_unpaired = float(unpaired.std(ddof=1) / math.sqrt(n))
+    assert d_paired > 0  # completing a monopoly helps its owner
+    assert se_paired < se_unpaired
+    assert paired_delta(a0, a0, taker) == (0.0, 0.0)
+
+
+def test_win_probabilities_agree_with_the_reference_engine_on_other_dice() -> None:
+    """An independent estimate: the reference engine, the same policy, numpy's
+    PCG64 dice instead of the counter stream. The two estimates must agree
+    within 4.5 standard errors of their difference."""
+    state = load_state(INSTANCES / "two-player.json")
+    n_ref = 300
+    wins = np.zeros(len(state.players))
+    for g in range(n_ref):
+        s = state.copy()
+        agents = [PolicyAgent() for _ in s.players]
+        res = Game(s, agents, SeededStream(np.random.SeedSequence([77, g])), max_rounds=s.round + 25).play()
+        if res.winner_index is not None:
+            wins[res.winner_index] += 1
+    kern = simulate(state, 6000, 25, seed=5)
+    for i, p in enumerate(state.players):
+        ref_p = wins[i] / n_ref
+        se = math.sqrt(ref_p * (1 - ref_p) / n_ref + kern.win_prob_se[p.name] ** 2)
+        assert abs(ref_p - kern.win_prob[p.name]) <= 4.5 * max(se, 1e-3)
+
+
+def test_counter_stream_is_a_fair_stream() -> None:
+    s = CounterStream(int(stream_keys(0, 1)[0]))
+    faces = np.array([s.roll(DiceSpec(1, 6))[0] for _ in range(60000)])
+    counts = np.bincount(faces, minlength=7)[1:]
+    chi2 = float(((counts - 10000) ** 2 / 10000).sum())
+    assert chi2 < 20.5  # 5 degrees of freedom, p = 0.001
+    order = s.shuffle("chance", 16)
+    assert sorted(order) == list(range(16)) and order != list(range(16))
+    # keys do not depend on how many are asked for
+    assert stream_keys(4, 3).tolist() == stream_keys(4, 10)[:3].tolist() == [
+        int(k) for k in stream_keys(4, 2, first=0).tolist() + stream_keys(4, 1, first=2).tolist()
+    ]
+    assert 0.0 <= counter_uniform(123, 0, 0) < 1.0
+    assert mix64(0) == 0 and mix64(1) != 1  # the SplitMix64 finaliser fixes 0 only
