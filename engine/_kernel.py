@@ -20,8 +20,15 @@ The column constants below name every column.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+# Compiled to the on-disk cache, without reference counting (see above).
+_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+jit: Any = njit(**_OPTIONS)
+jit_inline: Any = njit(inline="always", **_OPTIONS)
 
 # --- SQ columns (one row per square) ----------------------------------------
 KIND, GROUP, PRICE, HCOST, MVAL, INTEREST, TAX = 0, 1, 2, 3, 4, 5, 6
@@ -70,14 +77,14 @@ _S30, _S27, _S31, _S11, _S48 = np.uint64(30), np.uint64(27), np.uint64(31), np.u
 _TWO53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def _mix(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def uniform(key, stream, counter):
     """:func:`engine.streams.counter_uniform`."""
     inner = _mix((np.uint64(stream) << _S48) | np.uint64(counter))
@@ -87,7 +94,7 @@ def uniform(key, stream, counter):
 # ---------------------------------------------------------------------------
 # dice and decks
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def roll(B, X, key):
     """Throw the dice: ``(total, doubles)``."""
     R = B[7]
@@ -115,7 +122,7 @@ def roll(B, X, key):
     return total, (n >= 2 and same)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def draw(B, X, key, d):
     """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held."""
     NC = B[6]
@@ -151,7 +158,7 @@ def draw(B, X, key, d):
 # ---------------------------------------------------------------------------
 # queries
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def count_in_group(B, X, p, g):
     GL, GI = B[1], B[2]
     OWN = X[1]
@@ -162,14 +169,14 @@ def count_in_group(B, X, p, g):
     return c
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def has_mono(B, X, p, g):
     if p < 0:
         return False
     return count_in_group(B, X, p, g) >= B[2][g, G_NEED]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def houses_in_bank(B, X):
     HOU = X[2]
     n = 0
@@ -179,7 +186,7 @@ def houses_in_bank(B, X):
     return B[7][R_HOUSES] - n
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def hotels_in_bank(B, X):
     HOU = X[2]
     n = 0
@@ -189,7 +196,7 @@ def hotels_in_bank(B, X):
     return B[7][R_HOTELS] - n
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def net_worth(B, X, p):
     SQ = B[0]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -201,7 +208,7 @@ def net_worth(B, X, p):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def liquidation_value(B, X, p):
     SQ = B[0]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -214,7 +221,7 @@ def liquidation_value(B, X, p):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def group_has_buildings(B, X, g):
     GL, GI = B[1], B[2]
     HOU = X[2]
@@ -224,7 +231,7 @@ def group_has_buildings(B, X, g):
     return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def active_count(X):
     PL = X[0]
     n = 0
@@ -234,7 +241,7 @@ def active_count(X):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def first_active(X, start):
     """The first active player in turn order from ``start`` (``start`` itself when active)."""
     PL = X[0]
@@ -249,7 +256,7 @@ def first_active(X, start):
 # ---------------------------------------------------------------------------
 # end of game
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def end_game(B, X, reason):
     PL, M = X[0], X[4]
     winner = -1
@@ -274,7 +281,7 @@ def end_game(B, X, reason):
 # ---------------------------------------------------------------------------
 # buildings: selling, evening out, liquidation
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def _levels_houses(lv, m):
     n = 0
     for i in range(m):
@@ -283,7 +290,7 @@ def _levels_houses(lv, m):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def sell_one(B, X, p, sq):
     """:meth:`Game._sell_one`, with :func:`engine.legal.hotel_break_levels` for a hotel."""
     SQ, GL, GI = B[0], B[1], B[2]
@@ -337,7 +344,7 @@ def sell_one(B, X, p, sq):
     PL[p, CASH] += value
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def even_out(B, X, p, g):
     """Sell ``p``'s highest lot of group ``g`` until its levels differ by at most one."""
     GL, GI = B[1], B[2]
@@ -350,8 +357,7 @@ def even_out(B, X, p, g):
             s = GL[g, k]
             if OWN[s] == p:
                 v = HOU[s]
-                if v < lo:
-                    lo = v
+                lo = min(lo, v)
                 if v > hi or (v == hi and s > top):
                     hi = v
                     top = s
@@ -360,7 +366,7 @@ def even_out(B, X, p, g):
         sell_one(B, X, p, top)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def acquired(B, X, p, squares, m):
     """:meth:`Game._acquired` for ``squares[:m]``: groups in name order (group ids are sorted by name)."""
     SQ, GI = B[0], B[2]
@@ -373,7 +379,7 @@ def acquired(B, X, p, squares, m):
             even_out(B, X, p, g)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def liquidate(B, X, p, owed):
     """:meth:`Game.liquidate`: mortgages first, then buildings."""
     SQ, GL, GI = B[0], B[1], B[2]
@@ -424,7 +430,7 @@ def liquidate(B, X, p, owed):
         sell_one(B, X, p, best)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def raise_cash(B, X, p, owed):
     """The policy raises nothing itself; the engine liquidates when that covers the debt."""
     if X[0][p, CASH] < owed <= liquidation_value(B, X, p):
@@ -434,7 +440,7 @@ def raise_cash(B, X, p, owed):
 # ---------------------------------------------------------------------------
 # bankruptcy and payments
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def _bankrupt_common(B, X, p, props):
     """Buildings to the bank at half price; ``p``'s properties into ``props``, returns their count."""
     SQ = B[0]
@@ -452,7 +458,7 @@ def _bankrupt_common(B, X, p, props):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _mark_bankrupt(X, p):
     PL, M = X[0], X[4]
     PL[p, JC] = 0
@@ -462,7 +468,7 @@ def _mark_bankrupt(X, p):
     M[NBK] += 1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bankrupt_multi(B, X, key, p, nc):
     """Bankrupt to the bank or to several players (``nc`` creditors in the
     scratch rows ``S_CREDS``/``S_AMOUNTS``, -1 = the bank): shared cash,
@@ -505,7 +511,7 @@ def bankrupt_multi(B, X, key, p, nc):
         auction(B, X, props[i], lander)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def pay_bank(B, X, key, p, amount):
     """:meth:`Game._pay` to the bank (``None``)."""
     if amount <= 0:
@@ -522,7 +528,7 @@ def pay_bank(B, X, key, p, amount):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bankrupt_single(B, X, key, p, c):
     """Bankrupt to one player ``c``: everything passes to it; it pays interest on mortgaged lots."""
     SQ = B[0]
@@ -546,13 +552,12 @@ def bankrupt_single(B, X, key, p, c):
         return
     for i in range(npr):
         sq = props[i]
-        if MOR[sq]:
-            # interest only (the policy never lifts on receipt)
-            if not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
-                return
+        # interest only on a mortgaged lot (the policy never lifts on receipt)
+        if MOR[sq] and not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
+            return
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def pay(B, X, key, p, amount, creditor):
     """:meth:`Game._pay`; ``creditor`` -1 is the bank. Returns whether it paid."""
     if creditor < 0:
@@ -570,7 +575,7 @@ def pay(B, X, key, p, amount, creditor):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def pay_each(B, X, key, p, each):
     """:meth:`Game._pay_each` to every other active player."""
     PL = X[0]
@@ -601,7 +606,7 @@ def pay_each(B, X, key, p, each):
 # ---------------------------------------------------------------------------
 # buying and auctions
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def auction(B, X, sq, lander):
     """Second-price auction; each bidder's maximum is ``min(price, cash - buy_reserve)``."""
     SQ, POL = B[0], B[9]
@@ -633,7 +638,7 @@ def auction(B, X, sq, lander):
     even_out(B, X, winner, SQ[sq, GROUP])
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def offer(B, X, p, sq):
     SQ, POL = B[0], B[9]
     PL, OWN = X[0], X[1]
@@ -650,7 +655,7 @@ def offer(B, X, p, sq):
 # ---------------------------------------------------------------------------
 # the policy's act phase
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def _choose_lift(B, X, p):
     SQ, POL = B[0], B[9]
     PL, OWN, MOR = X[0], X[1], X[3]
@@ -672,7 +677,7 @@ def _choose_lift(B, X, p):
     return best, need
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _choose_build(B, X, p):
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -692,8 +697,7 @@ def _choose_build(B, X, p):
             if OWN[s] == p:
                 if MOR[s]:
                     bad = True
-                if HOU[s] < low:
-                    low = HOU[s]
+                low = min(low, HOU[s])
         if bad or low >= HOTEL or low >= POL[P_MAXLVL]:
             continue
         for k in range(GI[g, G_N]):
@@ -720,7 +724,7 @@ def _choose_build(B, X, p):
     return best, need
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def act(B, X, p):
     """:meth:`Game._act` with the policy: lift mortgages, then build, one action at a time.
 
@@ -734,7 +738,7 @@ def act(B, X, p):
     _act_phase(B, X, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _act_phase(B, X, p):
     SQ = B[0]
     PL, HOU, MOR, M = X[0], X[2], X[3], X[4]
@@ -758,7 +762,7 @@ def _act_phase(B, X, p):
 # ---------------------------------------------------------------------------
 # movement, squares and cards
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def move(B, X, p, steps):
     R = B[7]
     PL = X[0]
@@ -769,7 +773,7 @@ def move(B, X, p, steps):
         PL[p, CASH] += R[R_SALARY]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def send_to_jail(B, X, p):
     PL, M = X[0], X[4]
     PL[p, POS] = B[7][R_JAILSQ]
@@ -778,7 +782,7 @@ def send_to_jail(B, X, p):
     M[DBL] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def rent(B, X, key, sq, total, deck, card):
     """:meth:`Game.rent`; ``deck, card`` name the card that moved the player (-1: none)."""
     SQ, RR, UM, CD = B[0], B[3], B[4], B[5]
@@ -804,7 +808,7 @@ def rent(B, X, key, sq, total, deck, card):
     return UM[count - 1] * total
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def land(B, X, key, p, total):
     """:meth:`Game._land` and :meth:`Game._draw_card`, as a loop over card moves."""
     SQ, CD, R = B[0], B[5], B[7]
@@ -891,7 +895,7 @@ def land(B, X, key, p, total):
 # ---------------------------------------------------------------------------
 # turns
 # ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@jit
 def after_roll(B, X, p):
     PL, M = X[0], X[4]
     if PL[p, BK] or M[OVER]:
@@ -902,7 +906,7 @@ def after_roll(B, X, p):
     return M[DBL] > 0 and not PL[p, INJ] and not PL[p, BK]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def roll_and_move(B, X, key, p):
     """One ordinary roll; returns whether the player rolls again."""
     R = B[7]
@@ -922,14 +926,14 @@ def roll_and_move(B, X, key, p):
     return after_roll(B, X, p)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@jit_inline
 def _leave_jail(X, p):
     PL = X[0]
     PL[p, INJ] = 0
     PL[p, JT] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def jail_turn(B, X, key, p):
     R, POL = B[7], B[9]
     PL, M, HELD, STACK = X[0], X[4], X[6], X[7]
@@ -963,7 +967,7 @@ def jail_turn(B, X, key, p):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def next_turn(B, X, p):
     PL, M = X[0], X[4]
     M[PHASE] = 0
@@ -982,7 +986,7 @@ def next_turn(B, X, p):
         end_game(B, X, REASON_CAP)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def play_turn(B, X, key):
     """:meth:`Game.play_turn`."""
     PL, M = X[0], X[4]
@@ -1010,7 +1014,7 @@ def play_turn(B, X, key):
         next_turn(B, X, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def start_game(B, X):
     """:class:`Game`'s constructor checks: one player left, or already at the cap."""
     M = X[4]
@@ -1020,7 +1024,7 @@ def start_game(B, X):
         end_game(B, X, REASON_CAP)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def snapshot(X, row):
     """Cash, position, jail flag, bankrupt flag per player; owner, level, mortgage per square."""
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -1038,20 +1042,20 @@ def snapshot(X, row):
         row[o + 2 * S + sq] = MOR[sq]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _copy1(src, dst):
     for i in range(src.shape[0]):
         dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _copy2(src, dst):
     for i in range(src.shape[0]):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def run_batch(B, X0, X, keys, winners, worths, info, trace):
     """Play one game per key from the initial state ``X0``, in the work state ``X``.
 

@@ -12,7 +12,13 @@ import pytest
 from engine.game import Game
 from engine.rollout import kernel_trace, paired_delta, simulate
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
-from engine.streams import CounterStream, SeededStream, counter_uniform, mix64, stream_keys
+from engine.streams import (
+    CounterStream,
+    SeededStream,
+    counter_uniform,
+    mix64,
+    stream_keys,
+)
 from models.io import load_state, state_to_dict
 from models.rules import DiceSpec
 from models.state import GameState
@@ -63,7 +69,7 @@ def _monopoly_trade(state: GameState) -> GameState:
     after = state.copy()
     lots = after.board.groups["orange"]
     owners = [after.owner[sq] for sq in lots]
-    taker = max(set(o for o in owners if o >= 0), key=owners.count)
+    taker = max({o for o in owners if o >= 0}, key=owners.count)
     for sq in lots:
         if after.owner[sq] >= 0 and after.owner[sq] != taker:
             giver = after.owner[sq]
