@@ -50,15 +50,17 @@ R_LEN = 12
 P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL = 0, 1, 2, 3, 4
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
-SKIP_VER, SKIP_NEED = 6, 7  # the act phase found nothing at this board version, below this cash
-PL_COLS = 8
+SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
+PL_COLS = 9
 # --- M (misc) -----------------------------------------------------------------
-TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK, VER = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16, 17,
+TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
 )
-M_LEN = 18
-"""``VER`` counts changes of ownership, buildings and mortgages. The act phase's
-options depend only on those and on the player's cash, each option through a
+M_LEN = 17
+"""``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
+the act phase: a property of ``p`` changing hands or being mortgaged or
+lifted, and any building change anywhere (the bank's supply). The phase's
+options depend only on those and on ``p``'s cash, each option through a
 threshold (its cost plus the policy's reserve). A phase that finds nothing
 records the version and the lowest threshold it was short of
 (``SKIP_NEED``); the phase need not run again until the version changes or
@@ -253,6 +255,18 @@ def first_active(X, start):
     return -1
 
 
+@jit_inline
+def bump(X, p):
+    X[0][p, VER] += 1
+
+
+@jit_inline
+def bump_all(X):
+    PL = X[0]
+    for q in range(PL.shape[0]):
+        PL[q, VER] += 1
+
+
 # ---------------------------------------------------------------------------
 # end of game
 # ---------------------------------------------------------------------------
@@ -297,7 +311,7 @@ def sell_one(B, X, p, sq):
     PL, OWN, HOU = X[0], X[1], X[2]
     if HOU[sq] != HOTEL:
         HOU[sq] -= 1
-        X[4][VER] += 1
+        bump_all(X)
         PL[p, CASH] += SQ[sq, SELL]
         return
     g = SQ[sq, GROUP]
@@ -340,7 +354,7 @@ def sell_one(B, X, p, sq):
     for i in range(m):
         value += (old[i] - new[i]) * SQ[lots[i], SELL]
         HOU[lots[i]] = new[i]
-        X[4][VER] += 1
+        bump_all(X)
     PL[p, CASH] += value
 
 
@@ -403,7 +417,7 @@ def liquidate(B, X, p, owed):
                 bv = v
         if best >= 0:
             MOR[best] = 1
-            X[4][VER] += 1
+            bump(X, p)
             PL[p, CASH] += SQ[best, MVAL]
             continue
         # legal sales: lots at their group's highest level (over p's lots)
@@ -452,7 +466,7 @@ def _bankrupt_common(B, X, p, props):
             if HOU[sq]:
                 PL[p, CASH] += HOU[sq] * SQ[sq, SELL]
                 HOU[sq] = 0
-                X[4][VER] += 1
+                bump_all(X)
             props[m] = sq
             m += 1
     return m
@@ -497,7 +511,7 @@ def bankrupt_multi(B, X, key, p, nc):
     for i in range(npr):
         OWN[props[i]] = -1
         MOR[props[i]] = 0
-        X[4][VER] += 1
+        bump(X, p)
     for k in range(PL[p, JC]):
         HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
     _mark_bankrupt(X, p)
@@ -539,7 +553,7 @@ def bankrupt_single(B, X, key, p, c):
     PL[p, CASH] = 0
     for i in range(npr):
         OWN[props[i]] = c
-        X[4][VER] += 1
+        bump(X, c)
     acquired(B, X, c, props, npr)
     base = PL[c, JC]
     for k in range(PL[p, JC]):
@@ -634,7 +648,7 @@ def auction(B, X, sq, lander):
         return
     PL[winner, CASH] -= min(top, second + 1)
     OWN[sq] = winner
-    X[4][VER] += 1
+    bump(X, winner)
     even_out(B, X, winner, SQ[sq, GROUP])
 
 
@@ -646,7 +660,7 @@ def offer(B, X, p, sq):
     if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[P_BUY]:
         PL[p, CASH] -= price
         OWN[sq] = p
-        X[4][VER] += 1
+        bump(X, p)
         even_out(B, X, p, SQ[sq, GROUP])
     else:
         auction(B, X, sq, p)
@@ -733,7 +747,7 @@ def act(B, X, p):
     PL, M = X[0], X[4]
     if M[OVER] or PL[p, BK]:
         return
-    if PL[p, SKIP_VER] == M[VER] and PL[p, CASH] < PL[p, SKIP_NEED]:
+    if PL[p, SKIP_VER] == PL[p, VER] and PL[p, CASH] < PL[p, SKIP_NEED]:
         return
     _act_phase(B, X, p)
 
@@ -747,16 +761,16 @@ def _act_phase(B, X, p):
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
             MOR[sq] = 0
-            X[4][VER] += 1
+            bump(X, p)
             continue
         sq, need_build = _choose_build(B, X, p)
         if sq < 0:
-            PL[p, SKIP_VER] = M[VER]
+            PL[p, SKIP_VER] = PL[p, VER]
             PL[p, SKIP_NEED] = min(need_lift, need_build)
             return
         PL[p, CASH] -= SQ[sq, HCOST]
         HOU[sq] += 1
-        X[4][VER] += 1
+        bump_all(X)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,190 @@
+"""Batch kernel: throughput, the numpy alternative, and common random numbers.
+
+    python bench/rollout.py [--games 20000] [--crn-games 4000]
+
+1. Throughput of :func:`engine.rollout.simulate` on one core (numba runs
+   single-threaded), player-turns per second, with the default
+   :class:`RolloutPolicy` (buy when affordable, build and lift mortgages while
+   keeping $150 / $300, roll in jail), from the opening (4 players) and from
+   ``instances/midgame-no-monopolies.json``, at horizons of 50 and 100 rounds.
+   Target: >= 2,000,000 player-turns/s. The figures exclude compilation (one
+   warm-up call; the compiled code is cached on disk); each is the fastest
+   of three runs of the same games (the machine is a shared VM).
+2. The other idea, numpy vectorised across games: a kernel that moves every
+   game's current player at once with array operations. It is given a much
+   smaller job (dice, doubles, movement, Go salary and a fixed rent per
+   square, no cards, jail, buying or debts) and is still timed per
+   player-turn, so its figure is an upper bound for a full numpy kernel.
+3. Common random numbers: for a few trades on the mid-game instance, the
+   variance of the proposer's win-probability change measured on the same
+   dice (paired) against independent dice (unpaired), horizon 40 rounds.
+
+Peak RSS of the process is printed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from engine.rollout import simulate
+from models.io import load_state
+from models.state import GameState
+from models.trade import Trade, Transfer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def throughput(games: int) -> None:
+    simulate(GameState.new_game(["A", "B"]), 4, 5, seed=0)  # compile or load the cache
+    mid = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    print("1. kernel throughput (one core, default policy)")
+    for label, state in (("opening, 4 players", GameState.new_game(["A", "B", "C", "D"])), ("midgame-no-monopolies", mid)):
+        for horizon in (50, 100):
+            runs = [simulate(state, games, horizon, seed=1) for _ in range(3)]
+            r = min(runs, key=lambda x: x.seconds)  # the same games each time; the least disturbed run
+            rate = r.player_turns / r.seconds
+            print(
+                f"   {label:<24} horizon {horizon:3d}: {games} games, {r.player_turns:,} player-turns "
+                f"in {r.seconds:.2f} s = {rate / 1e6:.2f} M player-turns/s "
+                f"(finished {r.finished:.1%}, mean {r.mean_rounds:.1f} rounds)"
+            )
+
+
+def numpy_vectorised(games: int, horizon: int, seed: int) -> tuple[int, float]:
+    """The reduced numpy kernel of point 2: returns (player-turns, seconds)."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    n_pl, n_sq = 4, 40
+    rent = rng.integers(0, 60, size=n_sq)
+    owner = rng.integers(-1, n_pl, size=n_sq)
+    pos = np.zeros((games, n_pl), dtype=np.int64)
+    cash = np.full((games, n_pl), 1500, dtype=np.int64)
+    rows = np.arange(games)
+    turns = 0
+    start = time.perf_counter()
+    for _ in range(horizon):
+        for p in range(n_pl):
+            again = np.ones(games, dtype=bool)
+            dbl = np.zeros(games, dtype=np.int64)
+            while again.any():
+                idx = rows[again]
+                d = rng.integers(1, 7, size=(idx.size, 2))
+                total = d.sum(axis=1)
+                doubles = d[:, 0] == d[:, 1]
+                dbl[idx] = np.where(doubles, dbl[idx] + 1, 0)
+                new = pos[idx, p] + total
+                cash[idx, p] += np.where(new >= n_sq, 200, 0)
+                new %= n_sq
+                pos[idx, p] = new
+                o = owner[new]
+                pay = np.where((o >= 0) & (o != p), rent[new], 0)
+                cash[idx, p] -= pay
+                np.add.at(cash, (idx[o >= 0], o[o >= 0]), pay[o >= 0])
+                again[:] = False
+                again[idx] = doubles & (dbl[idx] < 3)
+            turns += games
+    return turns, time.perf_counter() - start
+
+
+@njit(cache=True)
+def _numba_reduced(games: int, horizon: int, rent: np.ndarray, owner: np.ndarray, seed: int) -> int:
+    """The same reduced job as :func:`numpy_vectorised`, as a compiled loop per game."""
+    np.random.seed(seed)
+    n_pl, n_sq = 4, 40
+    turns = 0
+    for _ in range(games):
+        pos = np.zeros(n_pl, dtype=np.int64)
+        cash = np.full(n_pl, 1500, dtype=np.int64)
+        for _r in range(horizon):
+            for p in range(n_pl):
+                dbl = 0
+                while True:
+                    a = np.random.randint(1, 7)
+                    b = np.random.randint(1, 7)
+                    new = pos[p] + a + b
+                    if new >= n_sq:
+                        cash[p] += 200
+                        new -= n_sq
+                    pos[p] = new
+                    o = owner[new]
+                    if o >= 0 and o != p:
+                        cash[p] -= rent[new]
+                        cash[o] += rent[new]
+                    if a != b:
+                        break
+                    dbl += 1
+                    if dbl >= 3:
+                        break
+                turns += 1
+    return turns
+
+
+def numpy_comparison(games: int) -> None:
+    rng = np.random.Generator(np.random.PCG64(0))
+    rent = rng.integers(0, 60, size=40)
+    owner = rng.integers(-1, 4, size=40)
+    _numba_reduced(2, 2, rent, owner, 0)
+    turns, secs = numpy_vectorised(games, 50, 0)
+    t = time.perf_counter()
+    turns_nb = _numba_reduced(games, 50, rent, owner, 0)
+    secs_nb = time.perf_counter() - t
+    print("2. the two ideas on one reduced job (movement, doubles, salary, fixed rents; no cards, jail, buying or debts)")
+    print(f"   numpy vectorised across games: {turns:,} player-turns in {secs:.2f} s = {turns / secs / 1e6:.1f} M/s")
+    print(f"   numba loop per game:           {turns_nb:,} player-turns in {secs_nb:.2f} s = {turns_nb / secs_nb / 1e6:.1f} M/s")
+
+
+def _trade(state: GameState, legs: list[tuple[int, int, tuple[str, ...], int]]) -> GameState:
+    after = state.copy()
+    names = [p.name for p in after.players]
+    Trade(tuple(Transfer(names[a], names[b], props, cash) for a, b, props, cash in legs)).apply(after)
+    return after
+
+
+CRN_TRADES = (
+    # (description, proposer seat, transfers (from, to, properties, cash))
+    ("Ann buys Park Place from Cy for $250 (no set completed)", 0, [(2, 0, ("Park Place",), 0), (0, 2, (), 250)]),
+    ("Dee swaps B&O Railroad for Bob's Electric Company", 3, [(3, 1, ("B&O Railroad",), 0), (1, 3, ("Electric Company",), 0)]),
+    ("Cy pays Dee $100 for Mediterranean Avenue", 2, [(3, 2, ("Mediterranean Avenue",), 0), (2, 3, (), 100)]),
+    ("Ann buys New York Avenue from Bob for $300 (completes orange)", 0, [(1, 0, ("New York Avenue",), 0), (0, 1, (), 300)]),
+)
+
+
+def crn_report(games: int) -> None:
+    state = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    print(f"3. common random numbers: variance of the proposer's win change, {games} games per run, horizon 40")
+    base = simulate(state, games, 40, seed=11)
+    for label, who, legs in CRN_TRADES:
+        after = _trade(state, legs)
+        same = simulate(after, games, 40, seed=11)  # the same dice and cards as `base`
+        other = simulate(after, games, 40, seed=12)  # independent dice and cards
+        b = (base.winners == who).astype(float)
+        d_p = (same.winners == who).astype(float) - b
+        d_u = (other.winners == who).astype(float) - b
+        v_p, v_u = float(d_p.var(ddof=1)), float(d_u.var(ddof=1))
+        print(
+            f"   {label}: delta {d_p.mean():+.3f} +- {math.sqrt(v_p / games):.3f} (paired) "
+            f"/ {d_u.mean():+.3f} +- {math.sqrt(v_u / games):.3f} (unpaired); "
+            f"variance ratio unpaired/paired {v_u / max(v_p, 1e-12):.1f}"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--crn-games", type=int, default=4000)
+    args = ap.parse_args()
+    throughput(args.games)
+    numpy_comparison(args.games)
+    crn_report(args.crn_games)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
