@@ -1,0 +1,441 @@
+"""Trade generation as a CP-SAT model (OR-Tools), bilateral and 3-way.
+
+The model is the trade space of :mod:`solver.trade_space` written as
+constraints, one family per function (the CP-SAT primer's layout):
+
+variables (:class:`_Vars`)
+    one boolean per structure (each bilateral partner, each directed 3-cycle
+    ``P -> B -> C -> P``), one boolean per possible property move of each
+    structure, one boolean per partial set the proposer targets in a
+    bilateral trade, one integer cash variable per structure and partner
+    (domain: the cash grid), one-hot count indicators per player and group.
+``_structure``
+    exactly one structure; moves and cash only in the chosen one; a bilateral
+    partner gives a non-empty subset of the pieces of one targeted partial
+    set, the proposer at most ``max_offer`` properties outside it (possibly
+    none: a purchase for cash); each arc of a 3-cycle carries 1..``max_arc``
+    properties.
+``_counts``
+    lots held per player and group after the trade, as one-hot indicators.
+``_rule_completion`` (rule 1)
+    a participant completes a colour group only if every participant does
+    (relaxed: or receives at least ``compensation`` dollars in cash).
+``_rule_gains`` (rules 2 and 3)
+    on the linear value estimate :class:`solver.trade_space.LinearValues`:
+    the proposer does not lose; every other participant gains at least
+    ``min_gain``.
+``_rule_cash`` (rule 4)
+    every participant's cash after the trade stays at or above its reserve.
+objective
+    ``(proposer's gain) x W - (number of moves)``, ``W`` larger than any
+    move count, so that among trades of equal gain the one with fewest moves
+    comes first and value-neutral sweeteners do not flood the list.
+
+Top-K: successive solves of the same model, each adding a no-good cut
+``sum(moves of the trade found) <= |moves| - 1``, which forbids that trade
+and every trade containing all its moves (so listed trades are minimal).
+Deterministic: one worker, a fixed seed, a deterministic time limit per
+solve and at most K solves; a wall-clock limit is a safety cap only, and a
+search it cuts is reported ``truncated``. Every solver status is handled:
+OPTIMAL and FEASIBLE give a trade (FEASIBLE marked not proven optimal),
+INFEASIBLE ends the list, UNKNOWN ends it as truncated, MODEL_INVALID raises.
+
+Reference: L. Perron and F. Didier, *CP-SAT*, OR-Tools (Google), v9;
+D. Krupke, "The CP-SAT Primer" (2024), for the layout.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from engine.markov import PositionChain
+from models.state import GameState
+from solver.candidates import run_funnel
+from solver.trade_space import (
+    Candidate,
+    LinearValues,
+    TradeSettings,
+    TradeSpace,
+    linear_values,
+    with_cash,
+)
+
+MOVE_WEIGHT = 1000
+"""``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Work limits: the same limits give the same answer on any machine."""
+
+    top_k: int = 20
+    deterministic_time: float = 2.0  # per solve, CP-SAT's deterministic seconds
+    wall_s: float = 30.0  # safety cap for the whole search
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class GeneratedTrade:
+    candidate: Candidate
+    gains: dict[int, int]
+    optimal: bool
+
+
+@dataclass
+class TradeList:
+    trades: list[GeneratedTrade]
+    empty_reason: str | None = None
+    relaxed: bool = False
+    truncated: bool = False
+    solves: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------
+# model
+# ---------------------------------------------------------------------------
+@dataclass
+class _Vars:
+    structure: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
+    moves: dict[tuple[tuple[str, tuple[int, ...]], int, int, int], Any] = field(default_factory=dict)
+    targets: dict[tuple[int, str], Any] = field(default_factory=dict)
+    cash: dict[tuple[tuple[str, tuple[int, ...]], int], Any] = field(default_factory=dict)
+    part: dict[int, Any] = field(default_factory=dict)
+    onehot: dict[tuple[int, str], dict[int, Any]] = field(default_factory=dict)
+    completes: dict[int, Any] = field(default_factory=dict)
+    gain: dict[int, Any] = field(default_factory=dict)
+    net_cash: dict[int, Any] = field(default_factory=dict)
+
+
+class TradeModel:
+    """The CP-SAT model of one proposer's trade space (module docstring)."""
+
+    def __init__(
+        self,
+        space: TradeSpace,
+        values: LinearValues,
+        *,
+        cycles: bool = False,
+        bilateral: bool = True,
+        relaxed: bool = False,
+        compensation: int = 100,
+        objective: bool = True,
+    ) -> None:
+        self.space = space
+        self.values = values
+        self.model = cp_model.CpModel()
+        self.v = _Vars()
+        self.relaxed = relaxed
+        self.compensation = compensation
+        self._structure(cycles, bilateral)
+        self._counts()
+        self._rule_completion()
+        self._rule_gains()
+        self._rule_cash()
+        if objective:
+            self._objective()
+
+    # -- structures and moves ------------------------------------------------
+    def _move(self, key: tuple[str, tuple[int, ...]], sq: int, a: int, b: int) -> Any:
+        lit = self.model.NewBoolVar(f"m_{key[0]}_{'_'.join(map(str, key[1]))}_{sq}_{a}_{b}")
+        self.v.moves[(key, sq, a, b)] = lit
+        self.model.AddImplication(lit, self.v.structure[key])
+        return lit
+
+    def _cash_var(self, key: tuple[str, tuple[int, ...]], partner: int, grid: Sequence[int]) -> None:
+        var = self.model.NewIntVarFromDomain(cp_model.Domain.FromValues(sorted(set(grid) | {0})), f"c_{key[1]}_{partner}")
+        self.model.Add(var == 0).OnlyEnforceIf(self.v.structure[key].Not())
+        self.v.cash[(key, partner)] = var
+
+    def _structure(self, cycles: bool, bilateral: bool) -> None:
+        sp, st, m = self.space, self.space.settings, self.model
+        p = sp.proposer
+        if bilateral:
+            for q in sp.opponents:
+                groups = {g: h[q] for g, h in sp.needed[p].items() if q in h}
+                if not groups:
+                    continue
+                key = ("bilateral", (p, q))
+                s = self.v.structure[key] = m.NewBoolVar(f"s_bilateral_{q}")
+                zs = []
+                for g, pieces in sorted(groups.items()):
+                    z = self.v.targets[(q, g)] = m.NewBoolVar(f"z_{q}_{g}")
+                    zs.append(z)
+                    takes = [self._move(key, sq, q, p) for sq in pieces]
+                    for t in takes:
+                        m.AddImplication(t, z)
+                    m.Add(sum(takes) >= 1).OnlyEnforceIf(z)
+                m.Add(sum(zs) == s)
+                gives = []
+                for sq in sp.tradeable(p):
+                    o = self._move(key, sq, p, q)
+                    gives.append(o)
+                    g = sp.state.group_of(sq)
+                    if (q, g) in self.v.targets:
+                        m.AddImplication(o, self.v.targets[(q, g)].Not())
+                m.Add(sum(gives) <= st.max_offer)
+                self._cash_var(key, q, st.cash_grid)
+        if cycles:
+            for a, b, c in sp.cycles():
+                arcs = [(a, b, sp.needed_from(b, a)), (b, c, sp.needed_from(c, b)), (c, a, sp.needed_from(a, c))]
+                if not all(pieces for *_, pieces in arcs):
+                    continue
+                key = ("cycle3", (a, b, c))
+                s = self.v.structure[key] = m.NewBoolVar(f"s_cycle_{b}_{c}")
+                for x, y, pieces in arcs:
+                    lits = [self._move(key, sq, x, y) for sq in pieces]
+                    m.Add(sum(lits) >= 1).OnlyEnforceIf(s)
+                    m.Add(sum(lits) <= st.max_arc)
+                self._cash_var(key, b, st.cycle_cash_grid)
+                self._cash_var(key, c, st.cycle_cash_grid)
+        m.Add(sum(self.v.structure.values()) == 1)
+        for i in sp.participants:
+            if i == p:
+                self.v.part[i] = 1
+                continue
+            ss = [lit for key, lit in self.v.structure.items() if i in key[1]]
+            part = m.NewBoolVar(f"part_{i}")
+            m.Add(sum(ss) == part)
+            self.v.part[i] = part
+
+    # -- counts, values ------------------------------------------------------
+    def _counts(self) -> None:
+        sp, m = self.space, self.model
+        s = sp.state
+        delta: dict[tuple[int, str], list[tuple[int, Any]]] = {}
+        for (_key, sq, a, b), lit in self.v.moves.items():
+            g = s.group_of(sq)
+            delta.setdefault((a, g), []).append((-1, lit))
+            delta.setdefault((b, g), []).append((1, lit))
+        for (i, g), terms in sorted(delta.items()):
+            base = s.count_in_group(i, g)
+            n = len(s.board.groups[g])
+            hot = {k: m.NewBoolVar(f"n_{i}_{g}_{k}") for k in range(n + 1)}
+            m.AddExactlyOne(hot.values())
+            m.Add(sum(k * h for k, h in hot.items()) == base + sum(c * lit for c, lit in terms))
+            self.v.onehot[(i, g)] = hot
+
+    def _value_change(self, i: int) -> Any:
+        s = self.space.state
+        table = self.values.table[i]
+        expr: Any = 0
+        for (j, g), hot in self.v.onehot.items():
+            if j != i:
+                continue
+            base = s.count_in_group(i, g)
+            expr += sum((table[g][k] - table[g][base]) * h for k, h in hot.items())
+        return expr
+
+    def _cash_change(self, i: int) -> Any:
+        """Net cash to ``i``, less the interest on mortgaged lots it receives."""
+        s = self.space.state
+        p = self.space.proposer
+        expr: Any = 0
+        for (key, partner), var in self.v.cash.items():
+            if i == p:
+                expr -= var
+            elif partner == i:
+                expr += var
+        for (_key, sq, _a, b), lit in self.v.moves.items():
+            if b == i and s.mortgaged[sq]:
+                expr -= s.rules.interest(s.mortgage_value(sq)) * lit
+        return expr
+
+    # -- rules -------------------------------------------------------------
+    def _rule_completion(self) -> None:
+        sp, m = self.space, self.model
+        s = sp.state
+        for i in sp.participants:
+            news = []
+            for g in s.board.street_groups:
+                hot = self.v.onehot.get((i, g))
+                need = s.set_size(g)
+                if hot is None or s.has_monopoly(i, g):
+                    continue
+                news.extend(h for k, h in hot.items() if k >= need)
+            c = m.NewBoolVar(f"completes_{i}")
+            if news:
+                m.AddMaxEquality(c, news)
+            else:
+                m.Add(c == 0)
+            self.v.completes[i] = c
+        for x in sp.participants:
+            net = self._cash_change(x)
+            enforce = [self.v.part[x]] if x != sp.proposer else []
+            for y in sp.participants:
+                if x == y:
+                    continue
+                if self.relaxed:
+                    # x hands over a completion without one of its own only for cash
+                    m.Add(net >= self.compensation).OnlyEnforceIf([self.v.completes[y], *enforce, self.v.completes[x].Not()])
+                else:
+                    ct = m.AddBoolOr([self.v.completes[x], self.v.completes[y].Not()])
+                    if enforce:
+                        ct.OnlyEnforceIf(enforce)
+
+    def _rule_gains(self) -> None:
+        sp, m = self.space, self.model
+        need = sp.settings.min_gain
+        for i in sp.participants:
+            gain = m.NewIntVar(-(10**9), 10**9, f"gain_{i}")
+            m.Add(gain == self._value_change(i) + self._cash_change(i))
+            self.v.gain[i] = gain
+            if i == sp.proposer:
+                m.Add(gain >= 0)
+            else:
+                m.Add(gain >= max(need, 1)).OnlyEnforceIf(self.v.part[i])
+
+    def _rule_cash(self) -> None:
+        sp, m = self.space, self.model
+        s = sp.state
+        for i in sp.participants:
+            floor = sp.reserves.get(i, 0) - s.players[i].cash
+            ct = m.Add(self._cash_change(i) >= floor)
+            if i != sp.proposer:
+                ct.OnlyEnforceIf(self.v.part[i])
+
+    def _objective(self) -> None:
+        moves = sum(self.v.moves.values())
+        self.model.Maximize(self.v.gain[self.space.proposer] * MOVE_WEIGHT - moves)
+
+    # -- reading solutions -----------------------------------------------------
+    def candidate(self, value: Any) -> Candidate:
+        """The trade of the current solution (``value`` is ``solver.Value`` or a callback's)."""
+        key = next(k for k, lit in self.v.structure.items() if value(lit))
+        moves = [(sq, a, b) for (k, sq, a, b), lit in self.v.moves.items() if k == key and value(lit)]
+        pays = [(partner, int(value(var))) for (k, partner), var in self.v.cash.items() if k == key]
+        return with_cash(key[0], key[1], moves, pays)
+
+    def cut(self, cand: Candidate) -> None:
+        """No-good (superset) cut: never again all of ``cand``'s moves together."""
+        key = cand.structure
+        lits = [self.v.moves[(key, sq, a, b)] for sq, a, b in cand.moves]
+        self.model.Add(sum(lits) <= len(lits) - 1)
+
+
+# ---------------------------------------------------------------------------
+# search
+# ---------------------------------------------------------------------------
+def _solver(limits: Limits, wall_left: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = limits.seed
+    solver.parameters.max_deterministic_time = limits.deterministic_time
+    solver.parameters.max_time_in_seconds = max(0.01, wall_left)
+    return solver
+
+
+def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool, int]:
+    """Successive solves with no-good cuts: (trades, truncated, solves)."""
+    out: list[GeneratedTrade] = []
+    start = time.perf_counter()
+    solves = 0
+    if not model.v.structure:
+        return out, False, 0
+    while len(out) < limits.top_k:
+        left = limits.wall_s - (time.perf_counter() - start)
+        if left <= 0:
+            return out, True, solves
+        solver = _solver(limits, left)
+        status = solver.Solve(model.model)
+        solves += 1
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            cand = model.candidate(solver.Value)
+            gains = {i: int(solver.Value(g)) for i, g in model.v.gain.items() if i in cand.players}
+            out.append(GeneratedTrade(cand, gains, status == cp_model.OPTIMAL))
+            model.cut(cand)
+        elif status == cp_model.INFEASIBLE:
+            return out, False, solves
+        elif status == cp_model.UNKNOWN:
+            return out, True, solves
+        elif status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"invalid trade model: {model.model.Validate()}")
+        else:  # pragma: no cover - no other status exists
+            raise RuntimeError(f"unexpected CP-SAT status {solver.StatusName(status)}")
+    return out, False, solves
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, model: TradeModel) -> None:
+        super().__init__()
+        self.trade_model = model
+        self.found: list[Candidate] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append(self.trade_model.candidate(self.Value))
+
+
+def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candidate]:
+    """Every feasible trade of a model built without an objective (for the cross-check)."""
+    limits = limits or Limits()
+    solver = _solver(limits, limits.wall_s)
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.max_deterministic_time = 1e9
+    cb = _Collector(model)
+    status = solver.Solve(model.model, cb)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
+        raise RuntimeError(f"enumeration stopped: {solver.StatusName(status)}")
+    return sorted(set(cb.found))
+
+
+def generate_trades(
+    state: GameState,
+    proposer: int,
+    *,
+    settings: TradeSettings | None = None,
+    limits: Limits | None = None,
+    cycles: bool = False,
+    chain: PositionChain | None = None,
+    reserves: dict[int, int] | None = None,
+) -> TradeList:
+    """The proposer's top-K trades by estimated gain (module docstring).
+
+    Bilateral trades always; 3-cycles with ``cycles``. When the strict rules
+    leave nothing, ``empty_reason`` names the rule that emptied the set
+    (from the explicit funnel on the same linear estimate) and a relaxed
+    search runs: rule 1 is replaced by "a participant may hand over a
+    completion without getting one if it receives at least $100"; its
+    trades are flagged ``relaxed``.
+    """
+    settings = settings or TradeSettings()
+    limits = limits or Limits()
+    chain = chain or PositionChain(state.board, state.rules, "long")
+    if reserves is None:
+        from solver.reserve import reserves as ruin_reserves
+
+        reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
+    space = TradeSpace(state, proposer, settings, reserves)
+    values = linear_values(space, chain)
+    model = TradeModel(space, values, cycles=cycles)
+    trades, truncated, solves = top_k(model, limits)
+    out = TradeList(trades, None, False, truncated, solves)
+    if trades or truncated:
+        return out
+    funnel = run_funnel(space, values, cycles=cycles)
+    rule = funnel.emptied_by()
+    out.empty_reason = (
+        "no candidate: no partial set of the proposer can be completed by trading"
+        if rule is None
+        else f"rule {_RULE_TEXT[rule]} left no candidate ({funnel.raw} generated)"
+    )
+    relaxed = TradeModel(space, values, cycles=cycles, relaxed=True)
+    r_trades, r_trunc, r_solves = top_k(relaxed, limits)
+    out.trades, out.relaxed, out.truncated, out.solves = r_trades, bool(r_trades), r_trunc, solves + r_solves
+    return out
+
+
+_RULE_TEXT = {
+    "completion": "1 (never give an opponent a monopoly completion without getting one)",
+    "proposer": "2 (the proposer's value must not fall)",
+    "counterparty": "3 (every counterparty must gain at least the minimum)",
+    "cash": "4 (every participant keeps its cash reserve)",
+    "domination": "5 (domination)",
+}
+
+
+__all__ = ["GeneratedTrade", "Limits", "TradeList", "TradeModel", "enumerate_all", "generate_trades", "top_k"]
