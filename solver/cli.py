@@ -1,6 +1,6 @@
 """The ``monopoly-trade`` command line (also ``python -m solver``).
 
-Commands built so far: ``validate``, ``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``. Every command
+Commands built so far: ``validate``, ``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``, ``bidding-game``. Every command
 takes ``--help``. Bad input (a state that breaks the format or a rule, an
 unknown agent, a file that cannot be read) prints one line on stderr and exits
 with status 2, without a traceback; files are written to a temporary name
@@ -25,6 +25,7 @@ from engine.tournament import BackendUnavailableError, run_tournament, seating
 from models.errors import MonopolyError
 from models.io import load_state, save_state
 from models.state import GameState
+from models.trade import Transfer
 from solver.registry import UnknownAgentError, entries, parse_agents
 
 PROG = "monopoly-trade"
@@ -139,6 +140,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", help="one player (default: every active player)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="draw the frontier curves (needs matplotlib)")
+
+    p = sub.add_parser(
+        "trades",
+        help="trade candidates from the CP-SAT model, before any simulation",
+        description=(
+            "The proposer's best trades by the model's linear value estimate (solver.tradegen): bilateral, "
+            "and 3-way cycles with --cycles; top K distinct, minimal trades. Deterministic: fixed seed, one "
+            "worker, a deterministic time limit per solve."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="the proposer (default: the state's to_move)")
+    p.add_argument("--top", type=_pos_int, default=20, help="how many trades (default 20)")
+    p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "bidding-game",
+        help="Richman or Poorman bidding game on a digraph: costs and bids",
+        description=(
+            "Costs and optimal bids of a bidding game (solver.bidding). FILE is "
+            '{"blue": "b", "red": "r", "edges": {"v": ["w", ...], ...}}. A vertex\'s cost is Blue\'s share of '
+            "the money above which Blue (who wants the token on blue) wins: of the total money under "
+            "Richman rules (the winner of a bid pays the loser; exact fractions), of the money in play under "
+            "Poorman rules (the winner pays the bank). Bids are shares of the same money."
+        ),
+    )
+    p.add_argument("file", metavar="FILE.json", help="the game: blue, red and the successors of each vertex")
+    p.add_argument("--kind", choices=("richman", "poorman"), required=True, help="who receives the winning bid")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -425,6 +456,114 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _transfer_dict(t: Transfer) -> dict[str, Any]:
+    out: dict[str, Any] = {"from": t.frm, "to": t.to, "properties": list(t.properties), "cash": t.cash}
+    if t.jail_cards:
+        out["jail_cards"] = t.jail_cards
+    return out
+
+
+def cmd_trades(args: argparse.Namespace) -> int:
+    from solver.tradegen import Limits, generate_trades
+
+    state = load_state(args.state)
+    player = _player_arg(state, args.player)
+    if state.players[player].bankrupt:
+        raise UsageError(f"--player: {state.players[player].name} is bankrupt")
+    result = generate_trades(state, player, cycles=args.cycles, limits=Limits(top_k=args.top))
+    names = [p.name for p in state.players]
+    trades: list[dict[str, Any]] = [
+        {
+            "kind": g.candidate.kind,
+            "transfers": [_transfer_dict(t) for t in g.candidate.to_trade(state).transfers],
+            "estimated_gain": {names[i]: g.gains[i] for i in g.candidate.players},
+        }
+        for g in result.trades
+    ]
+    if args.json:
+        doc = {"trades": trades, "empty_reason": result.empty_reason, "relaxed": result.relaxed, "truncated": result.truncated}
+        print(json.dumps(doc))
+        return 0
+    print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "
+          "ranked by the model's estimated gain (dollars of value over 20 rounds):")
+    if result.empty_reason:
+        print(f"  strict rules: {result.empty_reason}")
+    if result.relaxed:
+        print("  RELAXED search (rule 1 waived for a counterparty paid at least $100):")
+    for k, t in enumerate(trades, 1):
+        legs = "; ".join(
+            f"{x['from']} -> {x['to']}: " + ", ".join([*x["properties"], *([f"${x['cash']}"] if x["cash"] else [])])
+            for x in t["transfers"]
+        )
+        gains = ", ".join(f"{n} {v:+d}" for n, v in t["estimated_gain"].items())
+        print(f"  {k:2d}. [{t['kind']}] {legs}  (gain {gains})")
+    if not trades:
+        print("  none")
+    if result.truncated:
+        print("  (search truncated by the wall-clock cap)")
+    return 0
+
+
+def cmd_bidding_game(args: argparse.Namespace) -> int:
+    from fractions import Fraction
+
+    from solver.bidding import (
+        BiddingGameError,
+        graph_from_json,
+        optimal_moves,
+        poorman_bids,
+        poorman_costs,
+        richman_bids,
+        richman_costs,
+    )
+
+    try:
+        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{args.file}: not UTF-8 text: {err.reason}") from None
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{args.file}: not valid JSON: {err}") from None
+    try:
+        graph, blue, red = graph_from_json(doc)
+        if args.kind == "richman":
+            costs: dict[Any, Any] = richman_costs(graph, blue, red)
+            bids: dict[Any, Any] = richman_bids(graph, blue, red, costs)
+        else:
+            costs = poorman_costs(graph, blue, red)
+            bids = poorman_bids(graph, blue, red, costs)
+        moves = optimal_moves(graph, blue, red, costs)
+    except BiddingGameError as err:
+        raise UsageError(f"{args.file}: {err}") from None
+    if args.json:
+        out: dict[str, Any] = {
+            "costs": {v: float(c) for v, c in costs.items()},
+            "bids": {v: float(b) for v, b in bids.items()},
+        }
+        if args.kind == "richman":
+            out["costs_exact"] = {v: str(c) for v, c in costs.items()}
+        print(json.dumps(out))
+        return 0
+
+    def show(value: Any) -> str:
+        if isinstance(value, Fraction) and value.denominator != 1:
+            return f"{value} = {float(value):.6f}"
+        return str(value) if isinstance(value, Fraction) else f"{value:.9f}"
+
+    money = "the total money" if args.kind == "richman" else "the money in play"
+    print(f"{args.kind.capitalize()} game, {graph.number_of_nodes()} vertices, Blue wants {blue}, Red wants {red}")
+    print(f"cost: Blue's share of {money} above which Blue wins; bid: share of {money}, the same for both players")
+    rows = [("vertex", "cost", "bid", "Blue moves to", "Red moves to")]
+    for v, c in costs.items():
+        if v in bids:
+            rows.append((str(v), show(c), show(bids[v]), str(moves[v].blue), str(moves[v].red)))
+        else:
+            rows.append((str(v), show(c), "-", "(blue)" if v == blue else "(red)", ""))
+    widths = [max(len(row[k]) for row in rows) for k in range(5)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
 COMMANDS = {
     "validate": cmd_validate,
     "play": cmd_play,
@@ -433,6 +572,8 @@ COMMANDS = {
     "odds": cmd_odds,
     "risk": cmd_risk,
     "analyze": cmd_analyze,
+    "bidding-game": cmd_bidding_game,
+    "trades": cmd_trades,
 }
 
 

@@ -142,14 +142,14 @@ class TradeModel:
 
     # -- structures and moves ------------------------------------------------
     def _move(self, key: tuple[str, tuple[int, ...]], sq: int, a: int, b: int) -> Any:
-        lit = self.model.NewBoolVar(f"m_{key[0]}_{'_'.join(map(str, key[1]))}_{sq}_{a}_{b}")
+        lit = self.model.new_bool_var(f"m_{key[0]}_{'_'.join(map(str, key[1]))}_{sq}_{a}_{b}")
         self.v.moves[(key, sq, a, b)] = lit
-        self.model.AddImplication(lit, self.v.structure[key])
+        self.model.add_implication(lit, self.v.structure[key])
         return lit
 
     def _cash_var(self, key: tuple[str, tuple[int, ...]], partner: int, grid: Sequence[int]) -> None:
-        var = self.model.NewIntVarFromDomain(cp_model.Domain.FromValues(sorted(set(grid) | {0})), f"c_{key[1]}_{partner}")
-        self.model.Add(var == 0).OnlyEnforceIf(self.v.structure[key].Not())
+        var = self.model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(set(grid) | {0})), f"c_{key[1]}_{partner}")
+        self.model.add(var == 0).only_enforce_if(self.v.structure[key].Not())
         self.v.cash[(key, partner)] = var
 
     def _structure(self, cycles: bool, bilateral: bool) -> None:
@@ -160,25 +160,25 @@ class TradeModel:
                 groups = {g: h[q] for g, h in sp.needed[p].items() if q in h}
                 if not groups:
                     continue
-                key = ("bilateral", (p, q))
-                s = self.v.structure[key] = m.NewBoolVar(f"s_bilateral_{q}")
+                key: tuple[str, tuple[int, ...]] = ("bilateral", (p, q))
+                s = self.v.structure[key] = m.new_bool_var(f"s_bilateral_{q}")
                 zs = []
                 for g, pieces in sorted(groups.items()):
-                    z = self.v.targets[(q, g)] = m.NewBoolVar(f"z_{q}_{g}")
+                    z = self.v.targets[(q, g)] = m.new_bool_var(f"z_{q}_{g}")
                     zs.append(z)
                     takes = [self._move(key, sq, q, p) for sq in pieces]
                     for t in takes:
-                        m.AddImplication(t, z)
-                    m.Add(sum(takes) >= 1).OnlyEnforceIf(z)
-                m.Add(sum(zs) == s)
+                        m.add_implication(t, z)
+                    m.add(sum(takes) >= 1).only_enforce_if(z)
+                m.add(sum(zs) == s)
                 gives = []
                 for sq in sp.tradeable(p):
                     o = self._move(key, sq, p, q)
                     gives.append(o)
                     g = sp.state.group_of(sq)
                     if (q, g) in self.v.targets:
-                        m.AddImplication(o, self.v.targets[(q, g)].Not())
-                m.Add(sum(gives) <= st.max_offer)
+                        m.add_implication(o, self.v.targets[(q, g)].Not())
+                m.add(sum(gives) <= st.max_offer)
                 self._cash_var(key, q, st.cash_grid)
         if cycles:
             for a, b, c in sp.cycles():
@@ -186,21 +186,21 @@ class TradeModel:
                 if not all(pieces for *_, pieces in arcs):
                     continue
                 key = ("cycle3", (a, b, c))
-                s = self.v.structure[key] = m.NewBoolVar(f"s_cycle_{b}_{c}")
+                s = self.v.structure[key] = m.new_bool_var(f"s_cycle_{b}_{c}")
                 for x, y, pieces in arcs:
                     lits = [self._move(key, sq, x, y) for sq in pieces]
-                    m.Add(sum(lits) >= 1).OnlyEnforceIf(s)
-                    m.Add(sum(lits) <= st.max_arc)
+                    m.add(sum(lits) >= 1).only_enforce_if(s)
+                    m.add(sum(lits) <= st.max_arc)
                 self._cash_var(key, b, st.cycle_cash_grid)
                 self._cash_var(key, c, st.cycle_cash_grid)
-        m.Add(sum(self.v.structure.values()) == 1)
+        m.add(sum(self.v.structure.values()) == 1)
         for i in sp.participants:
             if i == p:
                 self.v.part[i] = 1
                 continue
             ss = [lit for key, lit in self.v.structure.items() if i in key[1]]
-            part = m.NewBoolVar(f"part_{i}")
-            m.Add(sum(ss) == part)
+            part = m.new_bool_var(f"part_{i}")
+            m.add(sum(ss) == part)
             self.v.part[i] = part
 
     # -- counts, values ------------------------------------------------------
@@ -215,9 +215,9 @@ class TradeModel:
         for (i, g), terms in sorted(delta.items()):
             base = s.count_in_group(i, g)
             n = len(s.board.groups[g])
-            hot = {k: m.NewBoolVar(f"n_{i}_{g}_{k}") for k in range(n + 1)}
-            m.AddExactlyOne(hot.values())
-            m.Add(sum(k * h for k, h in hot.items()) == base + sum(c * lit for c, lit in terms))
+            hot = {k: m.new_bool_var(f"n_{i}_{g}_{k}") for k in range(n + 1)}
+            m.add_exactly_one(hot.values())
+            m.add(sum(k * h for k, h in hot.items()) == base + sum(c * lit for c, lit in terms))
             self.v.onehot[(i, g)] = hot
 
     def _value_change(self, i: int) -> Any:
@@ -251,18 +251,18 @@ class TradeModel:
         sp, m = self.space, self.model
         s = sp.state
         for i in sp.participants:
-            news = []
+            news: list[Any] = []
             for g in s.board.street_groups:
                 hot = self.v.onehot.get((i, g))
                 need = s.set_size(g)
                 if hot is None or s.has_monopoly(i, g):
                     continue
                 news.extend(h for k, h in hot.items() if k >= need)
-            c = m.NewBoolVar(f"completes_{i}")
+            c = m.new_bool_var(f"completes_{i}")
             if news:
-                m.AddMaxEquality(c, news)
+                m.add_max_equality(c, news)
             else:
-                m.Add(c == 0)
+                m.add(c == 0)
             self.v.completes[i] = c
         for x in sp.participants:
             net = self._cash_change(x)
@@ -272,40 +272,40 @@ class TradeModel:
                     continue
                 if self.relaxed:
                     # x hands over a completion without one of its own only for cash
-                    m.Add(net >= self.compensation).OnlyEnforceIf([self.v.completes[y], *enforce, self.v.completes[x].Not()])
+                    m.add(net >= self.compensation).only_enforce_if([self.v.completes[y], *enforce, self.v.completes[x].Not()])
                 else:
-                    ct = m.AddBoolOr([self.v.completes[x], self.v.completes[y].Not()])
+                    ct = m.add_bool_or([self.v.completes[x], self.v.completes[y].Not()])
                     if enforce:
-                        ct.OnlyEnforceIf(enforce)
+                        ct.only_enforce_if(enforce)
 
     def _rule_gains(self) -> None:
         sp, m = self.space, self.model
         need = sp.settings.min_gain
         for i in sp.participants:
-            gain = m.NewIntVar(-(10**9), 10**9, f"gain_{i}")
-            m.Add(gain == self._value_change(i) + self._cash_change(i))
+            gain = m.new_int_var(-(10**9), 10**9, f"gain_{i}")
+            m.add(gain == self._value_change(i) + self._cash_change(i))
             self.v.gain[i] = gain
             if i == sp.proposer:
-                m.Add(gain >= 0)
+                m.add(gain >= 0)
             else:
-                m.Add(gain >= max(need, 1)).OnlyEnforceIf(self.v.part[i])
+                m.add(gain >= max(need, 1)).only_enforce_if(self.v.part[i])
 
     def _rule_cash(self) -> None:
         sp, m = self.space, self.model
         s = sp.state
         for i in sp.participants:
             floor = sp.reserves.get(i, 0) - s.players[i].cash
-            ct = m.Add(self._cash_change(i) >= floor)
+            ct = m.add(self._cash_change(i) >= floor)
             if i != sp.proposer:
-                ct.OnlyEnforceIf(self.v.part[i])
+                ct.only_enforce_if(self.v.part[i])
 
     def _objective(self) -> None:
         moves = sum(self.v.moves.values())
-        self.model.Maximize(self.v.gain[self.space.proposer] * MOVE_WEIGHT - moves)
+        self.model.maximize(self.v.gain[self.space.proposer] * MOVE_WEIGHT - moves)
 
     # -- reading solutions -----------------------------------------------------
     def candidate(self, value: Any) -> Candidate:
-        """The trade of the current solution (``value`` is ``solver.Value`` or a callback's)."""
+        """The trade of the current solution (``value`` is ``solver.value`` or a callback's)."""
         key = next(k for k, lit in self.v.structure.items() if value(lit))
         moves = [(sq, a, b) for (k, sq, a, b), lit in self.v.moves.items() if k == key and value(lit)]
         pays = [(partner, int(value(var))) for (k, partner), var in self.v.cash.items() if k == key]
@@ -315,7 +315,7 @@ class TradeModel:
         """No-good (superset) cut: never again all of ``cand``'s moves together."""
         key = cand.structure
         lits = [self.v.moves[(key, sq, a, b)] for sq, a, b in cand.moves]
-        self.model.Add(sum(lits) <= len(lits) - 1)
+        self.model.add(sum(lits) <= len(lits) - 1)
 
 
 # ---------------------------------------------------------------------------
@@ -342,11 +342,11 @@ def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool
         if left <= 0:
             return out, True, solves
         solver = _solver(limits, left)
-        status = solver.Solve(model.model)
+        status = solver.solve(model.model)
         solves += 1
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            cand = model.candidate(solver.Value)
-            gains = {i: int(solver.Value(g)) for i, g in model.v.gain.items() if i in cand.players}
+            cand = model.candidate(solver.value)
+            gains = {i: int(solver.value(g)) for i, g in model.v.gain.items() if i in cand.players}
             out.append(GeneratedTrade(cand, gains, status == cp_model.OPTIMAL))
             model.cut(cand)
         elif status == cp_model.INFEASIBLE:
@@ -354,9 +354,9 @@ def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool
         elif status == cp_model.UNKNOWN:
             return out, True, solves
         elif status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"invalid trade model: {model.model.Validate()}")
+            raise RuntimeError(f"invalid trade model: {model.model.validate()}")
         else:  # pragma: no cover - no other status exists
-            raise RuntimeError(f"unexpected CP-SAT status {solver.StatusName(status)}")
+            raise RuntimeError(f"unexpected CP-SAT status {solver.status_name(status)}")
     return out, False, solves
 
 
@@ -367,7 +367,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.found: list[Candidate] = []
 
     def on_solution_callback(self) -> None:
-        self.found.append(self.trade_model.candidate(self.Value))
+        self.found.append(self.trade_model.candidate(self.value))
 
 
 def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candidate]:
@@ -377,9 +377,9 @@ def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candi
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.max_deterministic_time = 1e9
     cb = _Collector(model)
-    status = solver.Solve(model.model, cb)
+    status = solver.solve(model.model, cb)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
-        raise RuntimeError(f"enumeration stopped: {solver.StatusName(status)}")
+        raise RuntimeError(f"enumeration stopped: {solver.status_name(status)}")
     return sorted(set(cb.found))
 
 
