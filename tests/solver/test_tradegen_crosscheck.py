@@ -16,7 +16,14 @@ from engine.markov import PositionChain
 from models.board import standard_board
 from models.state import GameState
 from solver.candidates import run_funnel
-from solver.trade_space import Evaluation, TradeSettings, TradeSpace, linear_values, minimal, undominated
+from solver.trade_space import (
+    Evaluation,
+    TradeSettings,
+    TradeSpace,
+    linear_values,
+    minimal,
+    undominated,
+)
 from solver.tradegen import TradeModel, enumerate_all
 
 BOARD = standard_board()
