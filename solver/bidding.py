@@ -58,7 +58,8 @@ reach only one of them is fine: its cost is 0 (it can reach ``blue`` only) or
 (a marked vertex missing from the graph, ``blue == red``, a dead end, a vertex
 that reaches neither) raises :class:`BiddingGameError` naming the vertex.
 Under these conditions the cost functions exist and are unique (Lazarus et
-al. 1996, theorems 1-3; 1999 for Poorman).
+al. 1996 for Richman costs, where uniqueness is their Theorem 3; the 1999
+paper for Poorman costs).
 
 Algorithms
 ----------
@@ -97,9 +98,11 @@ Poorman (floating point, accuracy 1e-9). :func:`poorman_costs` settles the
 one-target vertices, then iterates the (monotone) operator from above (all
 ones) and from below (all zeros); every fixed point lies between the two
 iterates. When they have not met after a few hundred steps (value iteration
-can crawl on cycles) it polishes: it fixes the extreme successors of the
-current estimate (the same tie rule as above), solves the resulting smooth
-system by Newton's method, re-reads the extreme successors, and repeats. A
+can crawl on cycles) it polishes: starting from the midpoint of the two
+iterates when they are already close, else from the (floating-point) Richman
+costs, it fixes the extreme successors of the current estimate (the same tie
+rule as above), solves the resulting smooth system by damped Newton steps,
+re-reads the extreme successors, and repeats. A
 polished answer is accepted when its residual ``|P - T(P)|`` times the norm of
 the inverse Jacobian is below 1e-10 and it lies between the two iterates;
 otherwise value iteration continues until the bracket is below 1e-9.
@@ -107,16 +110,16 @@ otherwise value iteration continues until the bracket is below 1e-9.
 References
 ----------
 A. J. Lazarus, D. E. Loeb, J. G. Propp and D. Ullman, "Richman games", in
-*Games of No Chance*, MSRI Publications 29, 1996, 439-449 (the costs, the
+*Games of No Chance*, MSRI Publications 29, 1996 (the costs, the
 averaging property, ``R(v, t)``, uniqueness and rationality).
 
 A. J. Lazarus, D. E. Loeb, J. G. Propp, W. R. Stromquist and D. H. Ullman,
 "Combinatorial games under auction play", *Games and Economic Behavior* 27
-(1999), 229-264 (Poorman games, the formula for ``P(v)``).
+(1999) (Poorman games, the formula for ``P(v)``).
 
 M. Develin and S. Payne, "Discrete bidding games", *Electronic Journal of
-Combinatorics* 17 (2010), R85 (the same games with whole-dollar bids; the
-continuous costs here are their limit).
+Combinatorics* 17 (2010) (the same games with bids in whole units of
+money; not implemented here).
 
 A. J. Hoffman and R. M. Karp, "On nonterminating stochastic games",
 *Management Science* 12 (1966) (strategy improvement); A. Condon, "The
@@ -125,6 +128,7 @@ complexity of stochastic games", *Information and Computation* 96 (1992).
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -134,6 +138,7 @@ from typing import Any, NamedTuple
 import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 from scipy.optimize import linprog  # type: ignore[import-untyped]
 
 from models.errors import MonopolyError
@@ -637,11 +642,15 @@ class _PoormanOperator:
         return result
 
 
-def _poorman_newton(game: _Game, full: np.ndarray, sigma: Mapping[int, int], tau: Mapping[int, int]) -> tuple[np.ndarray, float] | None:
-    """Solve ``P(v) = P(sigma v) / (1 + P(sigma v) - P(tau v))`` by Newton's method.
+def _poorman_newton(
+    game: _Game, full: np.ndarray, sigma: Mapping[int, int], tau: Mapping[int, int]
+) -> tuple[np.ndarray, float] | None:
+    """Solve ``P(v) = P(sigma v) / (1 + P(sigma v) - P(tau v))`` by damped Newton steps.
 
-    Returns the full value vector and ``max_v h(v)`` with ``h = J^{-1} 1`` (the
-    norm of the inverse Jacobian), or ``None`` when Newton fails.
+    Each step solves the sparse Jacobian system and halves the step until the
+    largest residual falls. Returns the full value vector and ``max_v h(v)``
+    with ``h = J^{-1} 1`` (the norm of the inverse Jacobian, ``J`` being an
+    M-matrix), or ``None`` when Newton fails.
     """
     free = np.array(game.free, dtype=np.intp)
     m = len(free)
@@ -650,32 +659,62 @@ def _poorman_newton(game: _Game, full: np.ndarray, sigma: Mapping[int, int], tau
     ta = np.array([tau[v] for v in game.free], dtype=np.intp)
     sig_pos = np.array([pos.get(w, -1) for w in sig], dtype=np.intp)
     tau_pos = np.array([pos.get(w, -1) for w in ta], dtype=np.intp)
-    x = full.copy()
+    ms, mt = sig_pos >= 0, tau_pos >= 0
     rows = np.arange(m)
-    jac = np.eye(m)
-    for _ in range(60):
+
+    def residual(x: np.ndarray) -> np.ndarray | None:
         a, c = x[sig], x[ta]
         d = 1.0 + a - c
-        resid = x[free] - a / d
-        jac = np.eye(m)
+        if np.min(d) < 1e-12:
+            return None
+        out: np.ndarray = x[free] - a / d
+        return out
+
+    def jacobian(x: np.ndarray) -> Any:
+        a, c = x[sig], x[ta]
+        d = 1.0 + a - c
         da, dc = (1.0 - c) / d**2, a / d**2
-        ms, mt = sig_pos >= 0, tau_pos >= 0
-        np.add.at(jac, (rows[ms], sig_pos[ms]), -da[ms])
-        np.add.at(jac, (rows[mt], tau_pos[mt]), -dc[mt])
-        try:
-            step = np.linalg.solve(jac, -resid)
-        except np.linalg.LinAlgError:
-            return None
-        if not np.all(np.isfinite(step)):
-            return None
-        x[free] = np.clip(x[free] + step, 0.0, 1.0)
-        if np.max(np.abs(step)) < 1e-15:
-            break
-    try:
-        h = np.linalg.solve(jac, np.ones(m))
-    except np.linalg.LinAlgError:
+        r = np.concatenate((rows, rows[ms], rows[mt]))
+        k = np.concatenate((rows, sig_pos[ms], tau_pos[mt]))
+        vals = np.concatenate((np.ones(m), -da[ms], -dc[mt]))
+        return sp.csc_array((vals, (r, k)), shape=(m, m))  # duplicates are summed
+
+    def solve(jac: Any, rhs: np.ndarray) -> np.ndarray | None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = np.asarray(spla.spsolve(jac, rhs), dtype=float).reshape(m)
+            except (RuntimeError, ValueError):
+                return None
+        return out if np.all(np.isfinite(out)) else None
+
+    x = full.copy()
+    f = residual(x)
+    if f is None:
         return None
-    if not np.all(np.isfinite(h)) or np.min(h) <= 0:
+    norm = float(np.max(np.abs(f)))
+    for _ in range(100):
+        if norm <= 1e-16:
+            break
+        step = solve(jacobian(x), -f)
+        if step is None:
+            return None
+        t = 1.0
+        while True:
+            trial = x.copy()
+            trial[free] = np.clip(x[free] + t * step, 0.0, 1.0)
+            ft = residual(trial)
+            if ft is not None and float(np.max(np.abs(ft))) < norm:
+                break
+            t /= 2
+            if t < 1e-6:
+                ft = None
+                break
+        if ft is None:
+            break  # no further progress in floating point
+        x, f, norm = trial, ft, float(np.max(np.abs(ft)))
+    h = solve(jacobian(x), np.ones(m))
+    if h is None or np.min(h) <= 0:
         return None
     return x, float(np.max(h))
 
@@ -703,19 +742,28 @@ def _poorman_values(game: _Game) -> list[float]:
 
     if sweep(300):
         return [float(v) for v in (upper + lower) / 2]
-    x = (upper + lower) / 2
-    for _ in range(30):
-        sigma, tau = _progress_choices(game, x, 1e-12)
-        solved = _poorman_newton(game, x, sigma, tau)
-        if solved is None:
-            break
-        x, hmax = solved
-        resid = float(np.max(np.abs(x[idx] - op(x))))
-        inside = np.all(x[idx] <= upper[idx] + 1e-12) and np.all(x[idx] >= lower[idx] - 1e-12)
-        if resid * hmax <= 1e-10 and inside:
-            return [float(v) for v in x]
-        if not inside:
-            break
+    # Polish: Newton on the system fixed by the extreme successors, re-reading them after each solve.
+    # Starts: the bracket's midpoint when it is already narrow, and the Richman costs (whose
+    # extreme successors are usually the Poorman ones too).
+    starts = []
+    if np.max(upper[idx] - lower[idx]) <= 1e-3:
+        starts.append((upper + lower) / 2)
+    starts.append(np.array(_richman_float(game)[0]))
+    for x in starts:
+        tol = 1e-9
+        for _ in range(30):
+            sigma, tau = _progress_choices(game, x, tol)
+            tol = 1e-12
+            solved = _poorman_newton(game, x, sigma, tau)
+            if solved is None:
+                break
+            x, hmax = solved
+            resid = float(np.max(np.abs(x[idx] - op(x))))
+            inside = np.all(x[idx] <= upper[idx] + 1e-12) and np.all(x[idx] >= lower[idx] - 1e-12)
+            if not inside:
+                break
+            if resid * hmax <= 1e-10:
+                return [float(v) for v in x]
     if sweep(200_000) or np.max(upper[idx] - lower[idx]) <= _POORMAN_ACCURACY:
         return [float(v) for v in (upper + lower) / 2]
     raise RuntimeError("Poorman costs did not converge to 1e-9")
@@ -874,11 +922,11 @@ def graph_from_json(obj: Any) -> tuple[nx.DiGraph, str, str]:
             if not isinstance(w, str) or not w:
                 raise BiddingGameError(f"{where}[{i}]: must be a vertex name (a non-empty string), got {w!r}")
             graph.add_edge(v, w)
+    if names["blue"] == names["red"]:
+        raise BiddingGameError(f"red: must differ from blue, both are {names['blue']!r}")
     for field in ("blue", "red"):
         if names[field] not in graph:
             raise BiddingGameError(f"{field}: {names[field]!r} does not appear in edges")
-    if names["blue"] == names["red"]:
-        raise BiddingGameError(f"red: must differ from blue, both are {names['blue']!r}")
     return graph, names["blue"], names["red"]
 
 

@@ -1,0 +1,292 @@
+"""The decision point (seed 000's ``onDecisionPoint``): build, propose a trade, or hold.
+
+``decide(state, player, *, budget_s=1.0, rollouts=800, seed=0) -> Decision``
+
+1. **Position** (:func:`solver.position.assess_position`): GROWING, CAPPED
+   or LOSING, with the build ROI, ceiling and 20-turn ruin.
+2. **Best build**: the exact frontier's plan for the cash above the reserve
+   (:meth:`solver.frontier.Frontier.plan`), applied to a copy of the state.
+   *Fast path*: a GROWING position whose best building returns at least
+   ``fast_roi`` of its cost in rent per round builds at once, without a
+   trade search (its win delta is still simulated and reported).
+3. **Trades**: the bilateral CP-SAT search (:func:`solver.tradegen.generate_trades`,
+   top ``candidates``), re-scored by simulation on common dice
+   (:mod:`solver.rescore`), then filtered: the Nash zone (both traders gain
+   beyond the noise) and the third-party check (``balanced``). When no
+   bilateral trade survives, 3-way cycles are searched and filtered the same
+   way (the seed's Phase 3 trigger). ``self_balancing`` is computed for the
+   best ``self_balance_top`` survivors only.
+4. **Price**: the best surviving bilateral trade's cash is set by Nash
+   bargaining (:mod:`solver.bargaining`) at the trade's amount and +-$100,
+   +-$200 (what each side can pay).
+5. **Choice**, in one unit (the player's change in win probability): the
+   best trade's ``risk_adjusted_ev``, the build's win delta, or 0 for
+   holding cash. The largest wins; holding wins ties.
+
+The work is fixed by repeatable limits (``rollouts``, the number of
+candidates, CP-SAT's deterministic time), so the same seed gives the same
+decision on any machine. ``budget_s`` is a wall-clock cap: when a step would
+start after it, the remaining steps are skipped and the decision says
+``truncated``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.markov import PositionChain
+from engine.rollout import RolloutResult, paired_delta, simulate
+from models.state import GameState
+from solver.bargaining import Bargain, nash_cash, with_cash
+from solver.candidates import run_funnel
+from solver.frontier import build_frontier
+from solver.position import Position, assess_position
+from solver.rescore import RescoreSettings, Rescored, baseline, rescore, rescore_one, self_balancing
+from solver.trade_space import FrontierValues, TradeSettings, TradeSpace
+from solver.tradegen import Limits, generate_trades
+
+HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
+
+
+@dataclass(frozen=True)
+class DecideSettings:
+    reserve: int = 150
+    fast_roi: float = 0.02
+    candidates: int = 8
+    self_balance_top: int = 2
+    bargain_steps: tuple[int, ...] = (-200, -100, 0, 100, 200)
+
+
+@dataclass
+class BuildPlan:
+    levels: dict[int, int]
+    cost: int
+    win_delta: float = 0.0
+    win_delta_se: float = 0.0
+
+    def to_dict(self, state: GameState) -> dict[str, Any]:
+        return {
+            "levels": {state.board.squares[sq].name: lv for sq, lv in sorted(self.levels.items())},
+            "cost": self.cost,
+            "win_delta": self.win_delta,
+            "win_delta_se": self.win_delta_se,
+        }
+
+
+@dataclass
+class Decision:
+    player: str
+    action: str
+    reason: str
+    position: Position
+    build: BuildPlan | None
+    trade: Rescored | None
+    bargain: Bargain | None
+    trades: list[Rescored]
+    pruning: dict[str, int]
+    truncated: bool
+    win_prob: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self, state: GameState) -> dict[str, Any]:
+        pos = self.position
+        decision: dict[str, Any] = {"action": self.action, "reason": self.reason}
+        if self.action == BUILD and self.build is not None:
+            decision["build"] = self.build.to_dict(state)
+        if self.action == TRADE and self.trade is not None:
+            decision["trade"] = self.trade.to_dict()
+            if self.bargain is not None:
+                decision["nash_cash"] = asdict(self.bargain)
+        return {
+            "player": self.player,
+            "position": {
+                "state": pos.state,
+                "build_roi": pos.build_roi,
+                "ceiling": pos.ceiling,
+                "turns_to_max_dev": pos.turns_to_max_dev,
+                "ruin_20": pos.ruin_20,
+            },
+            "decision": decision,
+            "win_prob": dict(self.win_prob),
+            "build": self.build.to_dict(state) if self.build is not None else None,
+            "trades": [r.to_dict() for r in self.trades],
+            "pruning": dict(self.pruning),
+            "truncated": self.truncated,
+        }
+
+
+def build_plan(state: GameState, player: int, reserve: int, chain: PositionChain) -> tuple[BuildPlan | None, GameState | None]:
+    """The frontier's plan for the cash above ``reserve``, and the state after it."""
+    spare = max(0, state.players[player].cash - reserve)
+    fr = build_frontier(state, player, chain)
+    plan = fr.plan(spare) if len(fr.gains) else []
+    if not plan:
+        return None, None
+    after = state.copy()
+    levels: dict[int, int] = {}
+    cost = 0
+    for opt in plan:
+        cost += opt.cost
+        for sq, lv in opt.levels.items():
+            if after.mortgaged[sq]:
+                after.mortgaged[sq] = False
+            after.houses[sq] = lv
+            levels[sq] = lv
+    after.players[player].cash -= cost
+    return BuildPlan(levels, cost), after
+
+
+class _Clock:
+    def __init__(self, budget_s: float) -> None:
+        self.start = time.perf_counter()
+        self.budget = budget_s
+        self.cut = False
+
+    def left(self) -> bool:
+        if time.perf_counter() - self.start > self.budget:
+            self.cut = True
+        return not self.cut
+
+
+def decide(
+    state: GameState,
+    player: str,
+    *,
+    budget_s: float = 1.0,
+    rollouts: int = 800,
+    seed: int = 0,
+    horizon: int = 30,
+    settings: DecideSettings | None = None,
+    strategic: tuple[int, ...] = (),
+    chain: PositionChain | None = None,
+) -> Decision:
+    """What ``player`` (a name) should do now (module docstring).
+
+    ``strategic`` lists seats known to play :class:`engine.strategic.StrategicTradeAgent`
+    (their acceptance is their own rule)."""
+    st = settings or DecideSettings()
+    p = state.player_index(player)
+    if state.players[p].bankrupt:
+        raise ValueError(f"{player} is bankrupt")
+    clock = _Clock(budget_s)
+    chain = chain or PositionChain(state.board, state.rules, "long")
+    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed)
+    pos = assess_position(state, p, reserve=st.reserve, chain=chain)
+    plan, built = build_plan(state, p, st.reserve, chain)
+    base = baseline(state, rs)
+    if plan is not None and built is not None:
+        after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
+        plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
+    decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob))
+    if plan is not None and pos.state == "GROWING" and pos.build_roi >= st.fast_roi:
+        decision.action = BUILD
+        decision.reason = (
+            f"fast path: the position is GROWING and the best building returns {pos.build_roi:.1%} of its cost "
+            f"in rent per round (>= {st.fast_roi:.0%}); no trade search"
+        )
+        return _finish(decision, clock)
+    _search_trades(state, p, decision, base, rs, st, chain, strategic, clock)
+    _choose(decision, state)
+    return _finish(decision, clock)
+
+
+def _search_trades(
+    state: GameState,
+    p: int,
+    decision: Decision,
+    base: RolloutResult,
+    rs: RescoreSettings,
+    st: DecideSettings,
+    chain: PositionChain,
+    strategic: tuple[int, ...],
+    clock: _Clock,
+) -> None:
+    limits = Limits(top_k=st.candidates)
+    reserves = _reserves_of(state, chain)
+    bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves)
+    space = TradeSpace(state, p, TradeSettings(), reserves)
+    funnel = run_funnel(space, FrontierValues(state, space.settings, chain))
+    pruning = funnel.stages()
+    cands = [g.candidate for g in bil.trades if not bil.relaxed]
+    scored = _rescore_within(state, cands, base, rs, strategic, clock)
+    survivors = [r for r in scored if r.nash_zone and r.balanced]
+    if not survivors and clock.left():
+        cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
+        more = [g.candidate for g in cyc.trades if g.candidate.kind == "cycle3" and not cyc.relaxed]
+        cands += more
+        extra = _rescore_within(state, more, base, rs, strategic, clock)
+        scored = sorted(scored + extra, key=lambda r: -r.risk_adjusted_ev)
+        survivors = [r for r in scored if r.nash_zone and r.balanced]
+    pruning.update(cpsat=len(cands), rescored=len(scored), nash_zone=sum(r.nash_zone for r in scored), balanced=len(survivors))
+    for r in survivors[: st.self_balance_top]:
+        if clock.left():
+            r.self_balancing = self_balancing(state, r, rs)
+    decision.trades = scored
+    decision.pruning = pruning
+    if survivors:
+        decision.trade = survivors[0]
+        if survivors[0].candidate.kind == "bilateral" and clock.left():
+            decision.bargain, decision.trade = _bargain(state, survivors[0], base, rs, st, strategic)
+
+
+def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
+    from solver.reserve import reserves
+
+    return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
+
+
+def _rescore_within(state, cands, base, rs, strategic, clock):  # type: ignore[no-untyped-def]
+    out = []
+    for c in cands:
+        if not clock.left():
+            break
+        r = rescore_one(state, c, base, rs, strategic)
+        if r is not None:
+            out.append(r)
+    return sorted(out, key=lambda r: -r.risk_adjusted_ev)
+
+
+def _bargain(
+    state: GameState, best: Rescored, base: RolloutResult, rs: RescoreSettings, st: DecideSettings, strategic: tuple[int, ...]
+) -> tuple[Bargain | None, Rescored]:
+    """Nash bargaining on the best bilateral trade; the trade re-scored at the bargained cash
+    when that still passes the filters (else the trade as generated)."""
+    a, b = (state.players[i].name for i in best.candidate.players)
+    now = best.trade.net_cash(b)
+    bargain = nash_cash(state, best.trade, a, b, rs, base=base, amounts=[now + d for d in st.bargain_steps])
+    if bargain is None or bargain.cash == now:
+        return bargain, best
+    priced = rescore_one(state, best.candidate, base, rs, strategic, trade=with_cash(best.trade, a, b, bargain.cash))
+    if priced is None or not (priced.nash_zone and priced.balanced):
+        return bargain, best
+    priced.self_balancing = best.self_balancing
+    return bargain, priced
+
+
+def _choose(decision: Decision, state: GameState) -> None:
+    trade_ev = decision.trade.risk_adjusted_ev if decision.trade is not None else None
+    build_ev = decision.build.win_delta if decision.build is not None else None
+    options = [(0.0, 2, HOLD)]
+    if build_ev is not None:
+        options.append((build_ev, 1, BUILD))
+    if trade_ev is not None:
+        options.append((trade_ev, 0, TRADE))
+    value, _, action = max(options, key=lambda o: (o[0], o[1]))  # ties: hold, then build
+    decision.action = action
+    if action == HOLD:
+        decision.reason = "neither a surviving trade nor a build raises the win probability: keep the cash"
+    elif action == BUILD:
+        decision.reason = f"building raises the win probability by {value:+.3f}, more than the best trade"
+    else:
+        decision.reason = f"the trade's risk-adjusted gain in win probability {value:+.3f} beats building and holding"
+
+
+def _finish(decision: Decision, clock: _Clock) -> Decision:
+    decision.truncated = clock.cut
+    decision.seconds = time.perf_counter() - clock.start
+    return decision
+
+
+__all__ = ["BUILD", "HOLD", "TRADE", "BuildPlan", "DecideSettings", "Decision", "build_plan", "decide"]

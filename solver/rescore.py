@@ -1,0 +1,218 @@
+"""Monte Carlo re-scoring of trade candidates (seed 000, Phases 2c and 2d).
+
+For each candidate the post-trade state is simulated by the batch kernel
+(:func:`engine.rollout.simulate`) on the same dice and cards as the state
+without the trade (common random numbers), and every player's win
+probability is compared game by game (:func:`engine.rollout.paired_delta`).
+
+``win_delta``, ``win_delta_se``
+    per player, the mean paired change in win probability and its standard
+    error.
+``nash_zone``
+    every participant gains beyond the noise: its ``win_delta`` exceeds
+    ``z`` standard errors (one-sided z-test, ``z = 1.645``: 5%); a
+    participant whose paired differences are all zero (SE 0) must gain
+    strictly.
+``leader_win_prob``, ``balanced``
+    the highest post-trade win probability of any player; balanced when it
+    stays below ``balance`` (0.55).
+``self_balancing`` (computed on request, for the few best trades)
+    some player outside the trade has a counter-move: a trade of its own
+    from the trade generator, in the post-trade state, after which the
+    leader's win probability is back at or below the larger of ``balance``
+    and the leader's win probability before the trade.
+``acceptance``
+    the probability that the counterparties accept: for a counterparty known
+    to be a :class:`engine.strategic.StrategicTradeAgent`, its own rule
+    (1 or 0); otherwise a logistic in its win delta, ``1 / (1 + exp(-k
+    delta))`` with ``k = 40`` (a +5-point gain is accepted 88% of the time);
+    several counterparties accept independently (the product).
+``risk_adjusted_ev``
+    the proposer's ``win_delta`` x ``acceptance``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rollout import RolloutResult, paired_delta, simulate
+from engine.rollout_policy import RolloutPolicy
+from engine.strategic import StrategicTradeAgent
+from engine.view import GameView
+from models.errors import InvalidTradeError
+from models.state import GameState
+from models.trade import Trade
+from solver.trade_space import Candidate
+
+
+@dataclass(frozen=True)
+class RescoreSettings:
+    rollouts: int = 800
+    horizon: int = 30
+    seed: int = 0
+    z: float = 1.645
+    balance: float = 0.55
+    acceptance_slope: float = 40.0
+    policy: RolloutPolicy = field(default_factory=RolloutPolicy)
+
+
+@dataclass
+class Rescored:
+    candidate: Candidate
+    trade: Trade
+    win_before: dict[str, float]
+    win_after: dict[str, float]
+    win_delta: dict[str, float]
+    win_delta_se: dict[str, float]
+    nash_zone: bool
+    leader: str
+    leader_win_prob: float
+    balanced: bool
+    acceptance: float
+    risk_adjusted_ev: float
+    self_balancing: bool | None = None
+    after: RolloutResult | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.candidate.kind,
+            "transfers": [
+                {"from": t.frm, "to": t.to, "properties": list(t.properties), "cash": t.cash} for t in self.trade.transfers
+            ],
+            "win_delta": dict(self.win_delta),
+            "win_delta_se": dict(self.win_delta_se),
+            "nash_zone": self.nash_zone,
+            "leader": self.leader,
+            "leader_win_prob": self.leader_win_prob,
+            "balanced": self.balanced,
+            "self_balancing": self.self_balancing,
+            "acceptance": self.acceptance,
+            "risk_adjusted_ev": self.risk_adjusted_ev,
+        }
+
+
+def baseline(state: GameState, settings: RescoreSettings) -> RolloutResult:
+    """The state without any trade, on the settings' dice."""
+    return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy)
+
+
+def trade_after(state: GameState, trade: Trade) -> GameState:
+    """The state after ``trade`` (mortgaged lots received: interest only)."""
+    after = state.copy()
+    trade.apply(after)
+    return after
+
+
+def _gains(d: float, se: float, z: float) -> bool:
+    return d > z * se if se > 0 else d > 0
+
+
+def acceptance(
+    state: GameState,
+    trade: Trade,
+    proposer: int,
+    win_delta: dict[str, float],
+    settings: RescoreSettings,
+    strategic: Sequence[int] = (),
+) -> float:
+    """Probability that every counterparty accepts (module docstring)."""
+    p = 1.0
+    for name in trade.participants():
+        q = state.player_index(name)
+        if q == proposer:
+            continue
+        if q in strategic:
+            agent = StrategicTradeAgent(0)
+            agent.start_game(q, tuple(pl.name for pl in state.players))
+            p *= 1.0 if agent.accept_trade(GameView(state, q), trade) else 0.0
+        else:
+            p *= 1.0 / (1.0 + math.exp(-settings.acceptance_slope * win_delta[name]))
+    return p
+
+
+def rescore_one(
+    state: GameState,
+    cand: Candidate,
+    base: RolloutResult,
+    settings: RescoreSettings,
+    strategic: Sequence[int] = (),
+    trade: Trade | None = None,
+) -> Rescored | None:
+    """Re-score one candidate; ``None`` when the trade is not valid in the engine."""
+    trade = trade or cand.to_trade(state)
+    try:
+        after_state = trade_after(state, trade)
+    except InvalidTradeError:
+        return None
+    after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy)
+    names = base.players
+    delta, se = {}, {}
+    for n in names:
+        delta[n], se[n] = paired_delta(base, after, n)
+    parts = [state.players[i].name for i in cand.players]
+    zone = all(_gains(delta[n], se[n], settings.z) for n in parts)
+    leader = max(names, key=lambda n: (after.win_prob[n], -names.index(n)))
+    proposer = cand.players[0]
+    acc = acceptance(state, trade, proposer, delta, settings, strategic)
+    me = state.players[proposer].name
+    return Rescored(
+        cand,
+        trade,
+        dict(base.win_prob),
+        dict(after.win_prob),
+        delta,
+        se,
+        zone,
+        leader,
+        after.win_prob[leader],
+        after.win_prob[leader] < settings.balance,
+        acc,
+        delta[me] * acc,
+        after=after,
+    )
+
+
+def rescore(
+    state: GameState,
+    cands: Sequence[Candidate],
+    settings: RescoreSettings,
+    base: RolloutResult | None = None,
+    strategic: Sequence[int] = (),
+) -> list[Rescored]:
+    """Re-score candidates, best ``risk_adjusted_ev`` first (ties: the candidate order)."""
+    base = base or baseline(state, settings)
+    out = [r for c in cands if (r := rescore_one(state, c, base, settings, strategic)) is not None]
+    return sorted(out, key=lambda r: -r.risk_adjusted_ev)
+
+
+def self_balancing(state: GameState, scored: Rescored, settings: RescoreSettings, top: int = 3) -> bool:
+    """Whether a player outside the trade has a counter-trade that brings the leader back down."""
+    from solver.tradegen import Limits, generate_trades
+
+    after_state = trade_after(state, scored.trade)
+    names = [p.name for p in state.players]
+    leader = scored.leader
+    target = max(settings.balance, scored.win_before[leader])
+    if scored.leader_win_prob <= target:
+        return True
+    base = scored.after
+    assert base is not None
+    parts = {state.players[i].name for i in scored.candidate.players}
+    for n in names:
+        q = names.index(n)
+        if n in parts or state.players[q].bankrupt:
+            continue
+        counter = generate_trades(after_state, q, limits=Limits(top_k=top))
+        if counter.relaxed:
+            continue
+        for g in counter.trades:
+            r = rescore_one(after_state, g.candidate, base, settings)
+            if r is not None and r.win_after[leader] <= target:
+                return True
+    return False
+
+
+__all__ = ["RescoreSettings", "Rescored", "acceptance", "baseline", "rescore", "rescore_one", "self_balancing", "trade_after"]
