@@ -334,3 +334,95 @@ def state_ruin_pmf(
         out[t] = float(first_two @ r_first + c2 @ r_third)
         alive = nd_m @ (first_two + c2) + dj_m @ first_two + th_m @ c2
     return out
+
+
+def ruin_within_by_wealth(
+    state: GameState,
+    player: int | str | None = None,
+    turns: int = 20,
+    bucket: float = 50,
+    cap: float | None = None,
+    jail: JailPolicy = "long",
+    income: bool = True,
+    chain: PositionChain | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Probability of ruin within ``turns`` turns for every starting wealth of the grid at once.
+
+    The chain of :func:`state_ruin_pmf` (same grid, moves and arguments), run
+    backward: the player stays on its square (and in its jail state), its
+    opponents' holdings and its own properties stay as in the state, and only
+    the starting wealth (liquidation value) varies over the grid points. With
+    the live-to-live matrices of the four move sets (rows = from-state) ``A``
+    (``nd``), ``D`` (``dj``), ``C`` (``dc``), ``H`` (``th``) and their ruin
+    vectors ``r_first = r_nd + r_dj + r_dc`` (first and second roll of a
+    turn) and ``r_third = r_nd`` (the third roll: a double goes to jail at no
+    cost), ``u_t[s]`` = P(ruin within ``t`` turns | state ``s`` before a
+    turn's first roll) follows from the forward step of
+    :func:`state_ruin_pmf` by transposition::
+
+        u_0 = 0
+        k   = r_first + C (r_first + C r_third)
+        u_t = k + y + z + C (y + z + C (y + h)),   y = A u_{t-1}, z = D u_{t-1}, h = H u_{t-1}
+
+    (a turn from ``s``: a first roll that ruins, ends the turn (``A``, ``D``)
+    or is a double going on (``C``); after one double the same again; after
+    two, ``r_third``, ``A`` or the third double ``H``); it is evaluated as
+    ``u_t = k + P u + C (P u + C Q u)`` with ``P = A + D``, ``Q = A + H``. So
+    ``u_turns`` at the grid point of the player's own wealth is
+    ``state_ruin_pmf(...)[1:].sum()`` up to rounding, and one pass costs about
+    what one forward run does.
+
+    Returns
+    -------
+    wealth : np.ndarray
+        The wealth of each grid point, ``grid - 1`` (the chain runs on
+        ``W + 1``), ascending, without the grid's lowest point 0 (wealth -1:
+        not a starting wealth, only a live state of the bucket rule that
+        the next paying move ruins). The points are ``bucket`` apart,
+        aligned on the player's wealth ``W`` (``W`` is one of them when
+        ``0 <= W < cap``); the last is the cap (default: the larger of
+        $2,000 and ``W`` + $1,000), which need not be aligned. Note that the
+        grid and the default cap depend on ``W``:
+        :func:`state_ruin_pmf` from another wealth ``W'`` uses the same grid
+        only if ``W' - W`` is a multiple of ``bucket`` and the cap is given.
+    ruin : np.ndarray
+        P(ruin within ``turns`` turns) from each of those wealths, non-increasing.
+
+    Raises
+    ------
+    ValueError
+        If the player is bankrupt (it has no wealth to vary).
+    """
+    if isinstance(player, str):
+        player = state.player_index(player)
+    if player is None:
+        player = state.to_move
+    pl = state.players[player]
+    if pl.bankrupt:
+        raise ValueError(f"player {pl.name} is bankrupt")
+    wealth = state.liquidation_value(player)
+    start_x = wealth + 1.0
+    cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
+    grid = _grid(start_x, bucket, cap_x)
+    earn = expected_income(state, player, chain) if income else 0.0
+    moves, n_pos = _moves(state, player, jail, earn)
+    mats = {}
+    ruins = {}
+    for name, (src, dst, delta, prob, pre) in moves.items():
+        mats[name], ruins[name] = cash_moves(grid, n_pos, src, dst, delta, prob, pre=pre, transposed=False)
+    n = state.board.size
+    start_pos = (n + (min(pl.jail_turns, n_pos - n - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
+    # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums are
+    # also canonical (sorted, no explicit zeros), which halves the matvec time.
+    p_m = (mats["nd"] + mats["dj"]).tocsr()
+    q_m = (mats["nd"] + mats["th"]).tocsr()
+    c_m = mats["dc"].tocsr()
+    c_m.sum_duplicates()
+    c_m.eliminate_zeros()
+    r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]
+    k = r_first + c_m @ (r_first + c_m @ ruins["nd"])
+    u = np.zeros(len(grid) * n_pos)
+    for _ in range(turns):
+        pu = p_m @ u
+        u = k + pu + c_m @ (pu + c_m @ (q_m @ u))
+    return grid[1:] - 1.0, u.reshape(len(grid), n_pos)[1:, start_pos]

@@ -50,6 +50,15 @@ register("random", RandomAgent, "random legal choices (shakes the engine)")
 register("strategic", StrategicTradeAgent, "heuristic baseline: reserves, static values, set-completing swaps")
 
 
+def _register_solver_agents() -> None:
+    from solver.agent import SubgraphTradeAgent
+
+    register("subgraph", SubgraphTradeAgent, "the solver: CP-SAT trade search re-scored by simulation, strategic habits otherwise")
+
+
+_register_solver_agents()
+
+
 def entries() -> list[AgentEntry]:
     return list(_REGISTRY.values())
 

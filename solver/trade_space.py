@@ -48,7 +48,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from engine.ept import railroad_ept, street_ept, utility_ept
 from engine.markov import PositionChain
@@ -286,14 +286,22 @@ def linear_values(space: TradeSpace, chain: PositionChain | None = None) -> Line
 def _completed_value(state: GameState, chain: PositionChain, player: int, group: str, spare: int) -> float:
     """Rent per round of ``group`` complete in ``player``'s hand: level-0 monopoly rent
     plus the best development of the group alone within ``spare``."""
-    s = state.copy()
-    for sq in s.board.groups[group]:
-        s.owner[sq] = player
-        s.mortgaged[sq] = False
-    n_opp = len(s.active_players()) - 1
-    base = sum(float(street_ept(chain, sq, 2 * s.board.squares[sq].rents[0])) for sq in s.board.groups[group]) * n_opp
-    gains = [o.gain for o in group_options(s, chain, player, group) if o.cost <= spare and not o.lift]
-    return base + max(gains, default=0.0)
+    base, options = _group_development(chain, len(state.active_players()), group)
+    return base + max((gain for cost, gain in options if cost <= spare), default=0.0)
+
+
+@lru_cache(maxsize=512)
+def _group_development(chain: PositionChain, n_active: int, group: str) -> tuple[float, tuple[tuple[int, float], ...]]:
+    """(level-0 monopoly rent per round, (cost, rent gain) of every development option) of
+    ``group`` held complete and unbuilt by one of ``n_active`` players (the same for
+    every player, so computed once per chain (board and rules) and player count; the
+    chain is hashed by identity)."""
+    board = chain.board
+    s = GameState.new_game([f"p{k}" for k in range(n_active)], board, chain.rules)
+    for sq in board.groups[group]:
+        s.owner[sq] = 0
+    base = sum(float(street_ept(chain, sq, 2 * board.squares[sq].rents[0])) for sq in board.groups[group]) * (n_active - 1)
+    return base, tuple((o.cost, o.gain) for o in group_options(s, chain, 0, group) if not o.lift)
 
 
 # ---------------------------------------------------------------------------

@@ -392,6 +392,7 @@ def generate_trades(
     cycles: bool = False,
     chain: PositionChain | None = None,
     reserves: dict[int, int] | None = None,
+    explain: bool = True,
 ) -> TradeList:
     """The proposer's top-K trades by estimated gain (module docstring).
 
@@ -400,7 +401,8 @@ def generate_trades(
     (from the explicit funnel on the same linear estimate) and a relaxed
     search runs: rule 1 is replaced by "a participant may hand over a
     completion without getting one if it receives at least $100"; its
-    trades are flagged ``relaxed``.
+    trades are flagged ``relaxed``. ``explain=False`` skips both (an agent
+    in play only wants strict trades).
     """
     settings = settings or TradeSettings()
     limits = limits or Limits()
@@ -414,7 +416,7 @@ def generate_trades(
     model = TradeModel(space, values, cycles=cycles)
     trades, truncated, solves = top_k(model, limits)
     out = TradeList(trades, None, False, truncated, solves)
-    if trades or truncated:
+    if trades or truncated or not explain:
         return out
     funnel = run_funnel(space, values, cycles=cycles)
     rule = funnel.emptied_by()

@@ -1,0 +1,138 @@
+"""Cash reserves: how much cash a player should keep against ruin.
+
+The reserve is the cash at which the ruin probability within 20 turns stays
+below epsilon (default 5%): the smallest cash ``c >= 0``, a multiple of
+``bucket``, such that the player's probability of ruin within ``turns``
+turns (:func:`engine.state_risk.state_ruin_pmf`, long jail policy, with the
+rent it expects to collect) is at most ``epsilon`` when its cash is ``c``
+and everything else is as in the state.
+
+Model (that of :mod:`engine.state_risk`):
+
+* Ruin is tested on the liquidation value (cash + buildings sold back +
+  every unmortgaged property mortgaged), so with cash ``c`` the player's
+  wealth is ``c + (liquidation value - cash)``: what it can raise by
+  selling and mortgaging counts as cover. A player whose buildings and
+  properties alone cover 20 turns of rent needs no cash (reserve 0).
+* Frozen holdings: the opponents' properties and buildings (hence the rents
+  the player may owe) and the player's own (hence its repairs and expected
+  income) stay as in the state, and the player buys nothing; it starts from
+  its square and jail state in the state, its turn next. Only its cash varies.
+* Bucket rule: wealth is carried on a grid ``bucket`` dollars apart, aligned
+  on the wealth at cash 0, so every cash value ``0, bucket, 2 bucket, ...``
+  is a grid point and its ruin probability is exactly the one
+  ``state_ruin_pmf`` computes from that cash (same ``bucket``, cap = wealth
+  at cash ``max_cash``). The reserve is therefore a multiple of ``bucket``
+  (no interpolation): with cash ``reserve - bucket`` the ruin probability is
+  above ``epsilon``.
+* Cap: the grid's top is at cash ``max_cash``; wealth above it is held
+  there, so ruin probabilities are overstated for cash within about $1,000
+  of it (late-game instance, Ann: 0.304 at $1,000 below the cap, 0.275 at
+  $2,000 below, 0.273 far below). If even cash ``max_cash`` leaves the ruin
+  probability above ``epsilon``, the reserve returned is ``max_cash`` itself.
+
+All cash values come from one backward pass over the grid
+(:func:`engine.state_risk.ruin_within_by_wealth`), which costs about one
+forward run. With an explicit ``max_cash`` that is the whole computation.
+By default the top is first :func:`default_max_cash` (the larger of $2,000
+and the player's cash + $1,000, rounded up to a multiple of ``bucket``: the
+cap ``state_ruin_pmf`` uses at the current cash); when the reserve found is
+within ``WIDEN_MARGIN`` ($1,000) of it, or not reached, one more pass with
+twice that top gives the answer. So the default costs a second pass only for
+players at real risk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from engine.markov import PositionChain
+from engine.state_risk import ruin_within_by_wealth
+from models.state import GameState
+
+WIDEN_MARGIN = 1000
+"""With the default ``max_cash``, a reserve above ``top - WIDEN_MARGIN`` is
+recomputed on a grid twice as high."""
+
+
+def default_max_cash(state: GameState, player: int, bucket: int = 50) -> int:
+    """The first top of the default grid: ``max(2000, cash + 1000)`` rounded
+    up to a multiple of ``bucket`` (the second, if needed, is twice this)."""
+    top = max(2000, state.players[player].cash + 1000)
+    return -(-top // bucket) * bucket
+
+
+def cash_reserve(
+    state: GameState,
+    player: int | str,
+    *,
+    epsilon: float = 0.05,
+    turns: int = 20,
+    bucket: int = 50,
+    max_cash: int | None = None,
+    chain: PositionChain | None = None,
+) -> int:
+    """The smallest cash (a multiple of ``bucket``) at which ``player``'s
+    probability of ruin within ``turns`` turns is at most ``epsilon``.
+
+    See the module docstring for the model. ``max_cash`` is the top of the
+    grid, returned when even that much cash does not bring the ruin
+    probability down to ``epsilon``; by default it is chosen as the module
+    docstring says (one pass, or two for a reserve close to the first top).
+    ``chain`` (long jail policy, the state's board and rules) saves building
+    one.
+
+    Raises
+    ------
+    ValueError
+        If the player is bankrupt, ``epsilon`` is outside [0, 1], ``bucket``
+        is not positive or ``max_cash`` is not a non-negative multiple of it.
+    """
+    if isinstance(player, str):
+        player = state.player_index(player)
+    if state.players[player].bankrupt:
+        raise ValueError(f"player {state.players[player].name} is bankrupt")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError("epsilon must be in [0, 1]")
+    if bucket <= 0:
+        raise ValueError("bucket must be positive")
+    if max_cash is not None:
+        if max_cash < 0 or max_cash % bucket:
+            raise ValueError("max_cash must be a non-negative multiple of bucket")
+        return _reserve(state, player, epsilon, turns, bucket, max_cash, chain)
+    top = default_max_cash(state, player, bucket)
+    found = _reserve(state, player, epsilon, turns, bucket, top, chain)
+    if found <= top - WIDEN_MARGIN:
+        return found
+    return _reserve(state, player, epsilon, turns, bucket, 2 * top, chain)
+
+
+def _reserve(
+    state: GameState, player: int, epsilon: float, turns: int, bucket: int, top: int, chain: PositionChain | None
+) -> int:
+    """One backward pass on the grid from cash 0 to cash ``top``."""
+    # Cash 0 aligns the grid on the wealth at cash 0: cash k * bucket is a grid point.
+    at_zero = state.copy()
+    at_zero.players[player].cash = 0
+    assets = at_zero.liquidation_value(player)
+    wealth, ruin = ruin_within_by_wealth(at_zero, player, turns, bucket, cap=assets + top, chain=chain)
+    cash = wealth - assets
+    ok = np.nonzero((cash >= 0) & (ruin <= epsilon))[0]
+    return round(float(cash[ok[0]])) if len(ok) else top
+
+
+def reserves(state: GameState, players: Iterable[int | str] | None = None, **kw: Any) -> dict[int, int]:
+    """:func:`cash_reserve` of several players (default: every active one),
+    by player index, sharing one :class:`~engine.markov.PositionChain`.
+    Keyword arguments go to :func:`cash_reserve`."""
+    if kw.get("chain") is None:
+        kw["chain"] = PositionChain(state.board, state.rules, "long")
+    chosen = state.active_players() if players is None else players
+    out: dict[int, int] = {}
+    for p in chosen:
+        idx = state.player_index(p) if isinstance(p, str) else p
+        out[idx] = cash_reserve(state, idx, **kw)
+    return out
