@@ -11,8 +11,11 @@ proposing
     (:func:`solver.tradegen.generate_trades`, top ``candidates``, bilateral,
     then 3-cycles when no bilateral trade survives) re-scored on common dice
     with a small budget (``rollouts`` games of ``horizon`` rounds); it
-    proposes the best trade in the Nash zone, balanced, with a positive
-    risk-adjusted gain, never one already refused. Otherwise nothing (no
+    proposes the best trade in the Nash zone with a positive risk-adjusted
+    gain, never one already refused, and not one that makes another player
+    the leader at 55% or more (with ``balance_self`` also not one that makes
+    itself that leader, the seed's stricter rule; off by default, since the
+    baseline opponents do not gang up on a leader). Otherwise nothing (no
     search is repeated on an unchanged position).
 answering
     an offer is accepted when its simulated win delta for the agent is
@@ -56,6 +59,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         accept_rollouts: int = 240,
         cycles: bool = True,
         reserve: int = 150,
+        balance_self: bool = False,
     ) -> None:
         super().__init__(seed, reserve=reserve)
         self.rollouts = rollouts
@@ -64,6 +68,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.cash_step = cash_step
         self.accept_rollouts = accept_rollouts
         self.cycles = cycles
+        self.balance_self = balance_self
         self._seed_counter = 0
         self._last_sig: tuple[object, ...] | None = None
         self._chain: tuple[object, PositionChain] | None = None
@@ -136,7 +141,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if _trade_key(trade) in self._refused:
                 continue
             r = rescore_one(state, c, base, rs)
-            if r is None or not (r.nash_zone and r.balanced) or r.risk_adjusted_ev <= 0:
+            if r is None or not r.nash_zone or r.risk_adjusted_ev <= 0:
+                continue
+            if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
                 continue
             if best is None or r.risk_adjusted_ev > best.risk_adjusted_ev:
                 best = r

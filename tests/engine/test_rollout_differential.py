@@ -118,7 +118,7 @@ def test_other_dice(dice: DiceSpec) -> None:
 
 
 def test_mid_turn_state_with_doubles_and_held_cards() -> None:
-    state = load_state(INSTANCES[0])
+    state = load_state(INSTANCES[0].parent / "late-game-house-shortage.json")
     state.phase = "rolled"
     state.doubles_rolled = 1
     state.players[state.to_move].jail_cards = 1

@@ -1,0 +1,115 @@
+"""Seed 000, Test 4: states where no bilateral trade helps but a 3-way cycle does.
+
+Each ``instances/cycle-*.json`` (described in ``instances/README.md``) is a
+mid-game state in which, for the player to move:
+
+1. the bilateral search (CP-SAT, default reserves) finds no strict trade;
+2. with cycles, it finds a strict ``cycle3`` trade whose properties move
+   around a directed cycle through three players, and applying it gives each
+   of the three a colour group it did not hold complete before;
+3. the explicit enumerator agrees: among the candidates that pass rules 1-4
+   there is a ``cycle3`` and no ``bilateral``, and the CP-SAT cycles are
+   among them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine.markov import PositionChain
+from models.io import load_state
+from models.state import GameState
+from solver.candidates import Funnel, run_funnel
+from solver.reserve import reserves as ruin_reserves
+from solver.trade_space import TradeSettings, TradeSpace, linear_values
+from solver.tradegen import GeneratedTrade, TradeList, generate_trades
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
+CYCLE_FILES = sorted(INSTANCES.glob("cycle-*.json"))
+IDS = [p.name for p in CYCLE_FILES]
+
+
+@cache
+def _state(name: str) -> GameState:
+    return load_state(INSTANCES / name)
+
+
+@cache
+def _search(name: str, cycles: bool) -> TradeList:
+    state = _state(name)
+    return generate_trades(state, state.to_move, cycles=cycles)
+
+
+@cache
+def _funnel(name: str) -> Funnel:
+    state = _state(name)
+    settings = TradeSettings()
+    chain = PositionChain(state.board, state.rules, "long")
+    reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
+    space = TradeSpace(state, state.to_move, settings, reserves)
+    return run_funnel(space, linear_values(space, chain), cycles=True)
+
+
+def _cycles(name: str) -> list[GeneratedTrade]:
+    found = _search(name, True)
+    assert not found.relaxed, f"{name}: only relaxed trades ({found.empty_reason})"
+    return [t for t in found.trades if t.candidate.kind == "cycle3"]
+
+
+def test_at_least_five_cycle_instances() -> None:
+    assert len(CYCLE_FILES) >= 5, IDS
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_no_strict_bilateral_trade(name: str) -> None:
+    found = _search(name, False)
+    assert not found.truncated
+    assert found.trades == [] or found.relaxed, [t.candidate for t in found.trades]
+    assert all(t.candidate.kind == "bilateral" for t in found.trades)
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_strict_cycle_completes_a_set_for_each_participant(name: str) -> None:
+    state = _state(name)
+    proposer = state.to_move
+    cycles = _cycles(name)
+    assert cycles, f"{name}: no cycle3 trade"
+    for gt in cycles:
+        cand = gt.candidate
+        a, b, c = cand.players
+        assert a == proposer and len({a, b, c}) == 3
+        # the properties go round P -> B -> C -> P, at least one on each arc
+        arcs = {(frm, to) for _, frm, to in cand.moves}
+        assert arcs == {(a, b), (b, c), (c, a)}, cand
+        trade = cand.to_trade(state)
+        names = {state.players[i].name for i in (a, b, c)}
+        assert set(trade.participants()) == names
+        prop_arcs = {(t.frm, t.to) for t in trade.transfers if t.properties}
+        na, nb, nc = (state.players[i].name for i in (a, b, c))
+        assert prop_arcs == {(na, nb), (nb, nc), (nc, na)}
+        assert all(t.properties or t.cash > 0 for t in trade.transfers)
+    # the best cycle completes a colour group for all three
+    best = cycles[0].candidate
+    after = state.copy()
+    best.to_trade(state).apply(after)
+    for i in best.players:
+        new = [
+            g
+            for g in state.board.street_groups
+            if after.has_monopoly(i, g) and not state.has_monopoly(i, g)
+        ]
+        assert new, f"{name}: {state.players[i].name} completes nothing with {best}"
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_explicit_enumerator_agrees(name: str) -> None:
+    funnel = _funnel(name)
+    kinds = {e.candidate.kind for e in funnel.passed_rules_1_4}
+    assert "cycle3" in kinds, funnel.stages()
+    assert "bilateral" not in kinds, funnel.stages()
+    passed = {e.candidate for e in funnel.passed_rules_1_4}
+    for gt in _cycles(name):
+        assert gt.candidate in passed, gt.candidate
