@@ -755,7 +755,7 @@ def act(B, X, p):
 @jit
 def _act_phase(B, X, p):
     SQ = B[0]
-    PL, HOU, MOR, M = X[0], X[2], X[3], X[4]
+    PL, HOU, MOR = X[0], X[2], X[3]
     for _ in range(MAX_ACTIONS):
         sq, need_lift = _choose_lift(B, X, p)
         if sq >= 0:

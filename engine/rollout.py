@@ -64,8 +64,10 @@ DEFAULT_BATCH = 16384
 class RolloutResult:
     """What :func:`simulate` measured.
 
-    ``winners[g]`` is the seat that won game ``g`` (-1: none), kept so that two
-    results on the same seed can be paired (:func:`paired_delta`).
+    ``winners[g]`` is the seat that won game ``g`` (-1: none) and
+    ``worths[g, p]`` each player's net worth at the end of game ``g``
+    (float32), kept so that two results on the same seed can be paired
+    (:func:`paired_delta`, :func:`paired_worth_delta`).
     ``mean_rounds`` counts rounds played beyond the state's round (the round
     in progress at a bankruptcy counts); ``finished`` is the fraction of games
     that ended by bankruptcy within the horizon.
@@ -81,6 +83,7 @@ class RolloutResult:
     mean_rounds: float
     mean_net_worth: dict[str, float]
     winners: np.ndarray = field(repr=False)
+    worths: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
@@ -138,6 +141,7 @@ def simulate(
     tables = encode(state, policy, state.round + horizon)
     n_pl = tables.n_players
     winners = np.empty(n_games, dtype=np.int8)
+    all_worths = np.empty((n_games, n_pl), dtype=np.float32)
     worth_sum = np.zeros(n_pl, dtype=np.float64)
     turns = 0
     finished = 0
@@ -153,6 +157,7 @@ def simulate(
         info = np.empty((m, 3), dtype=np.int64)
         turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace))
         winners[lo : lo + m] = w
+        all_worths[lo : lo + m] = worths
         worth_sum += worths.sum(axis=0)
         finished += int((info[:, 2] == _kernel.REASON_BANKRUPTCY).sum())
         rounds += int(info[:, 1].sum()) - m * state.round
@@ -170,6 +175,7 @@ def simulate(
         mean_rounds=rounds / n_games,
         mean_net_worth={nm: float(worth_sum[i]) / n_games for i, nm in enumerate(names)},
         winners=winners,
+        worths=all_worths,
         seconds=seconds,
     )
 
@@ -188,6 +194,18 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
     d = (after.winners == i).astype(np.float64) - (before.winners == i).astype(np.float64)
     n = d.size
     se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return float(d.mean()), se
+
+
+def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str) -> tuple[float, float]:
+    """Mean and standard error of the change in ``player``'s final net worth, game by game
+    (same conditions as :func:`paired_delta`); a finer signal where the win
+    probability does not move (a game already decided either way)."""
+    if before.n_games != after.n_games or before.players != after.players:
+        raise ValueError("paired results need the same players and the same number of games")
+    i = before.players.index(player)
+    d = after.worths[:, i].astype(np.float64) - before.worths[:, i].astype(np.float64)
+    se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else float("nan")
     return float(d.mean()), se
 
 
@@ -234,4 +252,12 @@ def reference_trace(
     return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
 
 
-__all__ = ["DEFAULT_BATCH", "RolloutResult", "kernel_trace", "paired_delta", "reference_trace", "simulate"]
+__all__ = [
+    "DEFAULT_BATCH",
+    "RolloutResult",
+    "kernel_trace",
+    "paired_delta",
+    "paired_worth_delta",
+    "reference_trace",
+    "simulate",
+]

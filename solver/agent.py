@@ -6,20 +6,26 @@ order: :class:`engine.strategic.StrategicTradeAgent`) and replaces its trade
 logic with the solver's:
 
 proposing
-    when ownership or buildings changed, or its cash moved by more than
-    ``cash_step``, since its last search: the CP-SAT candidates
+    when ownership, buildings or mortgages changed, or its cash moved to
+    another ``cash_step`` bucket, since its last search, and it has a
+    partial set that trading could complete: the CP-SAT candidates
     (:func:`solver.tradegen.generate_trades`, top ``candidates``, bilateral,
     then 3-cycles when no bilateral trade survives) re-scored on common dice
     with a small budget (``rollouts`` games of ``horizon`` rounds); it
-    proposes the best trade in the Nash zone with a positive risk-adjusted
-    gain, never one already refused, and not one that makes another player
+    proposes the trade with the best risk-adjusted gain (then net-worth
+    gain) among those where every participant gains beyond the noise (in win
+    probability, or in final net worth where the win probability does not
+    move), never one already refused, and not one that makes another player
     the leader at 55% or more (with ``balance_self`` also not one that makes
     itself that leader, the seed's stricter rule; off by default, since the
     baseline opponents do not gang up on a leader). Otherwise nothing (no
     search is repeated on an unchanged position).
 answering
     an offer is accepted when its simulated win delta for the agent is
-    positive beyond the noise (one-sided z-test at 5%).
+    positive beyond the noise (one-sided z-test at 5%); refused when it is
+    negative beyond the noise; otherwise (the win probability does not move,
+    as when the game is decided either way within the horizon) accepted when
+    the agent's final net worth rises beyond the noise.
 reserves
     the ruin-chain reserves (:func:`solver.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -32,7 +38,7 @@ the position changed, and most positions have no partial set to complete.
 from __future__ import annotations
 
 from engine.markov import PositionChain
-from engine.rollout import paired_delta, simulate
+from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
 from engine.rollout_policy import RolloutPolicy
 from engine.seeding import SeedLike
 from engine.strategic import StrategicTradeAgent, _trade_key
@@ -40,7 +46,7 @@ from engine.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
-from solver.rescore import RescoreSettings, Rescored, baseline, rescore_one
+from solver.rescore import Rescored, RescoreSettings, baseline, rescore_one
 from solver.trade_space import TradeSettings, TradeSpace
 from solver.tradegen import Limits, generate_trades
 
@@ -109,9 +115,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return None
         self._last_sig = sig
         space = TradeSpace(state, me)
-        if not space.needed[me] and not self.cycles:
-            return None
-        if not space.needed[me] and not any(space.needed[q] for q in space.opponents):
+        if not space.needed[me]:  # bilateral and cyclic trades both need a partial set of the proposer
             return None
         self.searches += 1
         best = self._search(state, cycles=False) or (self._search(state, cycles=True) if self.cycles else None)
@@ -141,13 +145,33 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if _trade_key(trade) in self._refused:
                 continue
             r = rescore_one(state, c, base, rs)
-            if r is None or not r.nash_zone or r.risk_adjusted_ev <= 0:
+            if r is None:
+                continue
+            parts = [state.players[i].name for i in c.players]
+            if not all(self._gains(base, r, n, rs.z) for n in parts):
                 continue
             if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
                 continue
-            if best is None or r.risk_adjusted_ev > best.risk_adjusted_ev:
+            if best is None or self._score(base, r) > self._score(base, best):
                 best = r
         return best
+
+    def _score(self, base: RolloutResult, r: Rescored) -> tuple[float, float]:
+        """The agent's win delta x acceptance, then its net-worth delta (a decided game)."""
+        me = base.players[self.me]
+        return (r.risk_adjusted_ev, paired_worth_delta(base, r.after, me)[0] if r.after is not None else 0.0)
+
+    @staticmethod
+    def _gains(base: RolloutResult, r: Rescored, name: str, z: float) -> bool:
+        """``name`` gains beyond the noise: its win probability, or, when that does not
+        move beyond the noise, its final net worth."""
+        d, se = r.win_delta[name], r.win_delta_se[name]
+        if d > z * se if se > 0 else d > 0:
+            return True
+        if d < -z * se or (se == 0 and d < 0) or r.after is None:
+            return False
+        w, w_se = paired_worth_delta(base, r.after, name)
+        return w > z * w_se if w_se > 0 else w > 0
 
     # -- answering ---------------------------------------------------------------
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
@@ -160,8 +184,16 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return False
         base = baseline(state, rs)
         res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
-        delta, se = paired_delta(base, res, state.players[self.me].name)
-        return delta > rs.z * se if se > 0 else delta > 0
+        me = state.players[self.me].name
+        delta, se = paired_delta(base, res, me)
+        if delta > rs.z * se if se > 0 else delta > 0:
+            return True
+        if delta < -rs.z * se or (se == 0 and delta < 0):
+            return False
+        # The win probability does not move beyond the noise (a game decided either
+        # way within the horizon): judge by the final net worth instead.
+        w, w_se = paired_worth_delta(base, res, me)
+        return w > rs.z * w_se if w_se > 0 else w > 0
 
 
 __all__ = ["SubgraphTradeAgent"]

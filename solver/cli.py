@@ -187,6 +187,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.json", help="the game: blue, red and the successors of each vertex")
     p.add_argument("--kind", choices=("richman", "poorman"), required=True, help="who receives the winning bid")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "prune-report",
+        help="the pruning funnel over many states (seed Test 3)",
+        description=(
+            "Run the explicit trade funnel (solver.candidates) for every active player of every state, with the "
+            "true values and the default reserves, and count the survivors after each pruning rule. States come "
+            "from files and/or from games 0..N-1 of four strategic agents seeded S (as tournament --seed S), "
+            "taken at the start of every 10th round, at most 500. Writes DIR/report.md, DIR/report.json and "
+            "DIR/funnel.png (needs matplotlib)."
+        ),
+    )
+    p.add_argument("states", nargs="*", metavar="STATE", help="state files")
+    p.add_argument("--from-games", type=_pos_int, metavar="N", help="sample states from N games of four strategic agents")
+    p.add_argument("--seed", type=_nonneg_int, default=0, help="run seed of the games (default 0)")
+    p.add_argument("--every", type=_pos_int, default=10, help="take a state every this many rounds (default 10)")
+    p.add_argument("--max-states", type=_pos_int, default=500, help="at most this many states from games (default 500)")
+    p.add_argument("--max-rounds", type=_pos_int, default=1000, help="round cap of the games (default 1000)")
+    p.add_argument("--cycles", action="store_true", help="also generate 3-way cycles")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for report.md, report.json and funnel.png")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     return parser
 
 
@@ -615,9 +636,11 @@ def _solve_text(doc: dict[str, Any]) -> str:
     dec = doc["decision"]
     ttm = pos["turns_to_max_dev"]
     lines = [
-        f"{doc['player']}: position {pos['state']} (best building returns {pos['build_roi']:.1%} of its cost per round; "
-        f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full development; "
-        f"ruin within 20 turns {pos['ruin_20']:.1%})",
+        (
+            f"{doc['player']}: position {pos['state']} (best building returns {pos['build_roi']:.1%} of its cost per round; "
+            f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
+            f"development; ruin within 20 turns {pos['ruin_20']:.1%})"
+        ),
         "win probability now (simulated): " + ", ".join(f"{n} {p:.1%}" for n, p in doc["win_prob"].items()),
         "",
         f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}",
@@ -650,6 +673,85 @@ def _legs(transfers: list[dict[str, Any]]) -> str:
     )
 
 
+def cmd_prune_report(args: argparse.Namespace) -> int:
+    from solver.report import (
+        STAGES,
+        PlotUnavailableError,
+        Timer,
+        default_meta,
+        funnel_rows,
+        require_plot,
+        sample_game_states,
+        summarize,
+        write_report,
+    )
+
+    if not args.states and args.from_games is None:
+        raise UsageError("prune-report: give STATE files or --from-games N")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out: {args.out} exists and is not a folder")
+    try:
+        require_plot()  # before the work, not after
+    except PlotUnavailableError as err:
+        raise UsageError(f"prune-report: {err}") from None
+    timer = Timer()
+    states = [(path, load_state(path)) for path in args.states]
+    sampling: list[str] = []
+    extra: dict[str, Any] = {"cycles": args.cycles, "seed": None}
+    if args.states:
+        sampling.append(f"{len(args.states)} state file(s)")
+        extra["state_files"] = list(args.states)
+    if args.from_games is not None:
+        info: dict[str, Any] = {}
+        sampled = sample_game_states(
+            args.from_games, args.seed, every=args.every, max_states=args.max_states, max_rounds=args.max_rounds, info=info
+        )
+        states += sampled
+        extra["seed"] = args.seed
+        extra["games"] = {
+            "agents": ["strategic"] * 4,
+            "requested": args.from_games,
+            "played": info["games_played"],
+            "every": args.every,
+            "max_states": args.max_states,
+            "max_rounds": args.max_rounds,
+            "states": len(sampled),
+            "states_per_game": info["states_per_game"],
+        }
+        sampling.append(
+            f"States sampled from games 0..{args.from_games - 1} of four strategic agents, seed {args.seed} (game i seeded "
+            f"SeedSequence([{args.seed}, i]), as in tournament --seed {args.seed}), at the start of every {args.every}th round "
+            f"(rounds {args.every}, {2 * args.every}, ...), at most {args.max_states} states: {len(sampled)} states from "
+            f"{info['games_played']} games played (round cap {args.max_rounds})"
+        )
+    extra["sampling"] = "; ".join(sampling) + "."
+    timer.lap("states_s")
+    rows = funnel_rows(states, cycles=args.cycles)
+    timer.lap("funnel_s")
+    summary = summarize(rows)
+    meta = default_meta(timing=timer.times, **extra)
+    paths = write_report(rows, summary, out, meta=meta)
+    if args.json:
+        print(json.dumps({"out": str(out), "files": {k: str(v) for k, v in paths.items()}, "summary": summary, "meta": meta}))
+        return 0
+
+    def fmt(x: float | None) -> str:
+        return "-" if x is None else f"{x:g}"
+
+    print(f"prune-report: {summary['states']} states, {summary['rows']} (state, proposer) rows. {extra['sampling']}")
+    print(f"  {'stage':<14} {'median':>7} {'p90':>7}")
+    for k in STAGES:
+        s = summary["stages"][k]
+        print(f"  {k:<14} {fmt(s['median']):>7} {fmt(s['p90']):>7}")
+    rpo, fin, fl = summary["raw_per_opponent"], summary["final_survivors"], summary["flagged"]
+    print(f"  raw per opponent: median {fmt(rpo['median'])}, p90 {fmt(rpo['p90'])} (seed expects ~100-200)")
+    print(f"  final survivors per proposer: median {fmt(fin['median'])}, p90 {fmt(fin['p90'])} (seed expects ~5-20)")
+    print(f"  flagged: more than 100 survivors {fl['many']}, none {fl['none']} of {summary['rows']} ({fl['none_with_raw']} pruned to nothing)")
+    print(f"wrote {paths['md']}, {paths['json']}, {paths['png']}")
+    return 0
+
+
 COMMANDS = {
     "validate": cmd_validate,
     "play": cmd_play,
@@ -661,6 +763,7 @@ COMMANDS = {
     "bidding-game": cmd_bidding_game,
     "trades": cmd_trades,
     "solve": cmd_solve,
+    "prune-report": cmd_prune_report,
 }
 
 

@@ -20,8 +20,16 @@
    bargaining (:mod:`solver.bargaining`) at the trade's amount and +-$100,
    +-$200 (what each side can pay).
 5. **Choice**, in one unit (the player's change in win probability): the
-   best trade's ``risk_adjusted_ev``, the build's win delta, or 0 for
-   holding cash. The largest wins; holding wins ties.
+   best trade's ``risk_adjusted_ev`` against the build's win delta and 0
+   for holding cash. The rollout policy itself builds at its next turn, so
+   "hold" in the simulation is "build a turn later" and a build's simulated
+   delta is mostly near 0: it measures the harm of building now (cash
+   drained before a rent bill), not the worth of the buildings. Hence the
+   seed's rule when no trade wins: build the frontier's plan when its best
+   building returns at least ``roi_threshold`` of its cost per round (the
+   position's own test for GROWING) unless the simulation finds building
+   now harmful beyond the noise; otherwise hold. A trade is chosen when its
+   risk-adjusted gain is positive and beats the build's delta.
 
 The work is fixed by repeatable limits (``rollouts``, the number of
 candidates, CP-SAT's deterministic time), so the same seed gives the same
@@ -43,7 +51,13 @@ from solver.bargaining import Bargain, nash_cash, with_cash
 from solver.candidates import run_funnel
 from solver.frontier import build_frontier
 from solver.position import Position, assess_position
-from solver.rescore import RescoreSettings, Rescored, baseline, rescore, rescore_one, self_balancing
+from solver.rescore import (
+    Rescored,
+    RescoreSettings,
+    baseline,
+    rescore_one,
+    self_balancing,
+)
 from solver.trade_space import FrontierValues, TradeSettings, TradeSpace
 from solver.tradegen import Limits, generate_trades
 
@@ -54,6 +68,8 @@ HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
 class DecideSettings:
     reserve: int = 150
     fast_roi: float = 0.02
+    roi_threshold: float = 0.01
+    z: float = 1.645
     candidates: int = 8
     self_balance_top: int = 2
     bargain_steps: tuple[int, ...] = (-200, -100, 0, 100, 200)
@@ -188,7 +204,7 @@ def decide(
         )
         return _finish(decision, clock)
     _search_trades(state, p, decision, base, rs, st, chain, strategic, clock)
-    _choose(decision, state)
+    _choose(decision, state, st)
     return _finish(decision, clock)
 
 
@@ -265,22 +281,30 @@ def _bargain(
     return bargain, priced
 
 
-def _choose(decision: Decision, state: GameState) -> None:
-    trade_ev = decision.trade.risk_adjusted_ev if decision.trade is not None else None
-    build_ev = decision.build.win_delta if decision.build is not None else None
-    options = [(0.0, 2, HOLD)]
-    if build_ev is not None:
-        options.append((build_ev, 1, BUILD))
-    if trade_ev is not None:
-        options.append((trade_ev, 0, TRADE))
-    value, _, action = max(options, key=lambda o: (o[0], o[1]))  # ties: hold, then build
-    decision.action = action
-    if action == HOLD:
-        decision.reason = "neither a surviving trade nor a build raises the win probability: keep the cash"
-    elif action == BUILD:
-        decision.reason = f"building raises the win probability by {value:+.3f}, more than the best trade"
+def _choose(decision: Decision, state: GameState, st: DecideSettings) -> None:
+    trade = decision.trade
+    build = decision.build
+    build_delta = build.win_delta if build is not None else 0.0
+    if trade is not None and trade.risk_adjusted_ev > 0 and trade.risk_adjusted_ev > build_delta:
+        decision.action = TRADE
+        decision.reason = (
+            f"the trade's risk-adjusted gain in win probability {trade.risk_adjusted_ev:+.3f} beats building "
+            f"({build_delta:+.3f}) and holding (0)"
+        )
+        return
+    roi = decision.position.build_roi
+    if build is not None and roi >= st.roi_threshold and build.win_delta >= -st.z * build.win_delta_se:
+        decision.action = BUILD
+        decision.reason = (
+            f"no trade beats it: build the frontier's plan (best building returns {roi:.1%} of its cost per round; "
+            f"building now changes the win probability by {build.win_delta:+.3f})"
+        )
+        return
+    decision.action = HOLD
+    if build is not None and roi >= st.roi_threshold:
+        decision.reason = "building now would drain cash the simulation says is needed: keep the cash"
     else:
-        decision.reason = f"the trade's risk-adjusted gain in win probability {value:+.3f} beats building and holding"
+        decision.reason = "no trade survives the filters and no building is worth its cost: keep the cash"
 
 
 def _finish(decision: Decision, clock: _Clock) -> Decision:

@@ -1,0 +1,544 @@
+"""The pruning-validation report (seed 000, Test 3): ``monopoly-trade prune-report``.
+
+Seed 000 asks to "track how many candidate trades survive each pruning step.
+If too many survive (>100), pruning rules need tightening. If too few survive
+(0 in most states), the rules are too aggressive", and expects "from ~100-200
+raw candidates per opponent down to ~5-20 serious candidates total".
+
+For each state and each active player as proposer, the explicit funnel
+(:func:`solver.candidates.run_funnel`) is run with the true values
+(:class:`solver.trade_space.FrontierValues`: ``frontier_value + cash``) and
+the default cash reserves (:func:`solver.reserve.reserves` at the settings'
+``reserve_epsilon``); one row per (state, proposer) records the raw count,
+the raw count per opponent, the survivors after each rule, the rule that
+emptied the funnel, and the flags ``many`` (more than 100 survivors at the
+end) and ``none`` (no survivor). :func:`summarize` gives the median and the
+90th percentile of each stage (:func:`numpy.percentile`, its default
+``linear`` method: linear interpolation between the closest ranks), and
+:func:`write_report` writes ``report.md``, ``report.json`` and
+``funnel.png``, each atomically (a temporary file in the same folder, then
+:func:`os.replace`).
+
+States come from files, or from games of four :class:`StrategicTradeAgent`
+(:func:`sample_game_states`): game ``i`` of a run seeded ``S`` is seeded by
+``SeedSequence([S, i])`` and seated exactly as game ``i`` of ``tournament
+--seed S``, and the state is recorded at the start of every ``every``-th
+round (rounds 10, 20, ...; round 0, where nobody owns anything, is left
+out), at most ``max_states`` states in all (the games after that are not
+played).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.ept import state_ept
+from engine.game import Game
+from engine.markov import PositionChain
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.strategic import StrategicTradeAgent
+from engine.streams import SeededStream
+from models.state import GameState
+from solver.candidates import run_funnel
+from solver.frontier import Frontier, build_frontier
+from solver.reserve import cash_reserve
+from solver.trade_space import RULES, FrontierValues, TradeSettings, TradeSpace
+
+STAGES: tuple[str, ...] = ("raw", *RULES)
+MANY = 100  # the seed's "too many survive"
+PERCENTILE_METHOD = "numpy.percentile, method='linear' (its default: linear interpolation between the closest ranks)"
+SEED_EXPECTS = {
+    "raw_per_opponent": "~100-200 raw candidates per opponent",
+    "final_survivors": "~5-20 serious candidates in total (one proposer, all opponents)",
+    "too_many": f"more than {MANY} survivors: the rules need tightening",
+    "too_few": "0 survivors in most states: the rules are too aggressive",
+}
+
+
+class PlotUnavailableError(RuntimeError):
+    """matplotlib (the ``plot`` extra) is not installed."""
+
+
+# ---------------------------------------------------------------------------
+# rows
+# ---------------------------------------------------------------------------
+class _LazyReserves(dict[int, int]):
+    """The default cash reserves (:func:`solver.reserve.cash_reserve`, as
+    :func:`solver.reserve.reserves` computes them), each computed the first time
+    rule 4 asks for it: most candidates never reach rule 4, so most reserves are
+    never needed. Reads as the full ``{player: reserve}`` dict of the active players."""
+
+    def __init__(self, state: GameState, epsilon: float, chain: PositionChain) -> None:
+        super().__init__()
+        self._state = state
+        self._epsilon = epsilon
+        self._chain = chain
+        self._active = frozenset(state.active_players())
+
+    def __missing__(self, player: int) -> int:
+        if player not in self._active:
+            raise KeyError(player)
+        value = cash_reserve(self._state, player, epsilon=self._epsilon, chain=self._chain)
+        self[player] = value
+        return value
+
+    def get(self, player: int, default: Any = None) -> Any:  # type: ignore[override]
+        return self[player] if player in self._active else default
+
+
+class SharedFrontierValues(FrontierValues):
+    """:class:`~solver.trade_space.FrontierValues` (``frontier_value + cash``), the same
+    numbers bit for bit, with the frontier computed once per (player, holdings).
+
+    ``FrontierValues`` caches by (player, holdings, cash), and each miss calls
+    :func:`solver.position.frontier_value`, which rebuilds the exact frontier
+    (:func:`solver.frontier.build_frontier`) and the state's EPT
+    (:func:`engine.ept.state_ept`) although neither depends on the player's
+    cash: only ``gain_at(cash - value_reserve)`` does. Over the cash grid of
+    the trade space that is one frontier per (holdings, amount), and a
+    frontier whose dynamic programme is large (house supply binding, a
+    mortgage-lift cost that brings the cash unit down to $1) takes up to a
+    second. Here the frontier is kept per (player, its lots of its complete
+    groups: all that :func:`~solver.frontier.build_frontier` reads of the
+    owners), the rent of its other lots per (player, holdings), and only
+    ``gain_at`` is evaluated per cash amount, in the same order of operations
+    as ``frontier_value``. Like
+    ``FrontierValues``, valid for the after-states of one state (trades move
+    owners and cash only; buildings, mortgages and the bank's supply stay).
+    """
+
+    def __init__(self, state: GameState, settings: TradeSettings, chain: PositionChain | None = None) -> None:
+        super().__init__(state, settings, chain)
+        self._values: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._parts: dict[tuple[int, tuple[int, ...]], tuple[Frontier, float]] = {}
+        self._frontiers: dict[tuple[int, tuple[int, ...]], Frontier] = {}
+
+    def __call__(self, state: GameState, player: int) -> float:
+        holdings = tuple(sq for sq in state.board.property_squares if state.owner[sq] == player)
+        cash = state.players[player].cash
+        key = (player, holdings, cash)
+        hit = self._values.get(key)
+        if hit is None:
+            parts = self._parts.get((player, holdings))
+            if parts is None:
+                complete = set(state.complete_groups(player))
+                # The frontier reads only the player's lots of its complete groups.
+                core = (player, tuple(sq for sq in holdings if state.board.squares[sq].group in complete))
+                fr = self._frontiers.get(core)
+                if fr is None:
+                    fr = self._frontiers[core] = build_frontier(state, player, self.chain)
+                ept = state_ept(self.chain, state)
+                n_opp = len(state.active_players()) - 1
+                others = sum(
+                    float(ept[sq])
+                    for sq in state.board.property_squares
+                    if state.owner[sq] == player and state.board.squares[sq].group not in complete
+                )
+                parts = (fr, others * n_opp)
+                self._parts[(player, holdings)] = parts
+            fr, rest = parts
+            st = self.settings
+            spare = max(0, cash - st.value_reserve)
+            hit = st.horizon * (fr.current + fr.gain_at(spare) + rest)
+            hit += cash
+            self._values[key] = hit
+        return hit
+
+
+class _Chains:
+    """One :class:`PositionChain` (long jail policy) per board and rules."""
+
+    def __init__(self) -> None:
+        self._known: list[tuple[Any, Any, PositionChain]] = []
+
+    def get(self, state: GameState) -> PositionChain:
+        for board, rules, chain in self._known:
+            if (board is state.board or board == state.board) and (rules is state.rules or rules == state.rules):
+                return chain
+        chain = PositionChain(state.board, state.rules, "long")
+        self._known.append((state.board, state.rules, chain))
+        return chain
+
+
+def funnel_rows(
+    states: Iterable[tuple[str, GameState]],
+    *,
+    cycles: bool = False,
+    settings: TradeSettings | None = None,
+) -> list[dict[str, Any]]:
+    """One row per (state, active proposer): the funnel with the true values and default reserves.
+
+    A row: ``label``, ``proposer`` (name), ``raw``, ``per_opponent_raw``
+    (opponent name -> raw candidates that involve it, 0 included),
+    ``stages`` (``raw`` and the survivors after each rule of
+    :data:`solver.trade_space.RULES`), ``final`` (after domination),
+    ``emptied_by`` (the rule after which nothing survived, or ``None``),
+    ``many`` (``final`` > 100), ``none`` (``final`` == 0) and ``reserves``
+    (player name -> cash reserve, for the players whose reserve rule 4
+    needed: a reserve is computed only when a candidate reaches rule 4).
+    """
+    st = settings or TradeSettings()
+    chains = _Chains()
+    rows: list[dict[str, Any]] = []
+    for label, state in states:
+        chain = chains.get(state)
+        active = state.active_players()
+        if len(active) < 2:
+            continue
+        names = [p.name for p in state.players]
+        res = _LazyReserves(state, st.reserve_epsilon, chain)
+        # frontier_value of a player depends only on its holdings and cash (the rest of the
+        # state is fixed), so the proposers of one state share one cache.
+        values = SharedFrontierValues(state, st, chain)
+        mine: list[dict[str, Any]] = []
+        for p in active:
+            space = TradeSpace(state, p, st, res)
+            f = run_funnel(space, values, cycles=cycles)
+            stages = f.stages()
+            final = stages["domination"]
+            rows.append(
+                {
+                    "label": label,
+                    "proposer": names[p],
+                    "raw": f.raw,
+                    "per_opponent_raw": {names[q]: f.per_opponent_raw.get(q, 0) for q in space.opponents},
+                    "stages": {k: stages[k] for k in STAGES},
+                    "final": final,
+                    "emptied_by": f.emptied_by(),
+                    "many": final > MANY,
+                    "none": final == 0,
+                }
+            )
+            mine.append(rows[-1])
+        for row in mine:  # the reserves rule 4 asked for, over every proposer of the state
+            row["reserves"] = {names[q]: int(v) for q, v in sorted(res.items())}
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# states from games
+# ---------------------------------------------------------------------------
+def sample_game_states(
+    n_games: int,
+    seed: int,
+    *,
+    every: int = 10,
+    max_states: int = 500,
+    max_rounds: int = 1000,
+    info: dict[str, Any] | None = None,
+) -> list[tuple[str, GameState]]:
+    """States from games ``0..n_games-1`` of four :class:`StrategicTradeAgent` seeded ``seed``.
+
+    Game ``i`` is game ``i`` of ``tournament --seed seed`` (``SeedSequence([seed, i])``,
+    seats rotated by ``i``). The state is copied at the start of rounds
+    ``every, 2 every, ...`` (before the first turn of the round), at most
+    ``max_states`` states in all: the game that reaches that stops there and
+    later games are not played. Returns ``("game I round R", state)`` pairs.
+    ``info``, when given, receives ``games_played`` and ``states_per_game``.
+    """
+    if n_games < 1 or every < 1 or max_states < 1 or max_rounds < 1:
+        raise ValueError("n_games, every, max_states and max_rounds must be at least 1")
+    n = 4
+    out: list[tuple[str, GameState]] = []
+    per_game: list[int] = []
+    for i in range(n_games):
+        if len(out) >= max_states:
+            break
+        stream_seed, seat_seeds = game_seeds(game_seed_sequence(seed, i), n)
+        # The tournament seats agent (k + i) mod n at seat k with seat k's seed; the four
+        # agents are alike, so seat k simply gets a StrategicTradeAgent with seat k's seed.
+        agents = [StrategicTradeAgent(seat_seeds[k]) for k in range(n)]
+        state = GameState.new_game([f"P{k + 1}" for k in range(n)])
+        game = Game(state, agents, SeededStream(stream_seed), max_rounds=max_rounds)
+        taken = 0
+        last = -1
+        while not game.over and len(out) < max_states:
+            s = game.state
+            if s.phase == "start" and s.round != last:
+                last = s.round
+                if s.round > 0 and s.round % every == 0:
+                    out.append((f"game {i} round {s.round}", s.copy()))
+                    taken += 1
+                    if len(out) >= max_states:
+                        break
+            game.play_turn()
+        per_game.append(taken)
+    if info is not None:
+        info["games_played"] = len(per_game)
+        info["states_per_game"] = per_game
+    return out
+
+
+# ---------------------------------------------------------------------------
+# summary
+# ---------------------------------------------------------------------------
+def _stats(values: Sequence[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0, "median": None, "p90": None, "mean": None, "min": None, "max": None}
+    a = np.asarray(values, dtype=float)
+    return {
+        "n": len(values),
+        "median": float(np.percentile(a, 50)),
+        "p90": float(np.percentile(a, 90)),
+        "mean": float(a.mean()),
+        "min": float(a.min()),
+        "max": float(a.max()),
+    }
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Median and p90 of the survivors after each stage, over the rows, and the seed's checks.
+
+    ``raw_per_opponent``: over the (proposer, opponent) pairs with at least
+    one raw candidate (``raw_per_opponent_all``: every pair, zeros included);
+    ``final_survivors``: one proposer's survivors over all its opponents
+    (the seed's "total"); ``flagged``: rows with more than 100 survivors
+    (``many``), with none (``none``; ``none_with_raw``: none although there
+    were raw candidates); ``emptied_by``: rows per rule that emptied the
+    funnel. Percentiles: :data:`PERCENTILE_METHOD`.
+    """
+    pairs = [c for r in rows for c in r["per_opponent_raw"].values()]
+    emptied: dict[str, int] = {r: 0 for r in RULES}
+    for r in rows:
+        if r["emptied_by"] is not None:
+            emptied[r["emptied_by"]] += 1
+    n = len(rows)
+    none = sum(1 for r in rows if r["none"])
+    return {
+        "rows": n,
+        "states": len({r["label"] for r in rows}),
+        "percentile_method": PERCENTILE_METHOD,
+        "stages": {k: _stats([r["stages"][k] for r in rows]) for k in STAGES},
+        "raw_per_opponent": _stats([c for c in pairs if c > 0]),
+        "raw_per_opponent_all": _stats(pairs),
+        "final_survivors": _stats([r["final"] for r in rows]),
+        "flagged": {
+            "many": sum(1 for r in rows if r["many"]),
+            "none": none,
+            "none_with_raw": sum(1 for r in rows if r["none"] and r["raw"] > 0),
+            "no_raw": sum(1 for r in rows if r["raw"] == 0),
+            "none_share": none / n if n else None,
+        },
+        "emptied_by": emptied,
+        "seed_expects": dict(SEED_EXPECTS),
+    }
+
+
+# ---------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------
+def _atomic_write(target: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailableError("the funnel plot needs matplotlib: pip install 'monopoly-trade[plot]'") from None
+    return plt
+
+
+def require_plot() -> None:
+    """Raise :class:`PlotUnavailableError` now if the funnel plot cannot be drawn."""
+    _pyplot()
+
+
+def project_version() -> str:
+    try:
+        return metadata.version("monopoly-trade")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def default_meta(settings: TradeSettings | None = None, **extra: Any) -> dict[str, Any]:
+    """The ``meta`` of a report: version, settings, and what the caller adds (seed, sampling, timing)."""
+    st = settings or TradeSettings()
+    return {"version": project_version(), "settings": asdict(st), "many_threshold": MANY, **extra}
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def _verdict(summary: dict[str, Any]) -> list[str]:
+    out = []
+    rpo = summary["raw_per_opponent"]
+    if rpo["n"]:
+        lo, hi = 100, 200
+        where = "within" if lo <= rpo["median"] <= hi else ("below" if rpo["median"] < lo else "above")
+        out.append(f"- Raw per opponent: median {_fmt(rpo['median'])}, p90 {_fmt(rpo['p90'])} ({where} the seed's 100-200).")
+    fin = summary["final_survivors"]
+    if fin["n"]:
+        lo, hi = 5, 20
+        where = "within" if lo <= fin["median"] <= hi else ("below" if fin["median"] < lo else "above")
+        out.append(f"- Final survivors per proposer: median {_fmt(fin['median'])}, p90 {_fmt(fin['p90'])} ({where} the seed's 5-20).")
+    fl = summary["flagged"]
+    n = summary["rows"]
+    if n:
+        out.append(f"- More than {MANY} survivors: {fl['many']} of {n} rows ({'rules need tightening' if fl['many'] else 'never'}).")
+        share = fl["none_share"]
+        most = share > 0.5
+        out.append(
+            f"- No survivor: {fl['none']} of {n} rows ({100 * share:.0f}%; {fl['no_raw']} had no raw candidate at all, "
+            f"{fl['none_with_raw']} were pruned to nothing) - "
+            + ("most rows: by the seed's test the rules look too aggressive." if most else "not most rows.")
+        )
+    return out
+
+
+def render_markdown(rows: Sequence[dict[str, Any]], summary: dict[str, Any], meta: dict[str, Any], *, max_listed: int = 60) -> str:
+    """The text of ``report.md``."""
+    lines = ["# Pruning validation (seed 000, Test 3)", ""]
+    lines.append(f"monopoly-trade {meta.get('version', '?')}. {meta.get('sampling', '')}".rstrip())
+    lines.append("")
+    lines.append(
+        f"{summary['states']} states, {summary['rows']} (state, proposer) rows: for each active player as proposer, "
+        "the explicit funnel (`solver.candidates.run_funnel`) with the true values (`frontier_value + cash`) and "
+        "the default cash reserves. Survivors are counted after each rule, in order."
+    )
+    if meta.get("cycles"):
+        lines.append("3-cycles are included in the candidates.")
+    lines += ["", "## The seed's expectations", ""]
+    lines.append(
+        "Seed 000 expects \"from ~100-200 raw candidates per opponent down to ~5-20 serious candidates total\", and "
+        "flags a state when more than 100 survive (the rules need tightening) or when none survive in most states "
+        "(the rules are too aggressive). What was found, whatever it is:"
+    )
+    lines.append("")
+    lines += _verdict(summary)
+    lines += ["", "## Survivors after each stage", ""]
+    lines.append(f"Over the rows; percentiles by {summary['percentile_method']}.")
+    lines += ["", "| stage | median | p90 | mean | max |", "|---|---:|---:|---:|---:|"]
+    for k in STAGES:
+        s = summary["stages"][k]
+        lines.append(f"| {k} | {_fmt(s['median'])} | {_fmt(s['p90'])} | {_fmt(s['mean'])} | {_fmt(s['max'])} |")
+    rpo, rall, fin = summary["raw_per_opponent"], summary["raw_per_opponent_all"], summary["final_survivors"]
+    lines += ["", "| quantity | seed expects | median | p90 | n |", "|---|---|---:|---:|---:|"]
+    lines.append(f"| raw per opponent (pairs with any candidate) | ~100-200 | {_fmt(rpo['median'])} | {_fmt(rpo['p90'])} | {rpo['n']} |")
+    lines.append(f"| raw per opponent (every pair) | ~100-200 | {_fmt(rall['median'])} | {_fmt(rall['p90'])} | {rall['n']} |")
+    lines.append(f"| final survivors per proposer | ~5-20 | {_fmt(fin['median'])} | {_fmt(fin['p90'])} | {fin['n']} |")
+    lines += ["", "Rule that emptied the funnel (rows with raw candidates and no survivor):", ""]
+    lines += [f"- {r}: {c}" for r, c in summary["emptied_by"].items()]
+    lines += ["", "![funnel](funnel.png)", "", "## Flagged states", ""]
+    flagged = [r for r in rows if r["many"] or (r["none"] and r["raw"] > 0)]
+    fl = summary["flagged"]
+    lines.append(
+        f"{fl['many']} rows with more than {MANY} survivors, {fl['none']} with none ({fl['no_raw']} of them without any raw "
+        "candidate, not listed). Every row is in `report.json`."
+    )
+    if flagged:
+        lines += ["", "| state | proposer | flag | " + " | ".join(STAGES) + " | emptied by |", "|---|---|---|" + "---:|" * len(STAGES) + "---|"]
+        for r in flagged[:max_listed]:
+            flag = "many" if r["many"] else "none"
+            counts = " | ".join(str(r["stages"][k]) for k in STAGES)
+            lines.append(f"| {r['label']} | {r['proposer']} | {flag} | {counts} | {r['emptied_by'] or '-'} |")
+        if len(flagged) > max_listed:
+            lines.append(f"\n... and {len(flagged) - max_listed} more (see `report.json`).")
+    lines += ["", "## Settings", "", "```json", json.dumps(meta.get("settings", {}), sort_keys=True), "```", ""]
+    timing = meta.get("timing")
+    if timing:
+        lines.append("Timing (s): " + ", ".join(f"{k} {v:.1f}" for k, v in timing.items()))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def plot_funnel(summary: dict[str, Any], title: str = "Pruning funnel") -> bytes:
+    """PNG of the median and p90 survivors per stage (symmetric log scale, so 0 shows)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    try:
+        xs = list(range(len(STAGES)))
+        for key, style in (("median", "o-"), ("p90", "s--")):
+            ys = [summary["stages"][k][key] for k in STAGES]
+            ax.plot(xs, [np.nan if y is None else y for y in ys], style, label=key)
+        ax.axhline(MANY, color="tab:red", lw=0.8, ls=":", label=f"> {MANY}: too many")
+        ax.axhspan(5, 20, color="tab:green", alpha=0.12, label="seed: 5-20 at the end")
+        ax.set_yscale("symlog", linthresh=1)
+        ax.set_xticks(xs)
+        ax.set_xticklabels(["raw", *(f"after {r}" for r in RULES)], rotation=20)
+        ax.set_ylabel("candidates per (state, proposer)")
+        ax.set_title(f"{title} ({summary['rows']} rows)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def write_report(rows: Sequence[dict[str, Any]], summary: dict[str, Any], out_dir: str | os.PathLike[str], *, meta: dict[str, Any]) -> dict[str, Path]:
+    """Write ``report.md``, ``report.json`` and ``funnel.png`` to ``out_dir`` (created), each atomically.
+
+    The plot is drawn first: without matplotlib (:class:`PlotUnavailableError`)
+    nothing is written.
+    """
+    png = plot_funnel(summary)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {"meta": meta, "summary": summary, "rows": list(rows)}
+    text = json.dumps(doc, indent=1, allow_nan=False) + "\n"
+    paths = {"json": out / "report.json", "md": out / "report.md", "png": out / "funnel.png"}
+    _atomic_write(paths["json"], text.encode("utf-8"))
+    _atomic_write(paths["md"], render_markdown(rows, summary, meta).encode("utf-8"))
+    _atomic_write(paths["png"], png)
+    return paths
+
+
+class Timer:
+    """Wall-clock sections for ``meta["timing"]``."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._t0 = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.times[name] = round(now - self._t0, 3)
+        self._t0 = now
+
+
+__all__ = [
+    "MANY",
+    "PERCENTILE_METHOD",
+    "SEED_EXPECTS",
+    "STAGES",
+    "PlotUnavailableError",
+    "SharedFrontierValues",
+    "Timer",
+    "default_meta",
+    "funnel_rows",
+    "plot_funnel",
+    "render_markdown",
+    "require_plot",
+    "sample_game_states",
+    "summarize",
+    "write_report",
+]

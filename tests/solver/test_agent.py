@@ -1,0 +1,187 @@
+"""``SubgraphTradeAgent`` (solver.agent) in whole games and at single decisions.
+
+Independent checks: the engine's invariant checker (a second cash ledger and
+the rules read off the state) over a whole game, the agent's answers to
+offers whose sign is obvious (a gift, a giveaway), an observer counting what
+the agent really proposed, and the agent's own search counter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Event, ProposeTrade
+from engine.game import Game
+from engine.invariants import InvariantChecker, check_state
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.strategic import StrategicTradeAgent, _trade_key
+from engine.streams import SeededStream
+from engine.view import GameView
+from models.io import load_state
+from models.state import GameState
+from models.trade import Trade, Transfer
+from solver.agent import SubgraphTradeAgent
+from solver.registry import factory, parse_spec
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
+
+
+def small(seed: int = 0) -> SubgraphTradeAgent:
+    return SubgraphTradeAgent(seed, rollouts=100, horizon=12, accept_rollouts=200)
+
+
+class Refuser(StrategicTradeAgent):
+    """The strategic baseline's buying and building, but it refuses every offer and proposes none."""
+
+    name = "refuser"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, trade=False)
+
+    def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        return False
+
+
+class TradeLog:
+    """Observer: every trade event, and an invariant check of the state after it."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[int | None, bool, Trade]] = []
+
+    def __call__(self, event: Event, game: Game) -> None:
+        if event.kind == "trade":
+            self.events.append((event.player, bool(event.data["accepted"]), event.data["trade"]))
+            assert check_state(game.state) == []
+
+
+def test_registry_builds_the_agent() -> None:
+    entry, kwargs = parse_spec("subgraph:rollouts=50,cycles=false")
+    assert entry.cls is SubgraphTradeAgent and kwargs == {"rollouts": 50, "cycles": False}
+    agent = factory("subgraph:rollouts=50")(3)
+    assert isinstance(agent, SubgraphTradeAgent) and agent.rollouts == 50 and agent.name == "subgraph"
+
+
+def test_full_game_against_strategic_keeps_the_invariants() -> None:
+    """A whole game, seated as in engine.tournament.play_one; every event checked."""
+    stream_seed, seat_seeds = game_seeds(game_seed_sequence(11, 0), 4)
+    solver_agent = SubgraphTradeAgent(seat_seeds[0])
+    agents = [solver_agent, *(StrategicTradeAgent(s) for s in seat_seeds[1:])]
+    state = GameState.new_game(["P1", "P2", "P3", "P4"])
+    checker = InvariantChecker(strict=True)
+    log = TradeLog()
+    result = Game(state, agents, SeededStream(stream_seed), max_rounds=150, observers=[checker, log]).play()
+    assert result.reason in ("bankruptcy", "round_cap")
+    assert result.rounds <= 150
+    assert checker.checks > 100 and checker.violations == []
+    assert check_state(state) == []
+    assert sum(p.cash for p in state.players) >= 0
+    if result.reason == "bankruptcy":
+        assert [p.name for p in state.players if not p.bankrupt] == [result.winner]
+    assert solver_agent.searches > 0  # it did look for trades
+
+
+@pytest.fixture(scope="module")
+def midgame() -> GameState:
+    return load_state(INSTANCES / "midgame-no-monopolies.json")
+
+
+def test_accepts_a_gift_refuses_a_giveaway(midgame: GameState) -> None:
+    names = tuple(p.name for p in midgame.players)
+    me = midgame.player_index("Bob")
+    agent = small()
+    agent.start_game(me, names)
+    view = GameView(midgame, me)
+    gift = Trade((Transfer("Ann", "Bob", (), 300),))
+    giveaway = Trade((Transfer("Bob", "Ann", (), 300),))
+    assert agent.accept_trade(view, gift) is True
+    assert agent.accept_trade(view, giveaway) is False
+    # an offer the engine would refuse (Bob does not own Boardwalk) is refused
+    assert midgame.owner[midgame.square_of("Boardwalk")] != me
+    assert agent.accept_trade(view, Trade((Transfer("Bob", "Ann", ("Boardwalk",)),))) is False
+    # it answered on a copy: the live state is untouched
+    assert midgame == load_state(INSTANCES / "midgame-no-monopolies.json")
+
+
+def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) -> None:
+    s = midgame.copy()
+    names = tuple(p.name for p in s.players)
+    me = s.player_index("Bob")
+    agent = small()
+    agent.start_game(me, names)
+    view = GameView(s, me)
+    first = agent.find_trade(view)
+    assert agent.searches == 1
+    assert first is not None  # Bob has a trade in the midgame (Kentucky for New York)
+    first.validate(s)
+    assert "Bob" in first.participants()
+    # the same position: no second search, no proposal
+    assert agent.find_trade(view) is None and agent.searches == 1
+    # cash within the same $150 bucket: still the same position
+    s.players[me].cash = (s.players[me].cash // 150) * 150
+    assert agent.find_trade(view) is None and agent.searches == 1
+    # cash into another bucket: a new search
+    s.players[me].cash += 150
+    agent.find_trade(view)
+    assert agent.searches == 2
+    # nobody has a partial set to complete (the opening): no search at all
+    opening = load_state(INSTANCES / "opening.json")
+    fresh = small()
+    fresh.start_game(0, tuple(p.name for p in opening.players))
+    assert fresh.find_trade(GameView(opening, 0)) is None and fresh.searches == 0
+
+
+def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
+    """Refuse each proposal and move the cash bucket back and forth: every new proposal is
+    another trade, until none is left."""
+    s = load_state(INSTANCES / "midgame-no-monopolies.json")
+    me = s.player_index("Bob")
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20)
+    agent.start_game(me, tuple(p.name for p in s.players))
+    view = GameView(s, me)
+    cash0 = s.players[me].cash
+    proposed: list[Trade] = []
+    for k in range(8):
+        s.players[me].cash = cash0 + (150 if k % 2 else 0)
+        t = agent.find_trade(view)
+        if t is None:
+            continue
+        t.validate(s)
+        assert _trade_key(t) not in {_trade_key(x) for x in proposed}
+        proposed.append(t)
+        agent.notify(Event("trade", me, {"trade": t, "accepted": False, "refused_by": 0}))
+    assert len(proposed) >= 3
+    assert agent.searches == 8
+
+
+def test_a_refused_trade_is_never_proposed_again_in_a_game() -> None:
+    """A game from a 3-way cycle position against players who refuse everything:
+    the agent proposes several trades, all refused, never the same one twice."""
+    s = load_state(INSTANCES / "cycle-four-partial-piece.json")
+    p = s.to_move
+    agents = [small(0) if i == p else Refuser(i) for i in range(len(s.players))]
+    log = TradeLog()
+    checker = InvariantChecker(strict=True)
+    Game(s, agents, SeededStream(0), max_rounds=s.round + 20, observers=[checker, log]).play()
+    mine = [(ok, t) for who, ok, t in log.events if who == p]
+    assert len(mine) >= 2
+    assert not any(ok for ok, _ in mine)
+    keys = [_trade_key(t) for _, t in mine]
+    assert len(set(keys)) == len(keys)
+    assert len({t for _, t in mine}) == len(mine)
+    assert all(who == p for who, _, _ in log.events)  # the refusers never propose
+    assert check_state(s) == []
+
+
+def test_act_proposes_at_most_once_per_phase(midgame: GameState) -> None:
+    """The agent's act(): a proposal comes as a ProposeTrade action, once per turn phase."""
+    s = midgame.copy()
+    me = s.player_index("Bob")
+    agent = small()
+    agent.start_game(me, tuple(p.name for p in s.players))
+    agent.notify(Event("turn", me, {"round": s.round}))
+    view = GameView(s, me)
+    first = agent.act(view)
+    assert isinstance(first, ProposeTrade)
+    assert agent.act(view) is None

@@ -1,0 +1,341 @@
+"""The decision point (solver.decide) and ``monopoly-trade solve``.
+
+Independent checks: the build plan against a brute-force search over every
+even building configuration (rent from :func:`engine.ept.street_ept`), the
+build's win delta against two fresh simulations, the choice against the
+filters it claims to apply, and the command line's JSON against its schema,
+finite numbers and repeatability.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.ept import street_ept
+from engine.invariants import check_state
+from engine.markov import PositionChain
+from engine.rollout import simulate
+from models.board import HOTEL
+from models.io import load_state
+from models.state import GameState
+from solver.decide import BUILD, HOLD, TRADE, Decision, build_plan, decide
+from tests.solver.cli_helpers import run_cli
+
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
+ROLLOUTS, HORIZON = 200, 20
+FUNNEL = ("raw", "completion", "proposer", "counterparty", "cash", "domination")
+
+
+def run(state: GameState, player: str, seed: int = 0, budget_s: float = 120.0) -> Decision:
+    return decide(state, player, budget_s=budget_s, rollouts=ROLLOUTS, horizon=HORIZON, seed=seed)
+
+
+@pytest.fixture(scope="module")
+def midgame() -> GameState:
+    return load_state(INSTANCES / "midgame-no-monopolies.json")
+
+
+@pytest.fixture(scope="module")
+def bob_midgame(midgame: GameState) -> Decision:
+    """Bob's decision in the midgame: a bilateral trade, priced by Nash bargaining."""
+    return run(midgame, "Bob")
+
+
+# ---------------------------------------------------------------------------
+# determinism
+# ---------------------------------------------------------------------------
+def test_same_seed_same_decision_other_seed_other_numbers(midgame: GameState, bob_midgame: Decision) -> None:
+    again = run(midgame, "Bob")
+    assert json.dumps(again.to_dict(midgame), sort_keys=True) == json.dumps(bob_midgame.to_dict(midgame), sort_keys=True)
+    other = run(midgame, "Bob", seed=1)
+    assert other.win_prob != bob_midgame.win_prob
+    assert other.pruning["raw"] == bob_midgame.pruning["raw"]  # the enumeration does not depend on dice
+
+
+# ---------------------------------------------------------------------------
+# the fast path: a cheap complete group, lots of cash
+# ---------------------------------------------------------------------------
+def two_groups(cash: int) -> GameState:
+    """Ann holds light blue and orange complete and unbuilt; Bob is to move."""
+    s = GameState.new_game(["Ann", "Bob", "Cy"])
+    owners = {
+        0: ["Oriental Avenue", "Vermont Avenue", "Connecticut Avenue", "St. James Place", "Tennessee Avenue", "New York Avenue"],
+        1: ["Boardwalk", "Park Place", "Reading Railroad"],
+        2: ["Illinois Avenue", "Kentucky Avenue"],
+    }
+    for p, names in owners.items():
+        for nm in names:
+            s.owner[s.square_of(nm)] = p
+    s.players[0].cash = cash
+    s.to_move = 1
+    return s
+
+
+def even_configs(k: int) -> list[tuple[int, ...]]:
+    return [lv for lv in itertools.product(range(HOTEL + 1), repeat=k) if max(lv) - min(lv) <= 1]
+
+
+def brute_force_best_rent(state: GameState, player: int, spare: int, chain: PositionChain) -> float:
+    """The most rent per round reachable by even building within ``spare`` (every configuration tried)."""
+    n_opp = len(state.active_players()) - 1
+    groups = state.complete_groups(player)
+
+    def rent(sq: int, lv: int) -> float:
+        s = state.board.squares[sq]
+        return float(street_ept(chain, sq, s.rents[lv] if lv else 2 * s.rents[0])) * n_opp
+
+    per_group = []
+    for g in groups:
+        lots = state.board.groups[g]
+        hc = state.board.squares[lots[0]].house_cost
+        per_group.append([(sum(lv) * hc, sum(rent(sq, v) for sq, v in zip(lots, lv, strict=True))) for lv in even_configs(len(lots))])
+    best = -1.0
+    for combo in itertools.product(*per_group):
+        if sum(c for c, _ in combo) <= spare:
+            best = max(best, sum(r for _, r in combo))
+    return best
+
+
+@pytest.mark.parametrize("cash", [500, 900, 1400])
+def test_fast_path_builds_evenly_affordably_and_optimally(cash: int) -> None:
+    s = two_groups(cash)
+    d = run(s, "Ann")
+    assert d.position.state == "GROWING" and d.position.build_roi >= 0.02
+    assert d.action == BUILD and "fast path" in d.reason
+    assert d.trades == [] and d.pruning == {} and not d.truncated
+    plan = d.build
+    assert plan is not None
+    board = s.board
+    # affordable, keeping the $150 reserve; cost = the new levels at each group's house cost
+    assert plan.cost == sum(lv * board.squares[sq].house_cost for sq, lv in plan.levels.items())
+    assert 0 < plan.cost <= cash - 150
+    # even within each group (every lot of a touched group is listed)
+    for g in {s.group_of(sq) for sq in plan.levels}:
+        lv = [plan.levels.get(sq, s.houses[sq]) for sq in board.groups[g]]
+        assert max(lv) - min(lv) <= 1
+    # optimal: no even configuration within the spare cash pays more rent
+    chain = PositionChain(board, s.rules, "long")
+    n_opp = 2
+
+    def rent(sq: int, lv: int) -> float:
+        q = board.squares[sq]
+        return float(street_ept(chain, sq, q.rents[lv] if lv else 2 * q.rents[0])) * n_opp
+
+    planned = sum(rent(sq, plan.levels.get(sq, 0)) for g in s.complete_groups(0) for sq in board.groups[g])
+    assert planned == pytest.approx(brute_force_best_rent(s, 0, cash - 150, chain), rel=1e-9)
+    # the state after the plan is legal, and the plan's win delta is the paired
+    # difference of two independent simulations on the same dice
+    plan2, after = build_plan(s, 0, 150, chain)
+    assert plan2 is not None and after is not None and plan2.levels == plan.levels
+    assert check_state(after) == []
+    assert after.players[0].cash == cash - plan.cost
+    for sq, level in plan.levels.items():
+        assert after.houses[sq] == level
+    b = simulate(s, ROLLOUTS, HORIZON, 0)
+    a = simulate(after, ROLLOUTS, HORIZON, 0)
+    diff = (a.winners == 0).astype(float) - (b.winners == 0).astype(float)
+    assert plan.win_delta == pytest.approx(diff.mean(), abs=1e-12)
+    assert plan.win_delta_se == pytest.approx(diff.std(ddof=1) / math.sqrt(diff.size), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# the funnel, the filters and the choice
+# ---------------------------------------------------------------------------
+DECISIONS = [
+    ("midgame-no-monopolies.json", "Cy"),
+    ("midgame-no-monopolies.json", "Bob"),
+    ("cycle-four-bystander.json", "Bob"),
+    ("cycle-four-reserve.json", "Ann"),
+    ("cycle-brown-pair.json", "Bob"),
+    ("near-ruin.json", "Dee"),
+]
+
+
+@pytest.fixture(scope="module")
+def decisions() -> dict[tuple[str, str], tuple[GameState, Decision]]:
+    out = {}
+    for name, player in DECISIONS:
+        s = load_state(INSTANCES / name)
+        out[name, player] = (s, run(s, player))
+    return out
+
+
+def check_choice(s: GameState, d: Decision) -> None:
+    """The decision obeys its own rules (module docstring of solver.decide)."""
+    me = d.player
+    build_ev = d.build.win_delta if d.build is not None else None
+    names = [p.name for p in s.players]
+    for r in d.trades:
+        parts = [names[i] for i in r.candidate.players]
+        assert parts[0] == me
+        assert r.nash_zone == all(r.win_delta[n] > 1.645 * r.win_delta_se[n] for n in parts)
+        assert r.balanced == (r.leader_win_prob < 0.55)
+        assert r.risk_adjusted_ev == pytest.approx(r.win_delta[me] * r.acceptance, abs=1e-15)
+    evs = [r.risk_adjusted_ev for r in d.trades]
+    assert evs == sorted(evs, reverse=True)
+    survivors = [r for r in d.trades if r.nash_zone and r.balanced]
+    if d.action == TRADE:
+        assert d.trade is not None and d.trade.nash_zone and d.trade.balanced
+        assert d.trade.risk_adjusted_ev > 0
+        assert build_ev is None or d.trade.risk_adjusted_ev > build_ev
+        # the proposed trade is the best survivor, possibly re-priced by bargaining
+        assert d.trade.candidate == survivors[0].candidate
+        d.trade.trade.validate(s)
+        return
+    trade_wins = d.trade is not None and d.trade.risk_adjusted_ev > max(0.0, build_ev or 0.0)
+    assert not trade_wins
+    # the seed's rule without a trade: build the plan when it pays (ROI) unless building
+    # now is harmful beyond the noise, else hold
+    build_ok = (
+        d.build is not None
+        and d.position.build_roi >= 0.01
+        and d.build.win_delta >= -1.645 * d.build.win_delta_se
+    )
+    assert d.action == (BUILD if build_ok else HOLD)
+    assert d.win_prob == pytest.approx(simulate(s, ROLLOUTS, HORIZON, 0).win_prob)
+
+
+@pytest.mark.parametrize(("name", "player"), DECISIONS, ids=lambda x: str(x))
+def test_pruning_counts_shrink_and_choice_obeys_the_filters(decisions, name: str, player: str) -> None:  # type: ignore[no-untyped-def]
+    s, d = decisions[name, player]
+    pr = d.pruning
+    assert list(pr)[: len(FUNNEL)] == list(FUNNEL)
+    counts = [pr[k] for k in FUNNEL]
+    assert counts == sorted(counts, reverse=True), pr
+    assert pr["cpsat"] >= pr["rescored"] >= pr["nash_zone"] >= pr["balanced"] >= 0
+    assert pr["rescored"] == len(d.trades)
+    assert pr["nash_zone"] == sum(r.nash_zone for r in d.trades)
+    assert pr["balanced"] == sum(r.nash_zone and r.balanced for r in d.trades)
+    assert not d.truncated
+    check_choice(s, d)
+
+
+def test_bilateral_trade_is_bargained(midgame: GameState, bob_midgame: Decision) -> None:
+    d = bob_midgame
+    assert d.action == TRADE and d.trade is not None and d.trade.candidate.kind == "bilateral"
+    a, b = (midgame.players[i].name for i in d.trade.candidate.players)
+    assert a == "Bob"
+    survivor = next(r for r in d.trades if r.nash_zone and r.balanced)
+    now = survivor.trade.net_cash(b)
+    assert d.bargain is not None
+    assert d.bargain.amounts == tuple(now + k for k in (-200, -100, 0, 100, 200))
+    # either the bargained price (when it still passes the filters) or the generated one
+    assert d.trade.trade.net_cash(b) in (now, d.bargain.cash)
+    doc = d.to_dict(midgame)
+    assert doc["decision"]["action"] == TRADE and doc["decision"]["nash_cash"]["cash"] == d.bargain.cash
+    assert doc["decision"]["trade"]["nash_zone"] and doc["decision"]["trade"]["balanced"]
+
+
+def test_tiny_budget_truncates_and_still_answers(midgame: GameState) -> None:
+    d = run(midgame, "Cy", budget_s=1e-6)
+    assert d.truncated
+    assert d.action in (HOLD, BUILD)
+    assert d.trades == [] and d.pruning["rescored"] == 0
+    json.dumps(d.to_dict(midgame))
+
+
+def test_bankrupt_player_is_refused() -> None:
+    s = load_state(INSTANCES / "near-ruin.json")
+    with pytest.raises(ValueError, match="bankrupt"):
+        decide(s, "Cy", rollouts=ROLLOUTS)
+
+
+# ---------------------------------------------------------------------------
+# monopoly-trade solve --json
+# ---------------------------------------------------------------------------
+def _no_constant(name: str) -> float:
+    raise AssertionError(f"non-finite number {name} in the JSON")
+
+
+def _finite(x: object) -> None:
+    if isinstance(x, float):
+        assert math.isfinite(x)
+    elif isinstance(x, dict):
+        for v in x.values():
+            _finite(v)
+    elif isinstance(x, list):
+        for v in x:
+            _finite(v)
+
+
+TRADE_KEYS = {
+    "kind", "transfers", "win_delta", "win_delta_se", "nash_zone", "leader_win_prob",
+    "balanced", "acceptance", "risk_adjusted_ev",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", sorted(INSTANCES.glob("*.json")), ids=lambda p: p.name)
+def test_solve_json_on_every_instance(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    argv = ("solve", str(path), "--json", "--seed", "3", "--rollouts", str(ROLLOUTS), "--budget", "120")
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0, err
+    doc = json.loads(out, parse_constant=_no_constant)
+    _finite(doc)
+    s = load_state(path)
+    assert doc["player"] == s.players[s.to_move].name
+    assert set(doc["position"]) == {"state", "build_roi", "ceiling", "turns_to_max_dev", "ruin_20"}
+    assert doc["position"]["state"] in ("GROWING", "CAPPED", "LOSING")
+    assert 0.0 <= doc["position"]["ruin_20"] <= 1.0
+    assert doc["decision"]["action"] in (BUILD, TRADE, HOLD) and doc["decision"]["reason"]
+    assert doc["truncated"] is False
+    assert isinstance(doc["pruning"], dict)
+    assert sum(doc["win_prob"].values()) == pytest.approx(1.0)
+    assert set(doc["win_prob"]) == {p.name for p in s.players}
+    for t in doc["trades"]:
+        assert TRADE_KEYS <= set(t)
+        assert t["kind"] in ("bilateral", "cycle3")
+        assert t["balanced"] == (t["leader_win_prob"] < 0.55)
+        assert t["risk_adjusted_ev"] == pytest.approx(t["win_delta"][doc["player"]] * t["acceptance"], abs=1e-15)
+        assert sum(t["win_delta"].values()) == pytest.approx(0.0, abs=1e-9)
+        assert 0.0 <= t["acceptance"] <= 1.0
+    if doc["decision"]["action"] == TRADE:
+        assert doc["decision"]["trade"]["nash_zone"] and doc["decision"]["trade"]["balanced"]
+    if doc["decision"]["action"] == BUILD:
+        b = doc["decision"]["build"]
+        assert b == doc["build"] and b["cost"] <= s.players[s.to_move].cash - 150
+    # the same bytes again
+    assert run_cli(capsys, *argv) == (0, out, err)
+
+
+def test_solve_seed_changes_the_numbers_not_the_format(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(INSTANCES / "cycle-four-bystander.json")
+    outs = []
+    for seed in ("0", "1"):
+        code, out, _ = run_cli(capsys, "solve", path, "--json", "--seed", seed, "--rollouts", str(ROLLOUTS), "--budget", "120")
+        assert code == 0
+        outs.append(json.loads(out))
+    assert outs[0]["win_prob"] != outs[1]["win_prob"]
+    assert outs[0].keys() == outs[1].keys()
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (("--player", "Nobody"), "Nobody"),
+        (("--player", "Cy"), "bankrupt"),  # near-ruin: Cy is out
+        (("--budget", "0"), "--budget"),
+        (("--budget", "-1"), "--budget"),
+    ],
+)
+def test_solve_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], needle: str) -> None:
+    code, out, err = run_cli(capsys, "solve", str(INSTANCES / "near-ruin.json"), "--rollouts", "50", *extra)
+    assert code == 2 and out == ""
+    assert needle in err and "Traceback" not in err
+
+
+def test_solve_tiny_budget_says_truncated(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "solve", str(INSTANCES / "midgame-no-monopolies.json"), "--json", "--budget", "1e-6", "--rollouts", "50")
+    assert code == 0
+    doc = json.loads(out, parse_constant=_no_constant)
+    assert doc["truncated"] is True and doc["decision"]["action"] in (HOLD, BUILD)
+
+
+def test_win_prob_rows_are_probabilities(bob_midgame: Decision) -> None:
+    p = np.array(list(bob_midgame.win_prob.values()))
+    assert ((p >= 0) & (p <= 1)).all() and p.sum() == pytest.approx(1.0)
