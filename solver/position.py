@@ -119,14 +119,25 @@ def assess_position(
     )
 
 
-def frontier_value(state: GameState, player: int, *, horizon: int = 20, reserve: int = 150, chain: PositionChain | None = None) -> float:
+def frontier_value(
+    state: GameState,
+    player: int,
+    *,
+    horizon: int = 20,
+    reserve: int = 150,
+    chain: PositionChain | None = None,
+    frontier: Frontier | None = None,
+) -> float:
     """Expected rent over ``horizon`` rounds of the best development affordable with the
     cash above ``reserve`` (the frontier's plan), plus its railroads', utilities' and
-    other lots' rent at their present state (long-run EPT x opponents)."""
+    other lots' rent at their present state (long-run EPT x opponents).
+
+    ``frontier`` is ``build_frontier(state, player, chain)`` when the caller has it (it
+    does not depend on the player's cash)."""
     from engine.ept import state_ept
 
     chain = chain or PositionChain(state.board, state.rules, "long")
-    fr = build_frontier(state, player, chain)
+    fr = frontier if frontier is not None else build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)
     complete = set(state.complete_groups(player))
     ept = state_ept(chain, state)

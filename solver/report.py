@@ -43,7 +43,6 @@ from typing import Any
 
 import numpy as np
 
-from engine.ept import state_ept
 from engine.game import Game
 from engine.markov import PositionChain
 from engine.seeding import game_seed_sequence, game_seeds
@@ -51,7 +50,6 @@ from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
 from models.state import GameState
 from solver.candidates import run_funnel
-from solver.frontier import Frontier, build_frontier
 from solver.reserve import cash_reserve
 from solver.trade_space import RULES, FrontierValues, TradeSettings, TradeSpace
 
@@ -93,67 +91,8 @@ class _LazyReserves(dict[int, int]):
         self[player] = value
         return value
 
-    def get(self, player: int, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, player: int, default: Any = None) -> Any:
         return self[player] if player in self._active else default
-
-
-class SharedFrontierValues(FrontierValues):
-    """:class:`~solver.trade_space.FrontierValues` (``frontier_value + cash``), the same
-    numbers bit for bit, with the frontier computed once per (player, holdings).
-
-    ``FrontierValues`` caches by (player, holdings, cash), and each miss calls
-    :func:`solver.position.frontier_value`, which rebuilds the exact frontier
-    (:func:`solver.frontier.build_frontier`) and the state's EPT
-    (:func:`engine.ept.state_ept`) although neither depends on the player's
-    cash: only ``gain_at(cash - value_reserve)`` does. Over the cash grid of
-    the trade space that is one frontier per (holdings, amount), and a
-    frontier whose dynamic programme is large (house supply binding, a
-    mortgage-lift cost that brings the cash unit down to $1) takes up to a
-    second. Here the frontier is kept per (player, its lots of its complete
-    groups: all that :func:`~solver.frontier.build_frontier` reads of the
-    owners), the rent of its other lots per (player, holdings), and only
-    ``gain_at`` is evaluated per cash amount, in the same order of operations
-    as ``frontier_value``. Like
-    ``FrontierValues``, valid for the after-states of one state (trades move
-    owners and cash only; buildings, mortgages and the bank's supply stay).
-    """
-
-    def __init__(self, state: GameState, settings: TradeSettings, chain: PositionChain | None = None) -> None:
-        super().__init__(state, settings, chain)
-        self._values: dict[tuple[int, tuple[int, ...], int], float] = {}
-        self._parts: dict[tuple[int, tuple[int, ...]], tuple[Frontier, float]] = {}
-        self._frontiers: dict[tuple[int, tuple[int, ...]], Frontier] = {}
-
-    def __call__(self, state: GameState, player: int) -> float:
-        holdings = tuple(sq for sq in state.board.property_squares if state.owner[sq] == player)
-        cash = state.players[player].cash
-        key = (player, holdings, cash)
-        hit = self._values.get(key)
-        if hit is None:
-            parts = self._parts.get((player, holdings))
-            if parts is None:
-                complete = set(state.complete_groups(player))
-                # The frontier reads only the player's lots of its complete groups.
-                core = (player, tuple(sq for sq in holdings if state.board.squares[sq].group in complete))
-                fr = self._frontiers.get(core)
-                if fr is None:
-                    fr = self._frontiers[core] = build_frontier(state, player, self.chain)
-                ept = state_ept(self.chain, state)
-                n_opp = len(state.active_players()) - 1
-                others = sum(
-                    float(ept[sq])
-                    for sq in state.board.property_squares
-                    if state.owner[sq] == player and state.board.squares[sq].group not in complete
-                )
-                parts = (fr, others * n_opp)
-                self._parts[(player, holdings)] = parts
-            fr, rest = parts
-            st = self.settings
-            spare = max(0, cash - st.value_reserve)
-            hit = st.horizon * (fr.current + fr.gain_at(spare) + rest)
-            hit += cash
-            self._values[key] = hit
-        return hit
 
 
 class _Chains:
@@ -200,7 +139,7 @@ def funnel_rows(
         res = _LazyReserves(state, st.reserve_epsilon, chain)
         # frontier_value of a player depends only on its holdings and cash (the rest of the
         # state is fixed), so the proposers of one state share one cache.
-        values = SharedFrontierValues(state, st, chain)
+        values = FrontierValues(state, st, chain)
         mine: list[dict[str, Any]] = []
         for p in active:
             space = TradeSpace(state, p, st, res)
@@ -423,7 +362,17 @@ def render_markdown(rows: Sequence[dict[str, Any]], summary: dict[str, Any], met
         "the explicit funnel (`solver.candidates.run_funnel`) with the true values (`frontier_value + cash`) and "
         "the default cash reserves. Survivors are counted after each rule, in order."
     )
+    games = meta.get("games")
+    if games and games.get("states_per_game"):
+        per = games["states_per_game"]
+        top = max(range(len(per)), key=lambda i: per[i])
+        lines.append("")
+        lines.append(
+            f"States per game: median {_fmt(float(np.median(per)))}, most {per[top]} (game {top}); a game that runs "
+            "to the round cap gives up to one state per sampled round, so long games weigh more."
+        )
     if meta.get("cycles"):
+        lines.append("")
         lines.append("3-cycles are included in the candidates.")
     lines += ["", "## The seed's expectations", ""]
     lines.append(
@@ -483,7 +432,7 @@ def plot_funnel(summary: dict[str, Any], title: str = "Pruning funnel") -> bytes
         ax.set_yscale("symlog", linthresh=1)
         ax.set_xticks(xs)
         ax.set_xticklabels(["raw", *(f"after {r}" for r in RULES)], rotation=20)
-        ax.set_ylabel("candidates per (state, proposer)")
+        ax.set_ylabel("candidates per (state, proposer)\n(log scale, linear below 1)")
         ax.set_title(f"{title} ({summary['rows']} rows)")
         ax.legend(fontsize=8)
         fig.tight_layout()
@@ -531,7 +480,6 @@ __all__ = [
     "SEED_EXPECTS",
     "STAGES",
     "PlotUnavailableError",
-    "SharedFrontierValues",
     "Timer",
     "default_meta",
     "funnel_rows",

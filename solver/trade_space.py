@@ -54,7 +54,7 @@ from engine.ept import railroad_ept, street_ept, utility_ept
 from engine.markov import PositionChain
 from models.state import BANK, GameState
 from models.trade import Trade, Transfer
-from solver.frontier import group_options
+from solver.frontier import Frontier, build_frontier, group_options
 from solver.position import frontier_value
 from solver.subgraph import analyze
 
@@ -205,19 +205,33 @@ ValueFn = Callable[[GameState, int], float]
 
 
 class FrontierValues:
-    """``frontier_value + cash``, cached by (player, holdings, cash)."""
+    """``frontier_value + cash``, for the after-states of one state (trades move owners
+    and cash only: buildings, mortgages and the bank's supply stay).
+
+    Cached by (player, holdings, cash). The exact frontier, the costly part,
+    does not depend on the cash and reads only the player's lots of its
+    complete groups, so it is kept per (player, those lots) and shared by every
+    amount of the cash grid.
+    """
 
     def __init__(self, state: GameState, settings: TradeSettings, chain: PositionChain | None = None) -> None:
         self.chain = chain or PositionChain(state.board, state.rules, "long")
         self.settings = settings
         self._cache: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._frontiers: dict[tuple[int, tuple[int, ...]], Frontier] = {}
 
     def __call__(self, state: GameState, player: int) -> float:
-        key = (player, tuple(sq for sq in state.board.property_squares if state.owner[sq] == player), state.players[player].cash)
+        holdings = tuple(sq for sq in state.board.property_squares if state.owner[sq] == player)
+        key = (player, holdings, state.players[player].cash)
         hit = self._cache.get(key)
         if hit is None:
+            complete = set(state.complete_groups(player))
+            core = (player, tuple(sq for sq in holdings if state.board.squares[sq].group in complete))
+            fr = self._frontiers.get(core)
+            if fr is None:
+                fr = self._frontiers[core] = build_frontier(state, player, self.chain)
             st = self.settings
-            hit = frontier_value(state, player, horizon=st.horizon, reserve=st.value_reserve, chain=self.chain)
+            hit = frontier_value(state, player, horizon=st.horizon, reserve=st.value_reserve, chain=self.chain, frontier=fr)
             hit += state.players[player].cash
             self._cache[key] = hit
         return hit
