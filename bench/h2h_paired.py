@@ -1,0 +1,58 @@
+"""Head-to-head against the baseline, paired with the baseline's own games.
+
+    python bench/h2h_paired.py [--h2h bench/out/h2h-subgraph.jsonl] [--base bench/out/strategic.jsonl]
+
+``--h2h`` is the results file of ``monopoly-trade tournament --agents
+subgraph,strategic,strategic,strategic --seed S`` (seats rotated: in game i
+the first agent sits in seat ``(-i) mod 4``). ``--base`` is that of
+``bench/strategic_games.py --seed S`` (four baseline agents, same game
+seeds, so the same dice and cards). For every game in both files, the paired
+difference is ``[subgraph won] - [the baseline in the same seat won]``;
+printed: both win rates (95% Wilson intervals) and the mean paired
+difference with its 95% normal interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from pathlib import Path
+
+from engine.tournament import read_rows, wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--h2h", default=str(ROOT / "bench" / "out" / "h2h-subgraph.jsonl"))
+    ap.add_argument("--base", default=str(ROOT / "bench" / "out" / "strategic.jsonl"))
+    ap.add_argument("--agent", default="subgraph")
+    args = ap.parse_args()
+    h2h = read_rows(Path(args.h2h))
+    base = read_rows(Path(args.base))
+    pairs = []
+    for g, row in sorted(h2h.items()):
+        if g not in base:
+            continue
+        seat = (-g) % 4
+        pairs.append((float(row["winner"] == args.agent), float(base[g]["winner"] == f"P{seat + 1}")))
+    n = len(pairs)
+    if n < 2:
+        raise SystemExit("no games in common")
+    k_a = int(sum(a for a, _ in pairs))
+    k_b = int(sum(b for _, b in pairs))
+    diff = [a - b for a, b in pairs]
+    mean = statistics.fmean(diff)
+    half = 1.959963984540054 * statistics.stdev(diff) / math.sqrt(n)
+    lo, hi = wilson(k_a, n)
+    blo, bhi = wilson(k_b, n)
+    print(f"{n} paired games")
+    print(f"  {args.agent}: {k_a / n:.4f}  95% [{lo:.4f}, {hi:.4f}]")
+    print(f"  baseline in the same seat, same dice: {k_b / n:.4f}  95% [{blo:.4f}, {bhi:.4f}]")
+    print(f"  paired difference: {mean:+.4f}  95% [{mean - half:+.4f}, {mean + half:+.4f}]")
+
+
+if __name__ == "__main__":
+    main()
