@@ -91,7 +91,7 @@ def _compare(state: GameState, key: int, policy: RolloutPolicy, observers=()) ->
     assert bad.size == 0, f"first differing turn {bad[0]}: kernel {ker[bad[0]].tolist()} reference {ref[bad[0]].tolist()}"
 
 
-def test_instances_all_policies_240_games() -> None:
+def test_instances_all_policies_450_games() -> None:
     counter: collections.Counter[str] = collections.Counter()
     observe = _coverage(counter)
     games = 0
