@@ -35,6 +35,7 @@ its own, before any salary the move brings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -276,6 +277,47 @@ def expected_income(state: GameState, player: int, chain: PositionChain | None =
     return float(ept[mine].sum()) * (len(state.active_players()) - 1)
 
 
+@dataclass(frozen=True)
+class _Chain:
+    """The wealth x position chain of one player: grid, move matrices, ruin vectors."""
+
+    grid: np.ndarray
+    start_x: float
+    cap_x: float
+    mats: dict[str, Any]  # scipy sparse matrices
+    ruins: dict[str, np.ndarray]
+    n_pos: int
+    start_pos: int
+
+
+def _build_chain(
+    state: GameState,
+    player: int,
+    wealth: float,
+    bucket: float,
+    cap: float | None,
+    jail: JailPolicy,
+    income: bool,
+    chain: PositionChain | None,
+    transposed: bool,
+) -> _Chain:
+    """The grid on ``W + 1`` (ruin test ``x <= 0`` <=> ``W < 0`` for integer flows), the
+    four move sets' matrices (transposed for the forward step) and the start position."""
+    start_x = wealth + 1.0
+    cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
+    grid = _grid(start_x, bucket, cap_x)
+    earn = expected_income(state, player, chain) if income else 0.0
+    moves, n_pos = _moves(state, player, jail, earn)
+    mats = {}
+    ruins = {}
+    for name, (src, dst, delta, prob, pre) in moves.items():
+        mats[name], ruins[name] = cash_moves(grid, n_pos, src, dst, delta, prob, pre=pre, transposed=transposed)
+    pl = state.players[player]
+    n = state.board.size
+    start_pos = (n + (min(pl.jail_turns, n_pos - n - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
+    return _Chain(grid, start_x, cap_x, mats, ruins, n_pos, start_pos)
+
+
 def state_ruin_pmf(
     state: GameState,
     player: int | str | None = None,
@@ -307,20 +349,10 @@ def state_ruin_pmf(
     if pl.bankrupt or wealth < 0:
         out[0] = 1.0
         return out
-    start_x = wealth + 1.0  # ruin test x <= 0  <=>  W < 0 for integer flows
-    cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
-    grid = _grid(start_x, bucket, cap_x)
-    earn = expected_income(state, player, chain) if income else 0.0
-    moves, n_pos = _moves(state, player, jail, earn)
-    mats = {}
-    ruins = {}
-    for name, (src, dst, delta, prob, pre) in moves.items():
-        mats[name], ruins[name] = cash_moves(grid, n_pos, src, dst, delta, prob, pre=pre, transposed=True)
-    n = state.board.size
-    n_jail = n_pos - n
-    start_pos = (n + (min(pl.jail_turns, n_jail - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
-    alive = np.zeros(len(grid) * n_pos)
-    alive[int(np.searchsorted(grid, min(start_x, cap_x))) * n_pos + start_pos] = 1.0
+    ch = _build_chain(state, player, wealth, bucket, cap, jail, income, chain, transposed=True)
+    mats, ruins, n_pos = ch.mats, ch.ruins, ch.n_pos
+    alive = np.zeros(len(ch.grid) * n_pos)
+    alive[int(np.searchsorted(ch.grid, min(ch.start_x, ch.cap_x))) * n_pos + ch.start_pos] = 1.0
     nd_m, dj_m, dc_m, th_m = mats["nd"], mats["dj"], mats["dc"], mats["th"]
     r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]  # first and second rolls
     r_third = ruins["nd"]  # the third roll: a double goes to jail and costs nothing
@@ -400,18 +432,8 @@ def ruin_within_by_wealth(
     pl = state.players[player]
     if pl.bankrupt:
         raise ValueError(f"player {pl.name} is bankrupt")
-    wealth = state.liquidation_value(player)
-    start_x = wealth + 1.0
-    cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
-    grid = _grid(start_x, bucket, cap_x)
-    earn = expected_income(state, player, chain) if income else 0.0
-    moves, n_pos = _moves(state, player, jail, earn)
-    mats = {}
-    ruins = {}
-    for name, (src, dst, delta, prob, pre) in moves.items():
-        mats[name], ruins[name] = cash_moves(grid, n_pos, src, dst, delta, prob, pre=pre, transposed=False)
-    n = state.board.size
-    start_pos = (n + (min(pl.jail_turns, n_pos - n - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
+    ch = _build_chain(state, player, state.liquidation_value(player), bucket, cap, jail, income, chain, transposed=False)
+    grid, mats, ruins, n_pos = ch.grid, ch.mats, ch.ruins, ch.n_pos
     # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums are
     # also canonical (sorted, no explicit zeros), which halves the matvec time.
     p_m = (mats["nd"] + mats["dj"]).tocsr()
@@ -425,4 +447,4 @@ def ruin_within_by_wealth(
     for _ in range(turns):
         pu = p_m @ u
         u = k + pu + c_m @ (pu + c_m @ (q_m @ u))
-    return grid[1:] - 1.0, u.reshape(len(grid), n_pos)[1:, start_pos]
+    return grid[1:] - 1.0, u.reshape(len(grid), n_pos)[1:, ch.start_pos]
