@@ -63,7 +63,13 @@ from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
 from solver.auction import AuctionError, AuctionEvaluator
-from solver.rescore import Rescored, RescoreSettings, baseline, rescore_one
+from solver.rescore import (
+    Rescored,
+    RescoreSettings,
+    baseline,
+    beyond_noise,
+    rescore_one,
+)
 from solver.trade_space import TradeSettings, TradeSpace
 from solver.tradegen import Limits, generate_trades
 
@@ -219,7 +225,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if r is None:
                 continue
             parts = [state.players[i].name for i in c.players]
-            if not all(self._gains(base, r, n, rs.z) for n in parts):
+            if r.after is None or not all(_gains_beyond_noise(base, r.after, n, rs.z) for n in parts):
                 continue
             if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
                 continue
@@ -232,18 +238,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         me = base.players[self.me]
         return (r.risk_adjusted_ev, paired_worth_delta(base, r.after, me)[0] if r.after is not None else 0.0)
 
-    @staticmethod
-    def _gains(base: RolloutResult, r: Rescored, name: str, z: float) -> bool:
-        """``name`` gains beyond the noise: its win probability, or, when that does not
-        move beyond the noise, its final net worth."""
-        d, se = r.win_delta[name], r.win_delta_se[name]
-        if d > z * se if se > 0 else d > 0:
-            return True
-        if d < -z * se or (se == 0 and d < 0) or r.after is None:
-            return False
-        w, w_se = paired_worth_delta(base, r.after, name)
-        return w > z * w_se if w_se > 0 else w > 0
-
     # -- answering ---------------------------------------------------------------
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
         state = view.copy()
@@ -255,16 +249,20 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return False
         base = baseline(state, rs)
         res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
-        me = state.players[self.me].name
-        delta, se = paired_delta(base, res, me)
-        if delta > rs.z * se if se > 0 else delta > 0:
-            return True
-        if delta < -rs.z * se or (se == 0 and delta < 0):
-            return False
-        # The win probability does not move beyond the noise (a game decided either
-        # way within the horizon): judge by the final net worth instead.
-        w, w_se = paired_worth_delta(base, res, me)
-        return w > rs.z * w_se if w_se > 0 else w > 0
+        return _gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
+
+
+def _gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: float) -> bool:
+    """``name`` gains beyond the noise in win probability; or, when that moves neither
+    way beyond the noise (a game decided either way within the horizon), in final
+    net worth."""
+    d, se = paired_delta(base, after, name)
+    if beyond_noise(d, se, z):
+        return True
+    if beyond_noise(-d, se, z):
+        return False
+    w, w_se = paired_worth_delta(base, after, name)
+    return beyond_noise(w, w_se, z)
 
 
 __all__ = ["SubgraphTradeAgent"]

@@ -57,6 +57,7 @@ from solver.rescore import (
     Rescored,
     RescoreSettings,
     baseline,
+    rescore,
     rescore_one,
     self_balancing,
 )
@@ -241,13 +242,13 @@ def _search_trades(
     funnel = run_funnel(space, FrontierValues(state, space.settings, chain))
     pruning = funnel.stages()
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
-    scored = _rescore_within(state, cands, base, rs, strategic, clock)
+    scored = rescore(state, cands, rs, base, strategic, go_on=clock.left)
     survivors = [r for r in scored if r.nash_zone and r.balanced]
     if not survivors and clock.left():
         cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
         more = [g.candidate for g in cyc.trades if g.candidate.kind == "cycle3" and not cyc.relaxed]
         cands += more
-        extra = _rescore_within(state, more, base, rs, strategic, clock)
+        extra = rescore(state, more, rs, base, strategic, go_on=clock.left)
         scored = sorted(scored + extra, key=lambda r: -r.risk_adjusted_ev)
         survivors = [r for r in scored if r.nash_zone and r.balanced]
     pruning.update(cpsat=len(cands), rescored=len(scored), nash_zone=sum(r.nash_zone for r in scored), balanced=len(survivors))
@@ -268,17 +269,6 @@ def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
     from solver.reserve import reserves
 
     return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
-
-
-def _rescore_within(state, cands, base, rs, strategic, clock):  # type: ignore[no-untyped-def]
-    out = []
-    for c in cands:
-        if not clock.left():
-            break
-        r = rescore_one(state, c, base, rs, strategic)
-        if r is not None:
-            out.append(r)
-    return sorted(out, key=lambda r: -r.risk_adjusted_ev)
 
 
 def _bargain(

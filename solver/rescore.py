@@ -34,7 +34,7 @@ probability is compared game by game (:func:`engine.rollout.paired_delta`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,7 +106,8 @@ def trade_after(state: GameState, trade: Trade) -> GameState:
     return after
 
 
-def _gains(d: float, se: float, z: float) -> bool:
+def beyond_noise(d: float, se: float, z: float) -> bool:
+    """``d > z se`` (one-sided z-test); with ``se == 0`` (every paired difference equal), ``d > 0``."""
     return d > z * se if se > 0 else d > 0
 
 
@@ -153,7 +154,7 @@ def rescore_one(
     for n in names:
         delta[n], se[n] = paired_delta(base, after, n)
     parts = [state.players[i].name for i in cand.players]
-    zone = all(_gains(delta[n], se[n], settings.z) for n in parts)
+    zone = all(beyond_noise(delta[n], se[n], settings.z) for n in parts)
     leader = max(names, key=lambda n: (after.win_prob[n], -names.index(n)))
     proposer = cand.players[0]
     acc = acceptance(state, trade, proposer, delta, settings, strategic)
@@ -181,10 +182,20 @@ def rescore(
     settings: RescoreSettings,
     base: RolloutResult | None = None,
     strategic: Sequence[int] = (),
+    go_on: Callable[[], bool] | None = None,
 ) -> list[Rescored]:
-    """Re-score candidates, best ``risk_adjusted_ev`` first (ties: the candidate order)."""
+    """Re-score candidates, best ``risk_adjusted_ev`` first (ties: the candidate order).
+
+    ``go_on`` is asked before each candidate; re-scoring stops when it says no
+    (a time budget)."""
     base = base or baseline(state, settings)
-    out = [r for c in cands if (r := rescore_one(state, c, base, settings, strategic)) is not None]
+    out = []
+    for c in cands:
+        if go_on is not None and not go_on():
+            break
+        r = rescore_one(state, c, base, settings, strategic)
+        if r is not None:
+            out.append(r)
     return sorted(out, key=lambda r: -r.risk_adjusted_ev)
 
 
@@ -215,4 +226,14 @@ def self_balancing(state: GameState, scored: Rescored, settings: RescoreSettings
     return False
 
 
-__all__ = ["RescoreSettings", "Rescored", "acceptance", "baseline", "rescore", "rescore_one", "self_balancing", "trade_after"]
+__all__ = [
+    "RescoreSettings",
+    "Rescored",
+    "acceptance",
+    "baseline",
+    "beyond_noise",
+    "rescore",
+    "rescore_one",
+    "self_balancing",
+    "trade_after",
+]
