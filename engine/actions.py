@@ -64,7 +64,9 @@ class Event:
     ``mortgage``, ``unmortgage``, ``trade`` (``trade``, ``accepted``),
     ``building_auction``, ``even_out`` (buildings sold to restore evenness),
     ``bankrupt`` (``creditor``), ``roll_end`` (``position``, ``in_jail``),
-    ``game_end`` (``winner``, ``reason``).
+    ``game_end`` (``winner``, ``reason``), ``refused`` (``action``, ``why``:
+    only in a novelty trial, when a choice made under the announced rules
+    breaks the true ones and the referee substitutes the default).
 
     Every change of a player's cash is reported by exactly one ``cash``
     event, so an observer can account for every dollar.

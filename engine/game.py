@@ -78,6 +78,7 @@ from engine.streams import RandomStream
 from engine.view import GameView
 from models.board import HOTEL, PROPERTY_TYPES, Card
 from models.errors import IllegalActionError, InvalidTradeError
+from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
 
@@ -87,6 +88,9 @@ MAX_ACTIONS_PER_PHASE = 64
 """An ``act`` or ``raise_cash`` phase closes after this many actions."""
 MAX_TRADES_PER_PHASE = 2
 """An ``act`` phase closes at the third trade proposal (no trade spam)."""
+POT_REASONS = frozenset({"jail fine", "jail fine (third failed roll)", "card", "repairs"})
+"""``why`` of the bank payments (besides taxes, see ``Game._land``) that feed the Free
+Parking pot under the ``free-parking`` class novelty (:mod:`engine.novelty`)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,9 @@ class Game:
         Dice, jail and card movement only (see the module docstring).
     observers:
         Callables ``f(event, game)`` called on every event after the agents.
+    announced_rules:
+        The rules the agents' views show (a novelty trial hides a rule change
+        this way, :class:`engine.view.GameView`); ``None``: the true rules.
     """
 
     def __init__(
@@ -162,6 +169,7 @@ class Game:
         max_rounds: int = 1000,
         movement_only: bool = False,
         observers: Iterable[Observer] = (),
+        announced_rules: Rules | None = None,
     ) -> None:
         if len(agents) != len(state.players):
             raise ValueError(f"{len(agents)} agents for {len(state.players)} players")
@@ -173,12 +181,16 @@ class Game:
         self.max_rounds = max_rounds
         self.movement_only = movement_only
         self.observers = list(observers)
-        self.views = [GameView(state, i) for i in range(len(agents))]
+        self.announced_rules = announced_rules
+        self.views = [GameView(state, i, announced_rules) for i in range(len(agents))]
         board = state.board
         self.decks = {"chance": Deck("chance", board.chance, stream), "community_chest": Deck("community_chest", board.community_chest, stream)}
         self.held_cards: list[list[tuple[str, int]]] = [[] for _ in state.players]
         self._assign_held_cards()
         self.turns = 0
+        self.pot = 0
+        """The Free Parking pot of the ``free-parking`` class novelty (``rules.free_parking_pot``,
+        :mod:`engine.novelty`); not part of the state. Always 0 under the standard rules."""
         self.over = False
         self.result: GameResult | None = None
         self.bankrupt_order: list[str] = [p.name for p in state.players if p.bankrupt]
@@ -324,6 +336,10 @@ class Game:
             pl.jail_cards -= 1
             self._leave_jail(p, "card")
             return self._roll_and_move(p)
+        if choice == "pay" and self.announced_rules is not None and not self.movement_only and pl.cash < fine:
+            # The announced rules hid the fine (a novelty trial): the referee refuses, the player rolls.
+            self._emit("refused", p, action="pay", why=f"cannot pay the ${fine} fine")
+            choice = "roll"
         if choice == "pay":
             if not self.movement_only and pl.cash < fine:
                 raise IllegalActionError(f"{pl.name} cannot pay the ${fine} fine")
@@ -395,11 +411,15 @@ class Game:
                 if rent:
                     self._pay(p, rent, owner, f"rent on {sq.name}")
         elif kind == "tax":
-            self._pay(p, sq.amount, None, sq.name)
+            if self._pay(p, sq.amount, None, sq.name) and s.rules.free_parking_pot and not self.movement_only:
+                self.pot += sq.amount
         elif kind in ("chance", "community_chest"):
             self._draw_card(p, kind, dice_total)
         elif kind == "go_to_jail":
             self._send_to_jail(p, "Go To Jail square")
+        elif kind == "free_parking" and s.rules.free_parking_pot and self.pot and not self.movement_only:
+            pot, self.pot = self.pot, 0
+            self._cash(None, p, pot, "Free Parking pot")
 
     def rent(self, square: int, dice_total: int, card: Card | None = None, payer: int | None = None) -> int:
         """Rent due on ``square`` (see the module docstring). A utility card rolls fresh dice."""
@@ -479,7 +499,8 @@ class Game:
     def _offer(self, p: int, square: int) -> None:
         s = self.state
         price = s.board.squares[square].price
-        if s.players[p].cash >= price and self.agents[p].buy(self.views[p], square):
+        # The auction-only class novelty (rules.auction_only) never offers the lot to the lander.
+        if not s.rules.auction_only and s.players[p].cash >= price and self.agents[p].buy(self.views[p], square):
             self._cash(p, None, price, "purchase")
             s.owner[square] = p
             self._acquired(p, [square])
@@ -544,6 +565,8 @@ class Game:
             self._raise_cash(p, amount)
         if pl.cash >= amount:
             self._cash(p, creditor, amount, why)
+            if creditor is None and why in POT_REASONS and self.state.rules.free_parking_pot:
+                self.pot += amount
             return True
         self._bankrupt(p, [(creditor, amount)])
         return False

@@ -174,7 +174,17 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[A
 
 
 def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:
-    """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap."""
+    """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap.
+
+    Raises
+    ------
+    ValueError
+        When the rules carry a class-novelty hook (``free_parking_pot``,
+        ``auction_only``; see :mod:`engine.novelty`): the kernel does not play them.
+    """
+    for hook in ("free_parking_pot", "auction_only"):
+        if getattr(state.rules, hook):
+            raise ValueError(f"the batch kernel does not play the class-novelty rule {hook!r}")
     names = sorted(state.board.groups)  # ids in name order: the order of Game._acquired
     group_ids = {g: i for i, g in enumerate(names)}
     sq_t = _square_table(state, group_ids)

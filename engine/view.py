@@ -28,11 +28,40 @@ class PlayerInfo(NamedTuple):
 
 
 class GameView:
-    __slots__ = ("_s", "me")
+    """What one player sees of the live game.
 
-    def __init__(self, state: GameState, me: int) -> None:
+    Parameters
+    ----------
+    state:
+        The live state (never mutated through the view).
+    me:
+        The player's index.
+    announced_rules:
+        In a novelty trial (:mod:`engine.novelty`), the rules as announced
+        before the novelty. A hidden rule change (dice, salary, fines,
+        mortgage rate, set sizes, rule hooks) is not printed anywhere, so the
+        view shows these rules: ``rules``, ``copy()`` and the pure queries
+        that depend on the rules (set sizes, monopolies, mortgage values,
+        worths, bank supply) answer with them. The legality helpers keep
+        the true rules: they are the referee's answer to "may I?", as a
+        refused action would be. ``None`` (the default): the true rules.
+    """
+
+    __slots__ = ("_s", "me", "_announced")
+
+    def __init__(self, state: GameState, me: int, announced_rules: Rules | None = None) -> None:
         self._s = state
         self.me = me
+        self._announced = announced_rules
+
+    def _pub(self) -> GameState:
+        """The state as this player knows it: the live lists under the announced rules."""
+        s = self._s
+        if self._announced is None or self._announced is s.rules:
+            return s
+        return GameState(
+            s.board, self._announced, s.players, s.owner, s.houses, s.mortgaged, s.to_move, s.round, s.phase, s.doubles_rolled
+        )
 
     # -- plain data -------------------------------------------------------
     @property
@@ -41,7 +70,7 @@ class GameView:
 
     @property
     def rules(self) -> Rules:
-        return self._s.rules
+        return self._s.rules if self._announced is None else self._announced
 
     @property
     def round(self) -> int:
@@ -82,8 +111,8 @@ class GameView:
         return self._s.players[i].cash
 
     def copy(self) -> GameState:
-        """A private deep copy of the state, free to mutate."""
-        return self._s.copy()
+        """A private deep copy of the state (under the announced rules, if any), free to mutate."""
+        return self._pub().copy()
 
     # -- pure queries (delegated) ------------------------------------------
     def owner_of(self, square: int) -> int:
@@ -102,37 +131,37 @@ class GameView:
         return self._s.properties_of(player)
 
     def has_monopoly(self, player: int, group: str) -> bool:
-        return self._s.has_monopoly(player, group)
+        return self._pub().has_monopoly(player, group)
 
     def can_build_on_group(self, player: int, group: str) -> bool:
-        return self._s.can_build_on_group(player, group)
+        return self._pub().can_build_on_group(player, group)
 
     def complete_groups(self, player: int) -> list[str]:
-        return self._s.complete_groups(player)
+        return self._pub().complete_groups(player)
 
     def count_in_group(self, player: int, group: str) -> int:
         return self._s.count_in_group(player, group)
 
     def set_size(self, group: str) -> int:
-        return self._s.set_size(group)
+        return self._pub().set_size(group)
 
     def group_has_buildings(self, group: str) -> bool:
         return self._s.group_has_buildings(group)
 
     def mortgage_value(self, square: int) -> int:
-        return self._s.mortgage_value(square)
+        return self._pub().mortgage_value(square)
 
     def net_worth(self, player: int) -> int:
-        return self._s.net_worth(player)
+        return self._pub().net_worth(player)
 
     def liquidation_value(self, player: int) -> int:
-        return self._s.liquidation_value(player)
+        return self._pub().liquidation_value(player)
 
     def houses_in_bank(self) -> int:
-        return self._s.houses_in_bank()
+        return self._pub().houses_in_bank()
 
     def hotels_in_bank(self) -> int:
-        return self._s.hotels_in_bank()
+        return self._pub().hotels_in_bank()
 
     # -- legality (delegated to engine.legal) -------------------------------
     def legal_builds(self) -> list[int]:

@@ -4,13 +4,18 @@ The defaults are the standard US rules. Fields that the state format can
 override (``rules`` object of ``../shared/spec/state-format.md``) are
 ``go_salary, jail_fine, houses, hotels, mortgage_interest, dice, set_size``;
 the rest are named here so that no rule is a magic number in the engine.
+
+``free_parking_pot`` and ``auction_only`` are trial-only rule hooks of class
+novelties, see engine/novelty.py: they are not part of the state format
+(neither :meth:`Rules.overrides` nor the loader knows them), they default to
+the standard rules (``False``), and the batch kernel refuses them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -53,6 +58,9 @@ class Rules:
     building_sell_rate: float = 0.5  # buildings sell back at half their cost
     max_jail_rolls: int = 3  # after this many failed rolls, pay the fine and move
     doubles_to_jail: int = 3  # the third consecutive double sends to jail
+    # Trial-only rule hooks of class novelties, see engine/novelty.py (not in the state format):
+    free_parking_pot: bool = False  # bank payments (taxes, fines, cards) feed a pot; Free Parking collects it
+    auction_only: bool = False  # an unowned property is never offered to the lander: straight to auction
 
     def __post_init__(self) -> None:
         if not isinstance(self.set_size, MappingProxyType):
@@ -72,8 +80,15 @@ class Rules:
                 self.building_sell_rate,
                 self.max_jail_rolls,
                 self.doubles_to_jail,
+                self.free_parking_pot,
+                self.auction_only,
             )
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by fields (``set_size`` as a plain dict: a mapping proxy does not pickle)."""
+        values = tuple(dict(getattr(self, f.name)) if f.name == "set_size" else getattr(self, f.name) for f in fields(self))
+        return (Rules, values)
 
     def interest(self, mortgage_value: int) -> int:
         """The interest on a mortgage: ``ceil(value * mortgage_interest)`` dollars.

@@ -1,0 +1,634 @@
+"""Novelty detection and adaptation: an agent's model of the board and rules, kept true to play.
+
+In a novelty trial (:mod:`engine.novelty`, seed 002) the board and rules may
+change between games without notice. The board is on the table: a player
+sees a changed board in the state. A hidden rule (the dice, the Go salary,
+the jail fine, the mortgage rate, the set sizes, a new rule) is not printed
+anywhere: the views show the *announced* rules
+(:class:`engine.view.GameView`), and only play reveals the truth.
+
+:class:`NoveltyMonitor` keeps the agent's *belief*, a ``(Board, Rules)``
+pair, and checks every observation against it:
+
+=================  =========================================================
+observation        test (tag of the detection)
+=================  =========================================================
+the board          any difference from the believed board, named per kind
+                   (``board.order``, ``board.groups``, ``board.rents``,
+                   ``board.price``, ``board.house_cost``, ``board.tax``,
+                   ``board.squares``, ``board.cards``); exact
+a roll             the number of dice (``dice.count``) and a face above the
+                   believed sides (``dice.sides``): exact; fewer sides: the
+                   top face unseen in ``n`` faces, ``(1 - q_top)^n < alpha``;
+                   the face frequencies (``dice.weights``): a Bayes factor
+                   (below)
+Go salary,         the amount paid against the believed ``go_salary``,
+jail fine          ``jail_fine`` (``go_salary``, ``jail_fine``); exact
+mortgage           the cash against ``price * mortgage_rate``
+                   (``mortgage_rate``); exact
+street rent        the rent charged against the believed rent with the
+                   believed set sizes (``set_size`` when it is double rent
+                   with fewer lots, or the reverse; ``rent`` otherwise); exact
+a payment          a cash event whose reason the standard rules never give
+                   (``rule.cash``)
+its own landing    on an unowned lot it could afford, the auction starts
+                   without the agent being asked to buy (``rule.auction_only``)
+=================  =========================================================
+
+Dice frequencies (the seed's Dirichlet model). Under the belief, the faces
+of a game are i.i.d. with probabilities ``q``. The alternative puts a
+uniform Dirichlet(1, ..., 1) prior on the face probabilities; the Bayes
+factor of the ``N`` faces seen in the current game, with counts ``n_f``, is
+
+    BF = Gamma(m) / Gamma(N + m) * prod_f Gamma(n_f + 1) / prod_f q_f^n_f
+
+Under the belief ``BF`` is a non-negative martingale with mean 1, so by
+Ville's inequality ``P(sup_N BF >= 1/alpha) <= alpha``: the test may be
+checked after every roll and still has false-alarm probability at most
+``alpha`` per game (Ville 1939; Shafer & Vovk, *Game-Theoretic Foundations
+for Probability and Finance*, 2019, ch. 9). ``alpha = 1e-6`` by default.
+
+Adaptation. Every detection updates the belief at once (so that one change
+is named once): the observed board; the amount seen for a salary or fine;
+``mortgage_rate = cash / price``; the dice count and the top face seen; the
+face probabilities by the MAP estimate of the Dirichlet posterior with prior
+``Dirichlet(a, ..., a)`` (``a = 2``), ``w_f = (n_f + a - 1) / (N + m(a - 1))``,
+from the faces seen since the dice last changed (the seed: "we model the
+distribution of rolling any number as a Dirichlet distribution and use MAP
+estimates"), refreshed at every game start; a set size seen in one colour
+group is assumed for every colour group of the same size (a rule change is
+usually uniform; a later observation corrects it). Rules the batch kernel
+cannot play (the class hooks of :mod:`engine.novelty`) are named, not
+modelled. With ``adapt=False`` the monitor still detects, but
+:meth:`NoveltyMonitor.model` keeps returning the first board and rules it
+saw: the agent plays on the standard tables.
+
+:class:`AdaptiveAgent` puts any agent on its monitor's model: it hands the
+agent a view of the live state re-expressed on the model board (properties
+matched by name) under the model rules, translates squares both ways, and
+passes on only the actions that the true rules allow (an action the referee
+would refuse ends the agent's phase instead, as ``None``).
+
+Reference: seed 002 (``../shared/seeds/002_74ae27bec847b488.txt``), section
+on novelty detection and adaptation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Build,
+    Event,
+    JailChoice,
+    Mortgage,
+    ProposeTrade,
+    SellBuilding,
+    Unmortgage,
+)
+from engine.agents import Agent
+from engine.view import GameView
+from models.board import HOTEL, Board
+from models.rules import DiceSpec, Rules
+from models.state import BANK, GameState
+from models.trade import Trade
+
+ALPHA = 1e-6
+"""False-alarm level of each statistical test, per game."""
+PRIOR = 2.0
+"""Dirichlet prior weight per face for the MAP estimate of a loaded die."""
+
+STANDARD_CASH_REASONS = frozenset(
+    {
+        "Go salary",
+        "card",
+        "repairs",
+        "jail fine",
+        "jail fine (third failed roll)",
+        "purchase",
+        "auction",
+        "bankruptcy sale",
+        "bankruptcy",
+        "mortgage",
+        "mortgage lifted",
+        "interest on a mortgaged property received",
+        "building sold",
+        "building",
+        "trade",
+        "mortgaged property received",
+    }
+)
+"""Every reason the standard rules give for a cash event, besides rents and taxes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One change the monitor noticed: where, what (``tag``) and how it knows (``detail``)."""
+
+    game: int
+    round: int
+    tag: str
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "round": self.round, "tag": self.tag, "detail": self.detail}
+
+
+def board_changes(old: Board, new: Board) -> list[tuple[str, str]]:
+    """The differences between two boards as ``(tag, detail)`` pairs (empty: equal boards)."""
+    out: list[tuple[str, str]] = []
+    if old.size != new.size:
+        out.append(("board.squares", f"{old.size} -> {new.size} squares"))
+    kinds = [i for i in range(min(old.size, new.size)) if old.squares[i].kind != new.squares[i].kind]
+    if kinds:
+        i = kinds[0]
+        out.append(("board.squares", f"square {i}: {old.squares[i].name} ({old.squares[i].kind}) -> {new.squares[i].name} ({new.squares[i].kind})" + _more(kinds)))
+    gone = sorted(set(old.property_index) - set(new.property_index))
+    came = sorted(set(new.property_index) - set(old.property_index))
+    if (gone or came) and not kinds:
+        out.append(("board.squares", f"properties gone {gone}, new {came}"))
+    common = [n for n in old.property_index if n in new.property_index]
+    fields = (
+        ("board.order", lambda s: s.index, "square"),
+        ("board.groups", lambda s: s.group, "group"),
+        ("board.price", lambda s: s.price, "price"),
+        ("board.rents", lambda s: s.rents, "rents"),
+        ("board.house_cost", lambda s: s.house_cost, "house cost"),
+    )
+    for tag, get, label in fields:
+        diff = [n for n in common if get(old.squares[old.property_index[n]]) != get(new.squares[new.property_index[n]])]
+        if diff:
+            n = diff[0]
+            a, b = get(old.squares[old.property_index[n]]), get(new.squares[new.property_index[n]])
+            out.append((tag, f"{label} of {n}: {a} -> {b}" + _more(diff)))
+    if old.railroad_rents != new.railroad_rents or old.utility_multipliers != new.utility_multipliers:
+        out.append(("board.rents", f"railroad rents {old.railroad_rents} -> {new.railroad_rents}, utility x{old.utility_multipliers} -> x{new.utility_multipliers}"))
+    old_tax = {sq.name: sq.amount for sq in old.squares if sq.kind == "tax"}
+    new_tax = {sq.name: sq.amount for sq in new.squares if sq.kind == "tax"}
+    taxed = [n for n in old_tax if n in new_tax and old_tax[n] != new_tax[n]]
+    if taxed:
+        out.append(("board.tax", f"{taxed[0]}: ${old_tax[taxed[0]]} -> ${new_tax[taxed[0]]}" + _more(taxed)))
+    if not out and (old.chance != new.chance or old.community_chest != new.community_chest):
+        out.append(("board.cards", "the decks changed"))
+    return out
+
+
+def _more(items: list[Any]) -> str:
+    return f" (and {len(items) - 1} more)" if len(items) > 1 else ""
+
+
+def dirichlet_log_bayes_factor(counts: list[int], q: tuple[float, ...]) -> float:
+    """``log BF`` of face counts: uniform-Dirichlet marginal likelihood over the point belief ``q``.
+
+    ``BF = Gamma(m) / Gamma(N + m) * prod Gamma(n_f + 1) / prod q_f^n_f`` (see the module docstring).
+    A face with ``q_f = 0`` that was seen gives ``+inf``.
+    """
+    m = len(counts)
+    n = sum(counts)
+    log_alt = math.lgamma(m) - math.lgamma(n + m) + sum(math.lgamma(c + 1) for c in counts)
+    log_null = 0.0
+    for c, p in zip(counts, q, strict=True):
+        if c:
+            if p <= 0:
+                return math.inf
+            log_null += c * math.log(p)
+    return log_alt - log_null
+
+
+def map_weights(counts: list[int], prior: float = PRIOR) -> tuple[float, ...]:
+    """The MAP face probabilities under a ``Dirichlet(prior, ..., prior)`` prior (``prior >= 1``)."""
+    m = len(counts)
+    n = sum(counts)
+    return tuple((c + prior - 1) / (n + m * (prior - 1)) for c in counts)
+
+
+class NoveltyMonitor:
+    """An agent's belief about the board and rules, checked against what it observes.
+
+    Parameters
+    ----------
+    adapt:
+        Whether :meth:`model` follows the belief (``True``) or stays on the
+        first board and rules seen (``False``: detection only).
+    alpha:
+        False-alarm level per game of the statistical dice tests.
+
+    The monitor persists across the games of a trial; call
+    :meth:`start_game` at each game, :meth:`observe` on every event and
+    :meth:`attach` with the player's (true) view whenever it has one. It
+    pickles without the view (for a trial's checkpoint).
+    """
+
+    def __init__(self, *, adapt: bool = True, alpha: float = ALPHA) -> None:
+        self.adapt = adapt
+        self.alpha = alpha
+        self.initial: tuple[Board, Rules] | None = None
+        self.board: Board | None = None
+        self.rules: Rules | None = None
+        self.detections: list[Detection] = []
+        self.game = -1
+        self.me = -1
+        self._view: GameView | None = None
+        self._seen_board: int | None = None
+        self._window = [0] * 6  # faces seen this game (for the test)
+        self._posterior: list[int] | None = None  # faces seen since the dice last changed (for the MAP estimate)
+        self._top_face = 0
+        self._last_cash: dict[int, Mapping[str, Any]] = {}
+        self._pending_offer: int | None = None
+        self._asked: set[int] = set()
+        self.known_rules: set[str] = set()
+
+    # -- plumbing ---------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_view"] = None
+        state["_seen_board"] = None
+        return state
+
+    def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        self.game += 1
+        self.me = me
+        self._view = None
+        self._seen_board = None
+        self._last_cash = {}
+        self._pending_offer = None
+        self._asked = set()
+        if self.rules is not None:
+            self._refresh_weights()
+            self._window = [0] * self.rules.dice.sides
+
+    def attach(self, view: GameView) -> None:
+        """Take the player's view (live): check the board once per game and board."""
+        self._view = view
+        if self.initial is None:
+            self.initial = (view.board, view.rules)
+            self.board, self.rules = view.board, view.rules
+            self._window = [0] * view.rules.dice.sides
+        if self._seen_board != id(view.board):
+            self._seen_board = id(view.board)
+            assert self.board is not None
+            if view.board is not self.board:
+                changes = board_changes(self.board, view.board)
+                for tag, detail in changes:
+                    self._detect(tag, detail)
+                self.board = view.board
+
+    def model(self) -> tuple[Board, Rules]:
+        """The board and rules the agent should plan with."""
+        if self.initial is None or self.board is None or self.rules is None:
+            raise RuntimeError("the monitor has not seen a view yet")
+        return (self.board, self.rules) if self.adapt else self.initial
+
+    def detected(self, tags: tuple[str, ...] | None = None, since_game: int = 0) -> list[Detection]:
+        """Detections from game ``since_game`` on, optionally only those whose tag starts with one of ``tags``."""
+        return [d for d in self.detections if d.game >= since_game and (tags is None or d.tag.startswith(tags))]
+
+    def note_buy_asked(self, square: int) -> None:
+        self._asked.add(square)
+
+    def _detect(self, tag: str, detail: str) -> None:
+        rnd = self._view.round if self._view is not None else -1
+        self.detections.append(Detection(self.game, rnd, tag, detail))
+
+    def _set_rules(self, **changes: Any) -> None:
+        assert self.rules is not None
+        self.rules = dataclasses.replace(self.rules, **changes)
+
+    # -- events -------------------------------------------------------------------
+    def observe(self, event: Event) -> None:
+        if self.rules is None:
+            return  # nothing believed yet: the first view sets the belief
+        kind = event.kind
+        if kind == "roll":
+            self._observe_roll(tuple(event.data["dice"]))
+        elif kind == "cash":
+            self._observe_cash(event)
+        elif kind == "mortgage":
+            self._observe_mortgage(event)
+        elif kind == "move":
+            self._observe_move(event)
+        elif kind == "auction":
+            sq = event.data.get("square")
+            if sq is not None and sq == self._pending_offer and sq not in self._asked:
+                self._detect("rule.auction_only", f"landed on unowned {self._square_name(sq)} with the cash for it; it went to auction without an offer")
+                self.known_rules.add("auction_only")
+            self._pending_offer = None
+        elif kind == "buy":
+            self._pending_offer = None
+
+    def _square_name(self, sq: int) -> str:
+        return self.board.squares[sq].name if self.board is not None and sq < self.board.size else str(sq)
+
+    def _observe_roll(self, faces: tuple[int, ...]) -> None:
+        assert self.rules is not None
+        dice = self.rules.dice
+        if len(faces) != dice.count:
+            self._detect("dice.count", f"a roll of {len(faces)} dice {faces}, {dice.count} believed")
+            self._new_dice(len(faces), max(dice.sides, *faces))
+            dice = self.rules.dice
+        top = max(faces)
+        if top > dice.sides:
+            self._detect("dice.sides", f"a face {top} on dice believed to have {dice.sides} sides")
+            self._new_dice(dice.count, top)
+            dice = self.rules.dice
+        self._top_face = max(self._top_face, top)
+        for f in faces:
+            self._window[f - 1] += 1
+            if self._posterior is not None:
+                self._posterior[f - 1] += 1
+        q = dice.face_probabilities()
+        n = sum(self._window)
+        bf_alarm = dirichlet_log_bayes_factor(self._window, q) > -math.log(self.alpha)
+        if self._window[-1] == 0 and (bf_alarm or n * -math.log1p(-q[-1]) > -math.log(self.alpha)):
+            # the top face never came: fewer sides (named as such even when the frequency test fired first)
+            seen = max(i + 1 for i, c in enumerate(self._window) if c)
+            self._detect("dice.sides", f"no {dice.sides} in {n} faces (P = {(1 - q[-1]) ** n:.1e}); top face seen {seen}")
+            self._new_dice(dice.count, seen)
+            return
+        if bf_alarm:
+            counts = list(self._window)
+            if self._posterior is None:
+                self._posterior = list(counts)
+            self._detect("dice.weights", f"face counts {counts} against {tuple(round(x, 3) for x in q)}: Bayes factor > {1 / self.alpha:.0e}")
+            self._refresh_weights()
+            self._window = [0] * self.rules.dice.sides
+
+    def _new_dice(self, count: int, sides: int) -> None:
+        self._set_rules(dice=DiceSpec(count, sides))
+        self._window = [0] * sides
+        self._posterior = None
+
+    def _refresh_weights(self) -> None:
+        """Believe the MAP face probabilities once the dice are known to be loaded."""
+        if self._posterior is None or self.rules is None:
+            return
+        w = map_weights(self._posterior)
+        d = self.rules.dice
+        self._set_rules(dice=DiceSpec(d.count, d.sides, tuple(round(x, 6) for x in w)))
+
+    def _observe_cash(self, event: Event) -> None:
+        assert self.rules is not None
+        data = event.data
+        why = str(data.get("why", ""))
+        amount = int(data.get("amount", 0))
+        frm, to = data.get("frm"), data.get("to")
+        if frm is not None:
+            self._last_cash[frm] = data
+        if to is not None:
+            self._last_cash[to] = data
+        if why == "Go salary":
+            if amount != self.rules.go_salary:
+                self._detect("go_salary", f"Go paid ${amount}, ${self.rules.go_salary} believed")
+                self._set_rules(go_salary=amount)
+        elif why.startswith("jail fine"):
+            if amount != self.rules.jail_fine:
+                self._detect("jail_fine", f"a jail fine of ${amount}, ${self.rules.jail_fine} believed")
+                self._set_rules(jail_fine=amount)
+        elif why.startswith("rent on "):
+            self._check_rent(why[len("rent on ") :], frm, to, amount)
+        elif why not in STANDARD_CASH_REASONS and not self._is_tax(why):
+            self._detect("rule.cash", f"${amount} {'to' if to is not None else 'from'} player {to if to is not None else frm}: '{why}', which no standard rule pays")
+            self.known_rules.add(why)
+
+    def _is_tax(self, why: str) -> bool:
+        board = self._view.board if self._view is not None else self.board
+        return board is not None and any(sq.kind == "tax" and sq.name == why for sq in board.squares)
+
+    def _check_rent(self, name: str, payer: int | None, owner: int | None, amount: int) -> None:
+        view = self._view
+        if view is None or owner is None or self.rules is None:
+            return
+        board = view.board
+        sq_i = board.property_index.get(name)
+        if sq_i is None:
+            return
+        sq = board.squares[sq_i]
+        if sq.kind != "street" or sq.group is None:
+            return  # railroads and utilities: card multipliers and fresh rolls make the amount ambiguous
+        level = view.level(sq_i)
+        lots = board.groups[sq.group]
+        held = sum(1 for q in lots if view.owner_of(q) == owner)
+        need = self.rules.set_size.get(sq.group, len(lots))
+        expected = sq.rents[level] if level else sq.rents[0] * (2 if held >= need else 1)
+        if amount == expected:
+            return
+        if level == 0 and amount == 2 * sq.rents[0] and held < need:
+            self._detect("set_size", f"double rent on {name} with {held} of {len(lots)} {sq.group} lots ({need} believed needed)")
+            sizes = dict(self.rules.set_size)
+            for g, members in board.groups.items():
+                if g in board.street_groups and len(members) == len(lots):
+                    sizes[g] = min(held, sizes.get(g, len(members)))
+            self._set_rules(set_size=sizes)
+        elif level == 0 and amount == sq.rents[0] and held >= need:
+            self._detect("set_size", f"single rent on {name} with {held} of {len(lots)} {sq.group} lots ({need} believed enough)")
+            sizes = dict(self.rules.set_size)
+            sizes[sq.group] = held + 1
+            self._set_rules(set_size=sizes)
+        else:
+            self._detect("rent", f"rent ${amount} on {name} at level {level}, ${expected} expected")
+
+    def _observe_mortgage(self, event: Event) -> None:
+        view = self._view
+        p = event.player
+        if view is None or p is None or self.rules is None:
+            return
+        cash = self._last_cash.get(p)
+        if cash is None or cash.get("why") != "mortgage":
+            return
+        sq = int(event.data["square"])
+        price = view.board.squares[sq].price
+        amount = int(cash["amount"])
+        if price and amount != int(price * self.rules.mortgage_rate):
+            rate = round(amount / price, 3)
+            self._detect("mortgage_rate", f"mortgaging {view.board.squares[sq].name} (price ${price}) paid ${amount}: rate {rate}, {self.rules.mortgage_rate} believed")
+            self._set_rules(mortgage_rate=rate)
+
+    def _observe_move(self, event: Event) -> None:
+        view = self._view
+        if view is None or event.player != self.me:
+            return
+        to = int(event.data["to"])
+        sq = view.board.squares[to]
+        self._pending_offer = None
+        if sq.is_property and view.owner_of(to) == BANK and view.cash(self.me) >= sq.price:
+            self._pending_offer = to
+            self._asked.discard(to)
+
+
+# ----------------------------------------------------------------------------------
+# The agent on its model
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """One decision's model state and the square maps between the true board and the model board."""
+
+    view: GameView
+    to_model: Mapping[int, int] | None  # None: identity
+    to_true: Mapping[int, int] | None
+
+
+def reexpress(state: GameState, board: Board, rules: Rules) -> tuple[GameState, dict[int, int], dict[int, int]]:
+    """``state`` on another board: properties matched by name, positions kept by square number.
+
+    Returns the new state and the maps true square -> model square and back.
+    A property the model board lacks is left out; buildings stay only on
+    lots whose colour group the owner can build on under the model (the
+    model's rules say nothing else could hold them).
+    """
+    n = board.size
+    out = GameState(board, rules, [dataclasses.replace(p, position=p.position % n) for p in state.players], to_move=state.to_move, round=state.round, phase=state.phase, doubles_rolled=state.doubles_rolled)
+    to_model: dict[int, int] = {}
+    for name, sq in board.property_index.items():
+        t = state.board.property_index.get(name)
+        if t is not None:
+            to_model[t] = sq
+            out.owner[sq] = state.owner[t]
+            out.mortgaged[sq] = state.mortgaged[t]
+            out.houses[sq] = state.houses[t]
+    for sq in board.property_squares:
+        if out.houses[sq]:
+            group = board.squares[sq].group
+            assert group is not None
+            if board.squares[sq].kind != "street" or not out.can_build_on_group(out.owner[sq], group):
+                out.houses[sq] = 0
+    return out, to_model, {m: t for t, m in to_model.items()}
+
+
+class AdaptiveAgent:
+    """Any agent, playing on its :class:`NoveltyMonitor`'s model of the board and rules.
+
+    Parameters
+    ----------
+    inner:
+        The agent that decides (it sees only the model view).
+    monitor:
+        The persistent monitor (detection, and the model when ``monitor.adapt``).
+    """
+
+    def __init__(self, inner: Agent, monitor: NoveltyMonitor) -> None:
+        self.inner = inner
+        self.monitor = monitor
+        self.name = inner.name
+        self.me = -1
+        self._key: tuple[int, int, int] | None = None
+        self._maps: tuple[dict[int, int], dict[int, int]] | None = None
+
+    # -- the model view --------------------------------------------------------
+    def _frame(self, view: GameView) -> _Frame:
+        mon = self.monitor
+        mon.attach(view)
+        board, rules = mon.model()
+        if board is view.board:
+            state = view.copy()
+            state.rules = rules
+            return _Frame(GameView(state, self.me), None, None)
+        state, to_model, to_true = reexpress(view.copy(), board, rules)
+        return _Frame(GameView(state, self.me), to_model, to_true)
+
+    @staticmethod
+    def _to_model(f: _Frame, sq: int) -> int | None:
+        return sq if f.to_model is None else f.to_model.get(sq)
+
+    @staticmethod
+    def _to_true(f: _Frame, sq: int) -> int | None:
+        return sq if f.to_true is None else f.to_true.get(sq)
+
+    def _checked(self, f: _Frame, view: GameView, action: Action | None, *, debt: bool = False) -> Action | None:
+        """The action in true squares if the true rules allow it, else ``None``."""
+        if action is None:
+            return None
+        if isinstance(action, ProposeTrade):
+            return action if view.why_not_trade(action.trade) is None else None
+        sq = self._to_true(f, action.square)
+        if sq is None:
+            return None
+        legal = {
+            Build: view.legal_builds,
+            SellBuilding: view.legal_building_sales,
+            Mortgage: view.legal_mortgages,
+            Unmortgage: view.legal_unmortgages,
+        }[type(action)]()
+        if sq not in legal or (debt and isinstance(action, (Build, Unmortgage))):
+            return None
+        return type(action)(sq)
+
+    # -- the protocol ------------------------------------------------------------
+    def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        self.me = me
+        self.monitor.start_game(me, names)
+        self.inner.start_game(me, names)
+
+    def notify(self, event: Event) -> None:
+        self.monitor.observe(event)
+        self.inner.notify(event)
+
+    def buy(self, view: GameView, square: int) -> bool:
+        self.monitor.note_buy_asked(square)
+        f = self._frame(view)
+        m = self._to_model(f, square)
+        return m is not None and bool(self.inner.buy(f.view, m))
+
+    def auction_max(self, view: GameView, square: int) -> int:
+        f = self._frame(view)
+        m = self._to_model(f, square)
+        return 0 if m is None else int(self.inner.auction_max(f.view, m))
+
+    def jail_choice(self, view: GameView) -> JailChoice:
+        f = self._frame(view)
+        choice = self.inner.jail_choice(f.view)
+        if choice == "card" and view.player(self.me).jail_cards == 0:
+            return "roll"
+        return choice
+
+    def act(self, view: GameView) -> Action | None:
+        f = self._frame(view)
+        return self._checked(f, view, self.inner.act(f.view))
+
+    def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        f = self._frame(view)
+        return bool(self.inner.accept_trade(f.view, trade))
+
+    def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        f = self._frame(view)
+        m = self._to_model(f, square)
+        return m is not None and bool(self.inner.lift_on_receipt(f.view, m))
+
+    def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        f = self._frame(view)
+        return self._checked(f, view, self.inner.raise_cash(f.view, owed), debt=True)
+
+    def building_bid(self, view: GameView, kind: str) -> int | None:
+        f = self._frame(view)
+        return self.inner.building_bid(f.view, kind)
+
+    def place_building(self, view: GameView, kind: str) -> int:
+        f = self._frame(view)
+        legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
+        try:
+            sq = self._to_true(f, self.inner.place_building(f.view, kind))
+        except RuntimeError:
+            sq = None
+        if sq in legal:
+            return sq
+        if not legal:
+            raise RuntimeError("no legal lot for the building")
+        return legal[0]
+
+
+__all__ = [
+    "ALPHA",
+    "AdaptiveAgent",
+    "Detection",
+    "NoveltyMonitor",
+    "board_changes",
+    "dirichlet_log_bayes_factor",
+    "map_weights",
+    "reexpress",
+]

@@ -1,0 +1,317 @@
+"""Novelty trials (seed 002): a run of games with one novelty injected at a seeded game.
+
+A trial plays ``games`` games of one line-up: the tested agent (wrapped in an
+:class:`solver.novelty.AdaptiveAgent` with ONE :class:`~solver.novelty.NoveltyMonitor`
+that persists through the trial) and its opponents (fresh each game). Game
+``i`` is seeded like game ``i`` of a tournament (``SeedSequence([S, i])``,
+seats rotated by ``i``: :mod:`engine.tournament`). From game
+``injected_at`` on, the games are played on the novelty's board and rules
+(:mod:`engine.novelty`); every view shows the standard rules (the announced
+ones), so a hidden change must be inferred. ``injected_at`` is drawn
+uniformly from ``[ceil(games/4), floor(3 games/4)]`` by
+``SeedSequence([S, 0x4E4F56])``, so that both sides of the injection hold at
+least a quarter of the games (the seed says only "in any one of the 100
+games").
+
+Metrics (defined by the SAIL-ON evaluators, as the seed reports them):
+
+PNWP
+    the tested agent's wins over the games before the injection;
+NDA
+    a trial counts as detected when the monitor names the novelty (a
+    detection whose tag starts with one of the novelty's ``tags``) in a game
+    at or after the injection, with no detection of any kind before it; a
+    novelty-free trial counts as correct when it detects nothing; NDA is the
+    share of correct trials;
+NRP
+    the tested agent's win rate after the injection divided by the
+    StrategicTradeAgent's win rate before it in the same line-up (wins of the
+    ``strategic`` opponents over their seats, pre-injection); ``None`` when
+    that rate is 0 or there is no ``strategic`` opponent.
+
+Each finished game is one JSON line in the results file; after it the
+monitor is checkpointed (pickled, written to a temporary name and renamed) so
+that ``resume`` continues where the run stopped, with the agent's memory as it
+was. Trials are independent: :func:`run_trials` plays many of them on a pool
+of processes, in any order, with the same results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import pickle
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine import novelty as catalogue
+from engine.game import Game
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.streams import SeededStream
+from engine.tournament import seating, wilson
+from models.board import standard_board
+from models.rules import Rules
+from models.state import GameState
+from solver.novelty import AdaptiveAgent, NoveltyMonitor
+from solver.registry import factory
+
+BASELINE = "strategic"
+
+
+@dataclass(frozen=True)
+class TrialSpec:
+    """One trial: the tested agent (a registry spec), the novelty (``None``: a control trial), the line-up."""
+
+    agent: str
+    novelty: str | None
+    games: int = 100
+    seed: int = 0
+    opponents: tuple[str, ...] = (BASELINE, BASELINE, BASELINE)
+    adapt: bool = True
+    max_rounds: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.games < 4:
+            raise ValueError("a trial needs at least 4 games (a quarter of them on each side of the injection)")
+        if not 1 <= len(self.opponents) <= 7:
+            raise ValueError("a trial needs 1 to 7 opponents")
+        if self.novelty is not None:
+            catalogue.get(self.novelty)
+        factory(self.agent)
+        for o in self.opponents:
+            factory(o)
+
+    def key(self) -> str:
+        nov = self.novelty or "none"
+        return f"{self.agent}__{nov}__s{self.seed}__g{self.games}__{'adapt' if self.adapt else 'fixed'}".replace(":", "-").replace(",", "-").replace("=", "")
+
+
+def injection_game(seed: int, games: int) -> int:
+    """The first game played with the novelty: uniform on ``[ceil(games/4), floor(3 games/4)]``."""
+    lo, hi = math.ceil(games / 4), (3 * games) // 4
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x4E4F56]))
+    return int(rng.integers(lo, hi + 1))
+
+
+def play_game(spec: TrialSpec, g: int, monitor: NoveltyMonitor, injected_at: int) -> dict[str, Any]:
+    """Game ``g`` of the trial; the monitor carries over. One result row."""
+    labels = [spec.agent, *spec.opponents]
+    n = len(labels)
+    order = seating(g, n)
+    stream_seed, seat_seeds = game_seeds(game_seed_sequence(spec.seed, g), n)
+    agents = []
+    for who, s in zip(order, seat_seeds, strict=True):
+        agent = factory(labels[who])(s)
+        agents.append(AdaptiveAgent(agent, monitor) if who == 0 else agent)
+    active = spec.novelty is not None and g >= injected_at
+    board, rules = standard_board(), Rules()
+    if active:
+        assert spec.novelty is not None
+        board, rules = catalogue.get(spec.novelty).apply(board, rules)
+    state = GameState.new_game([f"P{k + 1}" for k in range(n)], board, rules)
+    before = len(monitor.detections)
+    result = Game(state, agents, SeededStream(stream_seed), max_rounds=spec.max_rounds, announced_rules=Rules()).play()
+    seat = order.index(0)
+    return {
+        "game": g,
+        "novelty_active": active,
+        "seats": [labels[a] for a in order],
+        "test_seat": seat,
+        "winner_seat": result.winner_index,
+        "winner": labels[order[result.winner_index]] if result.winner_index is not None else None,
+        "tested_won": result.winner_index == seat,
+        "reason": result.reason,
+        "rounds": result.rounds,
+        "detections": [d.to_dict() for d in monitor.detections[before:]],
+    }
+
+
+@dataclass
+class TrialResult:
+    spec: TrialSpec
+    injected_at: int | None
+    rows: list[dict[str, Any]]
+    seconds: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spec": {**asdict(self.spec), "opponents": list(self.spec.opponents)}, "injected_at": self.injected_at, "metrics": self.metrics, "seconds": round(self.seconds, 1)}
+
+
+def trial_metrics(spec: TrialSpec, injected_at: int | None, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """PNWP, NDA (this trial: correct or not), NRP and their counts (module docstring)."""
+    cut = injected_at if injected_at is not None else len(rows)
+    pre = [r for r in rows if r["game"] < cut]
+    post = [r for r in rows if r["game"] >= cut]
+    pre_wins = sum(r["tested_won"] for r in pre)
+    post_wins = sum(r["tested_won"] for r in post)
+    n_base = sum(1 for o in spec.opponents if o == BASELINE)
+    base_wins = sum(1 for r in pre if r["winner"] == BASELINE)
+    base_seats = n_base * len(pre)
+    tags = tuple(catalogue.get(spec.novelty).tags) if spec.novelty is not None else ()
+    false_alarm = [d for r in pre for d in r["detections"]]
+    hits = [(r["game"], d) for r in post for d in r["detections"] if tags and d["tag"].startswith(tags)]
+    if spec.novelty is None:
+        correct = not false_alarm
+    else:
+        correct = bool(hits) and not false_alarm
+    post_rate = post_wins / len(post) if post else None
+    base_rate = base_wins / base_seats if base_seats else None
+    return {
+        "pre_games": len(pre),
+        "post_games": len(post),
+        "pre_wins": pre_wins,
+        "post_wins": post_wins,
+        "pnwp": pre_wins / len(pre) if pre else None,
+        "pnwp_95": list(wilson(pre_wins, len(pre))) if pre else None,
+        "baseline_pre_wins": base_wins,
+        "baseline_pre_seats": base_seats,
+        "baseline_pre_rate": base_rate,
+        "post_rate": post_rate,
+        "nrp": post_rate / base_rate if post_rate is not None and base_rate else None,
+        "detected": correct,
+        "false_alarms": len(false_alarm),
+        "first_false_alarm": false_alarm[0] if false_alarm else None,
+        "detection_delay_games": (hits[0][0] - cut) if hits else None,
+        "detection": hits[0][1] if hits else None,
+        "tags_seen": sorted({d["tag"] for r in post for d in r["detections"]}),
+    }
+
+
+def _checkpoint_path(out: Path) -> Path:
+    return out.with_name(out.name + ".monitor")
+
+
+def _read_rows(out: Path) -> dict[int, dict[str, Any]]:
+    rows: dict[int, dict[str, Any]] = {}
+    if not out.exists():
+        return rows
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            break  # a torn last line
+        rows[int(row["game"])] = row
+    return rows
+
+
+def play_trial(
+    spec: TrialSpec,
+    *,
+    out: Path | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> TrialResult:
+    """Play one trial (only its missing games when resuming ``out``)."""
+    start = time.perf_counter()
+    injected_at = injection_game(spec.seed, spec.games) if spec.novelty is not None else None
+    cut = injected_at if injected_at is not None else spec.games
+    monitor = NoveltyMonitor(adapt=spec.adapt)
+    rows: dict[int, dict[str, Any]] = {}
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ckpt = _checkpoint_path(out)
+        if resume and ckpt.exists():
+            saved = pickle.loads(ckpt.read_bytes())
+            if saved["spec"] != spec:
+                raise ValueError(f"--resume: {out} holds a different trial ({saved['spec']})")
+            monitor = saved["monitor"]
+            rows = {g: r for g, r in _read_rows(out).items() if g <= saved["game"]}
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
+        os.replace(tmp, out)
+    with contextlib.ExitStack() as stack:
+        fh = stack.enter_context(out.open("a", encoding="utf-8")) if out is not None else None
+        for g in range(spec.games):
+            if g in rows:
+                continue
+            row = play_game(spec, g, monitor, cut)
+            rows[g] = row
+            if fh is not None and out is not None:
+                fh.write(json.dumps(row, sort_keys=True) + "\n")
+                fh.flush()
+                tmp = _checkpoint_path(out).with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps({"spec": spec, "game": g, "monitor": monitor}))
+                os.replace(tmp, _checkpoint_path(out))
+            if progress is not None:
+                progress(len(rows), spec.games)
+    ordered = [rows[g] for g in range(spec.games)]
+    return TrialResult(spec, injected_at, ordered, time.perf_counter() - start, trial_metrics(spec, injected_at, ordered))
+
+
+def _trial_job(args: tuple[TrialSpec, str | None, bool]) -> dict[str, Any]:
+    spec, out, resume = args
+    res = play_trial(spec, out=Path(out) if out else None, resume=resume)
+    return res.to_dict()
+
+
+def run_trials(specs: Sequence[TrialSpec], *, workers: int = 1, outdir: Path | None = None, resume: bool = False) -> Iterator[dict[str, Any]]:
+    """Play many trials (each sequential, as its monitor must be), ``workers`` at a time.
+
+    Yields each trial's summary (:meth:`TrialResult.to_dict`) as it finishes;
+    with ``outdir`` each trial keeps its games in ``outdir/<key>.jsonl`` and
+    ``resume`` picks them up.
+    """
+    jobs = [(s, str(outdir / f"{s.key()}.jsonl") if outdir is not None else None, resume) for s in specs]
+    if workers <= 1:
+        yield from map(_trial_job, jobs)
+        return
+    ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(_trial_job, jobs, chunksize=1)
+
+
+def summarize(trials: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Pooled metrics per novelty class and per (class, difficulty), and overall.
+
+    NDA is the share of correct trials (Wilson interval); PNWP and NRP pool
+    the wins and games of the trials in the cell (NRP = pooled post-injection
+    win rate / pooled baseline pre-injection rate).
+    """
+    cells: dict[str, list[dict[str, Any]]] = {}
+    for t in trials:
+        nov = t["spec"]["novelty"]
+        if nov is None:
+            keys = ["control"]
+        else:
+            n = catalogue.get(nov)
+            keys = ["all", n.klass, f"{n.klass}/{n.difficulty}"]
+        for k in keys:
+            cells.setdefault(k, []).append(t)
+    out: dict[str, Any] = {}
+    for k, ts in sorted(cells.items()):
+        ms = [t["metrics"] for t in ts]
+        correct = sum(bool(m["detected"]) for m in ms)
+        pre_g = sum(m["pre_games"] for m in ms)
+        post_g = sum(m["post_games"] for m in ms)
+        pre_w = sum(m["pre_wins"] for m in ms)
+        post_w = sum(m["post_wins"] for m in ms)
+        bw = sum(m["baseline_pre_wins"] for m in ms)
+        bs = sum(m["baseline_pre_seats"] for m in ms)
+        post_rate = post_w / post_g if post_g else None
+        base_rate = bw / bs if bs else None
+        out[k] = {
+            "trials": len(ts),
+            "nda": correct / len(ts),
+            "nda_95": list(wilson(correct, len(ts))),
+            "pnwp": pre_w / pre_g if pre_g else None,
+            "pnwp_95": list(wilson(pre_w, pre_g)) if pre_g else None,
+            "post_rate": post_rate,
+            "post_rate_95": list(wilson(post_w, post_g)) if post_g else None,
+            "baseline_pre_rate": base_rate,
+            "nrp": post_rate / base_rate if post_rate is not None and base_rate else None,
+            "games": pre_g + post_g,
+        }
+    return out
+
+
+__all__ = ["BASELINE", "TrialResult", "TrialSpec", "injection_game", "play_game", "play_trial", "run_trials", "summarize", "trial_metrics"]
