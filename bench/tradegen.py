@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.game import Game
-from engine.markov import PositionChain
+from engine.markov import chain_for
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
@@ -66,10 +66,8 @@ def run(states: list[tuple[str, GameState]], cycles: bool, repeat: int) -> tuple
     times = []
     differ = 0
     counts = 0
-    chains: dict[object, PositionChain] = {}
     for _label, state in states:
-        key = (state.board, state.rules)
-        chain = chains.setdefault(key, PositionChain(state.board, state.rules, "long"))
+        chain = chain_for(state.board, state.rules)
         lists = []
         best = float("inf")
         for _ in range(repeat):

@@ -17,14 +17,16 @@ Turn
 Money
     Go pays the salary when passed or landed on, also by a card (never when
     moving backwards or going to jail). Taxes are paid to the bank; Free
-    Parking does nothing. Every payment goes through :meth:`Game._pay`: a
+    Parking does nothing (except under the ``free-parking`` class novelty of
+    :mod:`engine.novelty`: bank payments for taxes, jail fines and cards feed
+    a pot that a player landing there collects). Every payment goes through :meth:`Game._pay`: a
     player short of cash is asked to raise it (sell, mortgage, trade); if it
     stops while its liquidation value would cover the debt, the engine
     liquidates in a fixed order (:meth:`Game.liquidate`); if even that cannot
     cover the debt the player is bankrupt. Cash never goes negative.
 Buying and auctions
-    A player landing on an unowned property with the cash for it may buy it;
-    otherwise (declined, or short of cash) it is auctioned among all active
+    A player landing on an unowned property with the cash for it may buy it
+    (never under the ``auction-only`` class novelty); otherwise (declined, or short of cash) it is auctioned among all active
     players, the lander included. The open ascending auction is run as its
     equivalent: each bidder names a maximum (capped at its cash); the highest
     wins and pays the second-highest maximum plus $1, capped at its own
@@ -58,6 +60,11 @@ End
     The game ends when one player is left (``bankruptcy``) or after
     ``max_rounds`` complete rounds (``round_cap``), where the highest net
     worth (:meth:`GameState.net_worth`) wins, ties to the earlier seat.
+
+Novelty trials hide rule changes: with ``announced_rules`` the agents'
+views show those rules (:class:`engine.view.GameView`); a jail payment that
+the announced fine allowed but the true one does not is refused (a
+``refused`` event) and the player rolls instead.
 
 Movement-only mode (``movement_only=True``) plays dice, doubles, jail and the
 cards' movement only: nothing is bought, no money moves, and cards are drawn

@@ -51,7 +51,7 @@ nearest-utility card (``dice_multiplier`` times the mean of a fresh roll).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
@@ -361,3 +361,15 @@ class PositionChain:
     @cached_property
     def totals_per_turn(self) -> np.ndarray:
         return self.stationary @ self.landing_totals
+
+
+@lru_cache(maxsize=16)
+def chain_for(board: Board, rules: Rules, jail: JailPolicy = "long") -> PositionChain:
+    """One shared :class:`PositionChain` per (board, rules, jail policy), for callers that
+    meet the same few boards and rules over and over (agents, reports, benches).
+
+    Boards and rules are frozen values, hashed and compared by content, so a
+    rebuilt but equal board reuses the chain; the chain's lazily computed
+    tables are then computed once.
+    """
+    return PositionChain(board, rules, jail)

@@ -96,7 +96,9 @@ class Square:
 
     @property
     def mortgage_value(self) -> int:
-        """Half the price (rounded down), the standard rule."""
+        """Half the price (rounded down), the standard rule. The engine uses
+        :meth:`models.state.GameState.mortgage_value`, which follows
+        ``Rules.mortgage_rate`` (the ``mortgage-rate`` novelty changes it)."""
         return self.price // 2
 
 

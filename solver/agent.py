@@ -42,6 +42,13 @@ auctions (``auction="policy"``; the default ``"price"`` keeps the baseline's rul
     ``auction="price"`` (the default: the configuration of the head-to-head
     in the README, and 0.45 s cheaper per game) keeps the baseline's price
     rules; a paired 200-game run found no significant difference.
+relaxing rule 1 (``relax=True``; off by default)
+    when neither search leaves a trade, a third one runs on the relaxed
+    model (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
+    participant may hand over a set completion without getting one for at
+    least $100), its candidates judged by the same simulation and filters.
+    The seed's Assumptions report (README) found rule-1-dropped trades in the
+    Nash zone beating the best survivor in a fifth of the pairs.
 reserves
     the ruin-chain reserves (:func:`solver.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -53,7 +60,7 @@ the position changed, and most positions have no partial set to complete.
 
 from __future__ import annotations
 
-from engine.markov import PositionChain
+from engine.markov import PositionChain, chain_for
 from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
 from engine.rollout_policy import RolloutPolicy
 from engine.seeding import SeedLike
@@ -93,6 +100,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_rollouts: int = 120,
         auction_horizon: int = 15,
         auction_sure_buy: int = 700,
+        relax: bool = False,
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if auction not in ("policy", "price"):
@@ -110,6 +118,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.accept_rollouts = accept_rollouts
         self.cycles = cycles
         self.balance_self = balance_self
+        self.relax = relax
         self._seed_counter = 0
         self._last_sig: tuple[object, ...] | None = None
         self._chain: tuple[object, PositionChain] | None = None
@@ -120,7 +129,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _chain_for(self, state: GameState) -> PositionChain:
         key = (id(state.board), id(state.rules))
         if self._chain is None or self._chain[0] != key:
-            self._chain = (key, PositionChain(state.board, state.rules, "long"))
+            self._chain = (key, chain_for(state.board, state.rules))
         return self._chain[1]
 
     def _reserves_for(self, state: GameState) -> dict[int, int]:
@@ -196,9 +205,11 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return None
         self.searches += 1
         best = self._search(state, cycles=False) or (self._search(state, cycles=True) if self.cycles else None)
+        if best is None and self.relax:
+            best = self._search(state, cycles=False, relaxed=True)
         return best.trade if best is not None else None
 
-    def _search(self, state: GameState, cycles: bool) -> Rescored | None:
+    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> Rescored | None:
         chain = self._chain_for(state)
         res = generate_trades(
             state,
@@ -208,8 +219,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             chain=chain,
             reserves=self._reserves_for(state),
             explain=False,
+            relaxed=relaxed,
         )
-        cands = [g.candidate for g in res.trades if not res.relaxed and (cycles or g.candidate.kind == "bilateral")]
+        cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == "bilateral")]
         if cycles:
             cands = [c for c in cands if c.kind == "cycle3"]
         if not cands:

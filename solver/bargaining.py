@@ -40,7 +40,7 @@ class Bargain:
     samples_b: tuple[float, ...]
 
 
-def with_cash(trade: Trade, a: str, b: str, cash: int) -> Trade:
+def trade_with_cash(trade: Trade, a: str, b: str, cash: int) -> Trade:
     """``trade`` with the cash between ``a`` and ``b`` replaced by ``cash`` (``a`` pays ``b``)."""
     legs = []
     for t in trade.transfers:
@@ -76,7 +76,7 @@ def nash_cash(
     d_a, d_b = batna if batna is not None else (base.win_prob[a], base.win_prob[b])
     pts: list[tuple[int, float, float]] = []
     for c in sorted(set(amounts)):
-        t = with_cash(trade, a, b, c)
+        t = trade_with_cash(trade, a, b, c)
         try:
             after = trade_after(state, t)
         except InvalidTradeError:  # an amount a side cannot pay is simply not sampled
@@ -99,4 +99,4 @@ def nash_cash(
     return Bargain(int(fine[k]), float(fa[k]), float(fb[k]), float(prod[k]), tuple(int(x) for x in xs), tuple(ua), tuple(ub))
 
 
-__all__ = ["Bargain", "nash_cash", "with_cash"]
+__all__ = ["Bargain", "nash_cash", "trade_with_cash"]

@@ -49,7 +49,7 @@ from typing import Any
 from engine.markov import PositionChain
 from engine.rollout import RolloutResult, paired_delta, simulate
 from models.state import GameState
-from solver.bargaining import Bargain, nash_cash, with_cash
+from solver.bargaining import Bargain, nash_cash, trade_with_cash
 from solver.candidates import run_funnel
 from solver.frontier import build_frontier
 from solver.position import Position, assess_position
@@ -72,7 +72,6 @@ class DecideSettings:
     reserve: int = 150
     fast_roi: float = 0.02
     roi_threshold: float = 0.01
-    z: float = 1.645
     candidates: int = 8
     self_balance_top: int = 1
     bargain_steps: tuple[int, ...] = (-200, -100, 0, 100, 200)
@@ -220,7 +219,7 @@ def decide(
         )
         return _finish(decision, clock)
     _search_trades(state, p, decision, base, rs, st, chain, strategic, clock)
-    _choose(decision, state, st)
+    _choose(decision, state, st, rs.z)
     return _finish(decision, clock)
 
 
@@ -281,14 +280,14 @@ def _bargain(
     bargain = nash_cash(state, best.trade, a, b, rs, base=base, amounts=[now + d for d in st.bargain_steps])
     if bargain is None or bargain.cash == now:
         return bargain, best
-    priced = rescore_one(state, best.candidate, base, rs, strategic, trade=with_cash(best.trade, a, b, bargain.cash))
+    priced = rescore_one(state, best.candidate, base, rs, strategic, trade=trade_with_cash(best.trade, a, b, bargain.cash))
     if priced is None or not (priced.nash_zone and priced.balanced):
         return bargain, best
     priced.self_balancing = best.self_balancing
     return bargain, priced
 
 
-def _choose(decision: Decision, state: GameState, st: DecideSettings) -> None:
+def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) -> None:
     trade = decision.trade
     build = decision.build
     build_delta = build.win_delta if build is not None else 0.0
@@ -300,7 +299,7 @@ def _choose(decision: Decision, state: GameState, st: DecideSettings) -> None:
         )
         return
     roi = decision.position.build_roi
-    if build is not None and roi >= st.roi_threshold and build.win_delta >= -st.z * build.win_delta_se:
+    if build is not None and roi >= st.roi_threshold and build.win_delta >= -z * build.win_delta_se:
         decision.action = BUILD
         decision.reason = (
             f"no trade beats it: build the frontier's plan (best building returns {roi:.1%} of its cost per round; "

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from engine.game import Game
-from engine.markov import PositionChain
+from engine.markov import PositionChain, chain_for
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
@@ -95,21 +95,6 @@ class _LazyReserves(dict[int, int]):
         return self[player] if player in self._active else default
 
 
-class _Chains:
-    """One :class:`PositionChain` (long jail policy) per board and rules."""
-
-    def __init__(self) -> None:
-        self._known: list[tuple[Any, Any, PositionChain]] = []
-
-    def get(self, state: GameState) -> PositionChain:
-        for board, rules, chain in self._known:
-            if (board is state.board or board == state.board) and (rules is state.rules or rules == state.rules):
-                return chain
-        chain = PositionChain(state.board, state.rules, "long")
-        self._known.append((state.board, state.rules, chain))
-        return chain
-
-
 def funnel_rows(
     states: Iterable[tuple[str, GameState]],
     *,
@@ -128,10 +113,9 @@ def funnel_rows(
     needed: a reserve is computed only when a candidate reaches rule 4).
     """
     st = settings or TradeSettings()
-    chains = _Chains()
     rows: list[dict[str, Any]] = []
     for label, state in states:
-        chain = chains.get(state)
+        chain = chain_for(state.board, state.rules)
         active = state.active_players()
         if len(active) < 2:
             continue

@@ -393,6 +393,7 @@ def generate_trades(
     chain: PositionChain | None = None,
     reserves: dict[int, int] | None = None,
     explain: bool = True,
+    relaxed: bool = False,
 ) -> TradeList:
     """The proposer's top-K trades by estimated gain (module docstring).
 
@@ -402,7 +403,8 @@ def generate_trades(
     search runs: rule 1 is replaced by "a participant may hand over a
     completion without getting one if it receives at least $100"; its
     trades are flagged ``relaxed``. ``explain=False`` skips both (an agent
-    in play only wants strict trades).
+    in play only wants strict trades). ``relaxed=True`` runs the relaxed
+    model alone (its trades include the strict ones) and flags them.
     """
     settings = settings or TradeSettings()
     limits = limits or Limits()
@@ -413,9 +415,11 @@ def generate_trades(
         reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
     space = TradeSpace(state, proposer, settings, reserves)
     values = linear_values(space, chain)
-    model = TradeModel(space, values, cycles=cycles)
+    model = TradeModel(space, values, cycles=cycles, relaxed=relaxed)
     trades, truncated, solves = top_k(model, limits)
-    out = TradeList(trades, None, False, truncated, solves)
+    out = TradeList(trades, None, relaxed and bool(trades), truncated, solves)
+    if relaxed:
+        return out
     if trades or truncated or not explain:
         return out
     funnel = run_funnel(space, values, cycles=cycles)
@@ -425,8 +429,8 @@ def generate_trades(
         if rule is None
         else f"rule {_RULE_TEXT[rule]} left no candidate ({funnel.raw} generated)"
     )
-    relaxed = TradeModel(space, values, cycles=cycles, relaxed=True)
-    r_trades, r_trunc, r_solves = top_k(relaxed, limits)
+    fallback = TradeModel(space, values, cycles=cycles, relaxed=True)
+    r_trades, r_trunc, r_solves = top_k(fallback, limits)
     out.trades, out.relaxed, out.truncated, out.solves = r_trades, bool(r_trades), r_trunc, solves + r_solves
     return out
 

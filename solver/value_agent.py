@@ -100,12 +100,11 @@ Reference: seed 002 (an open-world Monopoly agent, "state evaluation" and
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 from engine import legal
 from engine.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
 from engine.agents import BaseAgent
-from engine.markov import PositionChain
+from engine.markov import PositionChain, chain_for
 from engine.seeding import SeedLike
 from engine.view import GameView
 from models.board import HOTEL, Board
@@ -118,9 +117,6 @@ from solver.state_value import m_monopoly, move_is_safe, state_value
 _MEMO_LIMIT = 512
 
 
-@lru_cache(maxsize=8)
-def _chain(board: Board, rules: Rules) -> PositionChain:
-    return PositionChain(board, rules, "long")
 
 
 def _signature(state: GameState) -> tuple[object, ...]:
@@ -175,7 +171,7 @@ class ValueAgent(BaseAgent):
         board, rules = view.board, view.rules
         if board is not self._board or rules is not self._rules:
             if self._chain is None or board != self._board or rules != self._rules:
-                self._chain = _chain(board, rules)
+                self._chain = chain_for(board, rules)
                 self._values.clear()
                 self._safe.clear()
             self._board, self._rules = board, rules

@@ -382,3 +382,17 @@ def test_loaded_dice_change_the_table_and_match_the_engine(std_long):
     # ... and the engine really throws the loaded dice: the fair table is far off.
     assert np.abs(z_scores(std_long, mean, se)).max() > 10
     print(f"loaded dice: max |z| = {zmax:.2f} over {rolls:.0f} rolls")
+
+
+def test_chain_for_shares_one_chain_per_board_and_rules() -> None:
+    import dataclasses
+
+    from engine.markov import chain_for
+
+    a = chain_for(standard_board(), Rules())
+    rebuilt = dataclasses.replace(standard_board())  # equal content, another object
+    assert rebuilt is not standard_board()
+    assert chain_for(rebuilt, Rules()) is a
+    other = chain_for(standard_board(), Rules(dice=DiceSpec(3, 6)))
+    assert other is not a and not np.allclose(other.stationary[:40], a.stationary[:40])
+    assert np.allclose(a.stationary, PositionChain(standard_board(), Rules(), "long").stationary)

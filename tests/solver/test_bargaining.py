@@ -22,7 +22,7 @@ from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
 from solver import bargaining
-from solver.bargaining import nash_cash, with_cash
+from solver.bargaining import nash_cash, trade_with_cash
 from solver.rescore import RescoreSettings, baseline
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -53,8 +53,8 @@ def _props(t: Trade) -> list[tuple[str, str, tuple[str, ...], int]]:
 
 @pytest.mark.parametrize("cash", [-250, -1, 0, 1, 120, 400])
 def test_with_cash_sets_the_cash_leg_and_keeps_the_properties(swap: Trade, cash: int) -> None:
-    for base in (swap, with_cash(swap, A, B, 70), with_cash(swap, A, B, -90)):
-        t = with_cash(base, A, B, cash)
+    for base in (swap, trade_with_cash(swap, A, B, 70), trade_with_cash(swap, A, B, -90)):
+        t = trade_with_cash(base, A, B, cash)
         assert _props(t) == _props(swap)
         assert t.net_cash(B) == cash and t.net_cash(A) == -cash
         # one cash leg at most, from the payer, and never an empty transfer
@@ -68,14 +68,14 @@ def test_with_cash_sets_the_cash_leg_and_keeps_the_properties(swap: Trade, cash:
 def test_with_cash_purchase_jail_cards_and_third_parties() -> None:
     # a purchase: only B gives; paying adds a new leg A -> B
     buy = Trade((Transfer(B, A, ("Boardwalk",)),))
-    t = with_cash(buy, A, B, 300)
+    t = trade_with_cash(buy, A, B, 300)
     assert set(t.transfers) == {Transfer(B, A, ("Boardwalk",)), Transfer(A, B, (), 300)}
     # removing the cash of a pure cash leg removes the leg
-    assert with_cash(Trade((Transfer(A, B, (), 300),)), A, B, 0).transfers == ()
-    assert with_cash(t, A, B, 0) == buy
+    assert trade_with_cash(Trade((Transfer(A, B, (), 300),)), A, B, 0).transfers == ()
+    assert trade_with_cash(t, A, B, 0) == buy
     # jail cards travel unchanged, legs with a third player are left alone
     three = Trade((Transfer(A, B, ("Park Place",), 50, 1), Transfer(B, "Cy", ("Boardwalk",), 20), Transfer("Cy", A, (), 40)))
-    u = with_cash(three, A, B, -80)
+    u = trade_with_cash(three, A, B, -80)
     assert Transfer(A, B, ("Park Place",), 0, 1) in u.transfers
     assert Transfer(B, A, (), 80) in u.transfers
     assert Transfer(B, "Cy", ("Boardwalk",), 20) in u.transfers and Transfer("Cy", A, (), 40) in u.transfers

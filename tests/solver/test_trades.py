@@ -80,6 +80,23 @@ def test_empty_set_is_explained_and_relaxed_search_flagged() -> None:
         )
 
 
+def test_relaxed_only_search_equals_the_fallback_and_contains_the_strict_trades() -> None:
+    """``relaxed=True`` (the agent's third search) gives the list that the explained fallback gives
+    on a state where the strict rules leave nothing; where they leave trades, it keeps them all."""
+    state = load_state(INSTANCES / "late-game-house-shortage.json")
+    res = {i: 0 for i in state.active_players()}
+    fallback = generate_trades(state, 1, reserves=res)
+    direct = generate_trades(state, 1, reserves=res, relaxed=True)
+    assert fallback.relaxed and direct.relaxed
+    assert [(g.candidate, g.gains) for g in direct.trades] == [(g.candidate, g.gains) for g in fallback.trades]
+    mid = load_state(MID)
+    strict = generate_trades(mid, 1, limits=Limits(top_k=200))
+    relaxed = generate_trades(mid, 1, limits=Limits(top_k=400), relaxed=True)
+    assert not strict.truncated and not relaxed.truncated
+    assert {g.candidate for g in strict.trades} <= {g.candidate for g in relaxed.trades}
+    assert len(relaxed.trades) > len(strict.trades)
+
+
 def test_no_partial_set_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "trades", str(INSTANCES / "opening.json"), "--json")
     assert code == 0
