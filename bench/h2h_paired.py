@@ -10,6 +10,11 @@ seeds, so the same dice and cards). For every game in both files, the paired
 difference is ``[subgraph won] - [the baseline in the same seat won]``;
 printed: both win rates (95% Wilson intervals) and the mean paired
 difference with its 95% normal interval.
+
+``--base-agent NAME`` pairs with another head-to-head file instead (the same
+line-up with another variant of the tested agent, e.g. ``subgraph`` against
+``subgraph:relax=true``): the paired difference is then ``[variant won] -
+[NAME won]`` in the same game, same seat, same dice.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ def main() -> None:
     ap.add_argument("--h2h", default=str(ROOT / "bench" / "out" / "h2h-subgraph.jsonl"))
     ap.add_argument("--base", default=str(ROOT / "bench" / "out" / "strategic.jsonl"))
     ap.add_argument("--agent", default="subgraph")
+    ap.add_argument("--base-agent", help="--base is a head-to-head file of this agent (same line-up and seeds)")
     args = ap.parse_args()
     h2h = read_rows(Path(args.h2h))
     base = read_rows(Path(args.base))
@@ -37,7 +43,8 @@ def main() -> None:
         if g not in base:
             continue
         seat = (-g) % 4
-        pairs.append((float(row["winner"] == args.agent), float(base[g]["winner"] == f"P{seat + 1}")))
+        base_won = base[g]["winner"] == args.base_agent if args.base_agent else base[g]["winner"] == f"P{seat + 1}"
+        pairs.append((float(row["winner"] == args.agent), float(base_won)))
     n = len(pairs)
     if n < 2:
         raise SystemExit("no games in common")
@@ -50,7 +57,8 @@ def main() -> None:
     blo, bhi = wilson(k_b, n)
     print(f"{n} paired games")
     print(f"  {args.agent}: {k_a / n:.4f}  95% [{lo:.4f}, {hi:.4f}]")
-    print(f"  baseline in the same seat, same dice: {k_b / n:.4f}  95% [{blo:.4f}, {bhi:.4f}]")
+    other = args.base_agent or "baseline in the same seat"
+    print(f"  {other}, same dice: {k_b / n:.4f}  95% [{blo:.4f}, {bhi:.4f}]")
     print(f"  paired difference: {mean:+.4f}  95% [{mean - half:+.4f}, {mean + half:+.4f}]")
 
 

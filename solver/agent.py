@@ -42,11 +42,19 @@ auctions (``auction="policy"``; the default ``"price"`` keeps the baseline's rul
     ``auction="price"`` (the default: the configuration of the head-to-head
     in the README, and 0.45 s cheaper per game) keeps the baseline's price
     rules; a paired 200-game run found no significant difference.
+leaving the answer to the counterparty (``exploit=True``; off by default)
+    the Nash-zone requirement is dropped: a trade qualifies when the agent
+    gains beyond the noise, and the ranking by risk-adjusted gain (its win
+    delta times the logistic acceptance in the counterparty's delta) does
+    the rest. A refused offer costs nothing under the rules, and the
+    Assumptions report found that the baseline accepts 5.4% of the trades
+    that lose for it.
 relaxing rule 1 (``relax=True``; off by default)
-    when neither search leaves a trade, a third one runs on the relaxed
-    model (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
+    the bilateral search runs on the relaxed model
+    (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
     participant may hand over a set completion without getting one for at
-    least $100), its candidates judged by the same simulation and filters.
+    least $100; the strict trades are among its candidates), judged by the
+    same simulation and filters; the 3-cycle search stays strict.
     The seed's Assumptions report (README) found rule-1-dropped trades in the
     Nash zone beating the best survivor in a fifth of the pairs.
 reserves
@@ -101,6 +109,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_horizon: int = 15,
         auction_sure_buy: int = 700,
         relax: bool = False,
+        exploit: bool = False,
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if auction not in ("policy", "price"):
@@ -119,6 +128,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.cycles = cycles
         self.balance_self = balance_self
         self.relax = relax
+        self.exploit = exploit
         self._seed_counter = 0
         self._last_sig: tuple[object, ...] | None = None
         self._chain: tuple[object, PositionChain] | None = None
@@ -204,9 +214,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         if not space.needed[me]:  # bilateral and cyclic trades both need a partial set of the proposer
             return None
         self.searches += 1
-        best = self._search(state, cycles=False) or (self._search(state, cycles=True) if self.cycles else None)
-        if best is None and self.relax:
-            best = self._search(state, cycles=False, relaxed=True)
+        best = self._search(state, cycles=False, relaxed=self.relax) or (self._search(state, cycles=True) if self.cycles else None)
         return best.trade if best is not None else None
 
     def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> Rescored | None:
@@ -237,6 +245,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if r is None:
                 continue
             parts = [state.players[i].name for i in c.players]
+            if self.exploit:
+                parts = [state.players[self.me].name]  # the others decide for themselves
             if r.after is None or not all(_gains_beyond_noise(base, r.after, n, rs.z) for n in parts):
                 continue
             if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):

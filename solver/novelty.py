@@ -29,6 +29,8 @@ mortgage           the cash against ``price * mortgage_rate``
 street rent        the rent charged against the believed rent with the
                    believed set sizes (``set_size`` when it is double rent
                    with fewer lots, or the reverse; ``rent`` otherwise); exact
+a building         on a group its builder holds fewer lots of than the
+                   believed set size (``set_size``); exact
 a payment          a cash event whose reason the standard rules never give
                    (``rule.cash``)
 its own landing    on an unowned lot it could afford, the auction starts
@@ -320,6 +322,8 @@ class NoveltyMonitor:
             self._pending_offer = None
         elif kind == "buy":
             self._pending_offer = None
+        elif kind == "build":
+            self._observe_build(event)
 
     def _square_name(self, sq: int) -> str:
         return self.board.squares[sq].name if self.board is not None and sq < self.board.size else str(sq)
@@ -418,12 +422,7 @@ class NoveltyMonitor:
         if amount == expected:
             return
         if level == 0 and amount == 2 * sq.rents[0] and held < need:
-            self._detect("set_size", f"double rent on {name} with {held} of {len(lots)} {sq.group} lots ({need} believed needed)")
-            sizes = dict(self.rules.set_size)
-            for g, members in board.groups.items():
-                if g in board.street_groups and len(members) == len(lots):
-                    sizes[g] = min(held, sizes.get(g, len(members)))
-            self._set_rules(set_size=sizes)
+            self._smaller_sets(board, sq.group, held, f"double rent on {name} with {held} of {len(lots)} {sq.group} lots ({need} believed needed)")
         elif level == 0 and amount == sq.rents[0] and held >= need:
             self._detect("set_size", f"single rent on {name} with {held} of {len(lots)} {sq.group} lots ({need} believed enough)")
             sizes = dict(self.rules.set_size)
@@ -431,6 +430,32 @@ class NoveltyMonitor:
             self._set_rules(set_size=sizes)
         else:
             self._detect("rent", f"rent ${amount} on {name} at level {level}, ${expected} expected")
+
+    def _smaller_sets(self, board: Board, group: str, held: int, detail: str) -> None:
+        """``held`` lots make a monopoly of ``group``: believe it of every group of that size."""
+        assert self.rules is not None
+        self._detect("set_size", detail)
+        size = len(board.groups[group])
+        sizes = dict(self.rules.set_size)
+        for g, members in board.groups.items():
+            if g in board.street_groups and len(members) == size:
+                sizes[g] = min(held, sizes.get(g, len(members)))
+        self._set_rules(set_size=sizes)
+
+    def _observe_build(self, event: Event) -> None:
+        """A building on a group its builder does not hold as a monopoly under the belief."""
+        view = self._view
+        p = event.player
+        if view is None or p is None or self.rules is None:
+            return
+        sq = view.board.squares[int(event.data["square"])]
+        if sq.group is None:
+            return
+        lots = view.board.groups[sq.group]
+        held = sum(1 for q in lots if view.owner_of(q) == p)
+        need = self.rules.set_size.get(sq.group, len(lots))
+        if held < need:
+            self._smaller_sets(view.board, sq.group, held, f"a building on {sq.name} with {held} of {len(lots)} {sq.group} lots ({need} believed needed)")
 
     def _observe_mortgage(self, event: Event) -> None:
         view = self._view

@@ -190,6 +190,18 @@ def test_set_size_from_double_rent_generalises_to_groups_of_that_size() -> None:
     assert "brown" not in sizes and "dark_blue" not in sizes
 
 
+def test_set_size_from_a_building_on_an_incomplete_group() -> None:
+    state = make_state(4, owner={ST_JAMES: 1, TENNESSEE: 1})
+    mon, _ = _monitor(state)
+    mon.observe(Event("build", 1, {"square": ST_JAMES, "level": 1, "premium": 0}))
+    assert [d.tag for d in mon.detections] == ["set_size"]
+    assert mon.model()[1].set_size["orange"] == 2 and mon.model()[1].set_size["red"] == 2
+    state.owner[18 + 1] = 1  # New York: all three orange lots, believed complete now
+    n = len(mon.detections)
+    mon.observe(Event("build", 1, {"square": TENNESSEE, "level": 1, "premium": 0}))
+    assert len(mon.detections) == n
+
+
 def test_unknown_payment_and_auction_without_offer() -> None:
     state = make_state(4)
     mon, _ = _monitor(state)
