@@ -244,16 +244,19 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             r = rescore_one(state, c, base, rs)
             if r is None:
                 continue
-            parts = [state.players[i].name for i in c.players]
-            if self.exploit:
-                parts = [state.players[self.me].name]  # the others decide for themselves
-            if r.after is None or not all(_gains_beyond_noise(base, r.after, n, rs.z) for n in parts):
+            if r.after is None or not self._qualifies(base, r.after, [state.players[i].name for i in c.players], rs.z):
                 continue
             if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
                 continue
             if best is None or self._score(base, r) > self._score(base, best):
                 best = r
         return best
+
+    def _qualifies(self, base: RolloutResult, after: RolloutResult, traders: list[str], z: float) -> bool:
+        """Every trader gains beyond the noise (the Nash zone); with ``exploit`` only the agent
+        itself must (the others decide for themselves when asked)."""
+        names = [base.players[self.me]] if self.exploit else traders
+        return all(_gains_beyond_noise(base, after, n, z) for n in names)
 
     def _score(self, base: RolloutResult, r: Rescored) -> tuple[float, float]:
         """The agent's win delta x acceptance, then its net-worth delta (a decided game)."""

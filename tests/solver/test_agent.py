@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.actions import Event, ProposeTrade
 from engine.game import Game
 from engine.invariants import InvariantChecker, check_state
+from engine.rollout import RolloutResult
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.strategic import StrategicTradeAgent, _trade_key
 from engine.streams import SeededStream
@@ -185,3 +187,49 @@ def test_act_proposes_at_most_once_per_phase(midgame: GameState) -> None:
     first = agent.act(view)
     assert isinstance(first, ProposeTrade)
     assert agent.act(view) is None
+
+
+def _result(winners: list[int]) -> RolloutResult:
+    n = len(winners)
+    return RolloutResult(("Ann", "Bob", "Cy"), n, 10, {}, {}, 0, 1.0, 10.0, {}, np.array(winners), np.zeros((n, 3), dtype=np.float32))
+
+
+def test_exploit_drops_only_the_partners_gain_requirement() -> None:
+    """Hand-built paired results on 400 games: Bob (the agent) wins 100 more games after the
+    trade, Ann 100 fewer (both far beyond the noise), Cy unchanged."""
+    before = _result([0] * 200 + [2] * 200)
+    after = _result([0] * 100 + [1] * 100 + [2] * 200)
+    nash = SubgraphTradeAgent(0)
+    nash.me = 1
+    greedy = SubgraphTradeAgent(0, exploit=True)
+    greedy.me = 1
+    assert not nash._qualifies(before, after, ["Bob", "Ann"], 1.645)  # Ann loses: no Nash zone
+    assert greedy._qualifies(before, after, ["Bob", "Ann"], 1.645)  # Bob gains: Ann will decide
+    # the agent itself must gain in both modes
+    assert not greedy._qualifies(after, before, ["Bob", "Ann"], 1.645)
+    assert not nash._qualifies(after, before, ["Bob", "Ann"], 1.645)
+    # a trade where both gain qualifies in both modes
+    both = _result([0] * 150 + [1] * 150 + [2] * 100)
+    assert nash._qualifies(_result([0] * 100 + [1] * 100 + [2] * 200), both, ["Bob", "Ann"], 1.645)
+    assert greedy._qualifies(_result([0] * 100 + [1] * 100 + [2] * 200), both, ["Bob", "Ann"], 1.645)
+
+
+def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``relax`` the bilateral search asks generate_trades for the relaxed model."""
+    import solver.agent as agent_mod
+
+    calls: list[bool] = []
+    real = agent_mod.generate_trades
+
+    def spy(*args: object, **kw: object) -> object:
+        calls.append(bool(kw.get("relaxed")))
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    me = midgame.player_index("Bob")
+    for relax in (False, True):
+        calls.clear()
+        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, relax=relax)
+        agent.start_game(me, tuple(p.name for p in midgame.players))
+        monkeypatch.setattr(agent_mod, "generate_trades", spy)
+        agent.find_trade(GameView(midgame.copy(), me))
+        assert calls and calls[0] is relax
