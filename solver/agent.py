@@ -9,13 +9,14 @@ proposing
     when ownership, buildings or mortgages changed, or its cash moved to
     another ``cash_step`` bucket, since its last search, and it has a
     partial set that trading could complete: the CP-SAT candidates
-    (:func:`solver.tradegen.generate_trades`, top ``candidates``, bilateral,
-    then 3-cycles when no bilateral trade survives) re-scored on common dice
-    with a small budget (``rollouts`` games of ``horizon`` rounds); it
-    proposes the trade with the best risk-adjusted gain (then net-worth
-    gain) among those where every participant gains beyond the noise (in win
-    probability, or in final net worth where the win probability does not
-    move), never one already refused, and not one that makes another player
+    (:func:`solver.tradegen.generate_trades`, top ``candidates``, bilateral
+    on the relaxed rule-1 model (below), then strict 3-cycles when no
+    bilateral trade survives) re-scored on common dice with a small budget
+    (``rollouts`` games of ``horizon`` rounds); it proposes the trade with
+    the best risk-adjusted gain (then net-worth gain) among those where the
+    agent gains beyond the noise (in win probability, or in final net worth
+    where the win probability does not move; with ``exploit=False`` every
+    participant must: the Nash zone), never one already refused, and not one that makes another player
     the leader at 55% or more (with ``balance_self`` also not one that makes
     itself that leader, the seed's stricter rule; off by default, since the
     baseline opponents do not gang up on a leader). Otherwise nothing (no
@@ -42,14 +43,14 @@ auctions (``auction="policy"``; the default ``"price"`` keeps the baseline's rul
     ``auction="price"`` (the default: the configuration of the head-to-head
     in the README, and 0.45 s cheaper per game) keeps the baseline's price
     rules; a paired 200-game run found no significant difference.
-leaving the answer to the counterparty (``exploit=True``; off by default)
+leaving the answer to the counterparty (``exploit=True``, the default)
     the Nash-zone requirement is dropped: a trade qualifies when the agent
     gains beyond the noise, and the ranking by risk-adjusted gain (its win
     delta times the logistic acceptance in the counterparty's delta) does
     the rest. A refused offer costs nothing under the rules, and the
     Assumptions report found that the baseline accepts 5.4% of the trades
     that lose for it.
-relaxing rule 1 (``relax=True``; off by default)
+relaxing rule 1 (``relax=True``, the default)
     the bilateral search runs on the relaxed model
     (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
     participant may hand over a set completion without getting one for at
@@ -108,8 +109,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_rollouts: int = 120,
         auction_horizon: int = 15,
         auction_sure_buy: int = 700,
-        relax: bool = False,
-        exploit: bool = False,
+        relax: bool = True,
+        exploit: bool = True,
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if auction not in ("policy", "price"):

@@ -199,7 +199,7 @@ def test_exploit_drops_only_the_partners_gain_requirement() -> None:
     trade, Ann 100 fewer (both far beyond the noise), Cy unchanged."""
     before = _result([0] * 200 + [2] * 200)
     after = _result([0] * 100 + [1] * 100 + [2] * 200)
-    nash = SubgraphTradeAgent(0)
+    nash = SubgraphTradeAgent(0, exploit=False)
     nash.me = 1
     greedy = SubgraphTradeAgent(0, exploit=True)
     greedy.me = 1
