@@ -384,3 +384,19 @@ def test_cli_trial_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["injected_at"] == injection_game(2, 4)
     assert m["pre_games"] + m["post_games"] == 4 and m["detected"] is True
     assert m["detection"]["tag"] == "dice.count"
+
+
+def test_cli_many_trials_summarize_and_keep_their_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "trials"
+    args = ("trial", "--agent", "strategic", "--novelty", "none", "--seeds", "2", "--games", "4", "--max-rounds", "30", "--out", str(out), "--json")
+    code, text, _ = run_cli(capsys, *args)
+    doc = json.loads(text)
+    assert code == 0 and len(doc["trials"]) == 2
+    ctrl = doc["summary"]["control"]
+    correct = sum(t["metrics"]["false_alarms"] == 0 for t in doc["trials"])
+    assert ctrl["trials"] == 2 and ctrl["nda"] == correct / 2
+    assert ctrl["pnwp"] == sum(t["metrics"]["pre_wins"] for t in doc["trials"]) / 8
+    assert len(list(out.glob("*.jsonl"))) == 2 and (out / "summary.json").exists()
+    # resuming finds every game done: the same summary
+    code, again, _ = run_cli(capsys, *args, "--resume")
+    assert code == 0 and json.loads(again)["summary"] == doc["summary"]
