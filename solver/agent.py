@@ -49,7 +49,9 @@ leaving the answer to the counterparty (``exploit=True``, the default)
     delta times the logistic acceptance in the counterparty's delta) does
     the rest. A refused offer costs nothing under the rules, and the
     Assumptions report found that the baseline accepts 5.4% of the trades
-    that lose for it.
+    that lose for it. Measured (README): +0.118 [+0.085, +0.152] win rate
+    against the strict agent on the same 600 games; ``relax`` alone -0.020
+    [-0.043, +0.003].
 relaxing rule 1 (``relax=True``, the default)
     the bilateral search runs on the relaxed model
     (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
