@@ -149,13 +149,26 @@ def _job(args: tuple[Sequence[AgentFactory], Sequence[str], int, int, int]) -> d
     return play_one(*args)
 
 
-def _local_results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:
+def parallel_map(fn: Callable[[Any], Any], jobs: Sequence[Any], workers: int, chunksize: int = 1) -> Iterator[Any]:
+    """``fn`` over ``jobs``: in this process when ``workers <= 1``, else on a pool of
+    ``workers`` processes, results in the order they finish."""
     if workers <= 1:
-        yield from map(_job, jobs)
+        yield from map(fn, jobs)
         return
     ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(_job, jobs, chunksize=4)
+        yield from pool.imap_unordered(fn, jobs, chunksize=chunksize)
+
+
+def rewrite_rows(path: Path, rows: dict[int, dict[str, Any]]) -> None:
+    """Write ``rows`` (game -> row) as JSON lines, in game order, atomically (temp file, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _local_results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:
+    yield from parallel_map(_job, jobs, workers, chunksize=4)
 
 
 BACKENDS = ("local", "ray")
@@ -266,9 +279,7 @@ def run_tournament(
         out.parent.mkdir(parents=True, exist_ok=True)
         if resume:
             rows = {g: r for g, r in read_rows(out).items() if g < games}
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
-        os.replace(tmp, out)  # rewrite without any torn line before appending
+        rewrite_rows(out, rows)  # without any torn line, before appending
     todo = [(tuple(factories), tuple(labels), seed, g, max_rounds) for g in range(games) if g not in rows]
     start = time.perf_counter()
     with contextlib.ExitStack() as stack:

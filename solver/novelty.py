@@ -239,11 +239,9 @@ class NoveltyMonitor:
         self._seen_board: int | None = None
         self._window = [0] * 6  # faces seen this game (for the test)
         self._posterior: list[int] | None = None  # faces seen since the dice last changed (for the MAP estimate)
-        self._top_face = 0
         self._last_cash: dict[int, Mapping[str, Any]] = {}
         self._pending_offer: int | None = None
         self._asked: set[int] = set()
-        self.known_rules: set[str] = set()
 
     # -- plumbing ---------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -318,7 +316,6 @@ class NoveltyMonitor:
             sq = event.data.get("square")
             if sq is not None and sq == self._pending_offer and sq not in self._asked:
                 self._detect("rule.auction_only", f"landed on unowned {self._square_name(sq)} with the cash for it; it went to auction without an offer")
-                self.known_rules.add("auction_only")
             self._pending_offer = None
         elif kind == "buy":
             self._pending_offer = None
@@ -340,7 +337,6 @@ class NoveltyMonitor:
             self._detect("dice.sides", f"a face {top} on dice believed to have {dice.sides} sides")
             self._new_dice(dice.count, top)
             dice = self.rules.dice
-        self._top_face = max(self._top_face, top)
         for f in faces:
             self._window[f - 1] += 1
             if self._posterior is not None:
@@ -397,7 +393,6 @@ class NoveltyMonitor:
             self._check_rent(why[len("rent on ") :], frm, to, amount)
         elif why not in STANDARD_CASH_REASONS and not self._is_tax(why):
             self._detect("rule.cash", f"${amount} {'to' if to is not None else 'from'} player {to if to is not None else frm}: '{why}', which no standard rule pays")
-            self.known_rules.add(why)
 
     def _is_tax(self, why: str) -> bool:
         board = self._view.board if self._view is not None else self.board

@@ -41,10 +41,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import multiprocessing as mp
 import os
 import pickle
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -57,7 +55,7 @@ from engine import novelty as catalogue
 from engine.game import Game
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.streams import SeededStream
-from engine.tournament import seating, wilson
+from engine.tournament import parallel_map, read_rows, rewrite_rows, seating, wilson
 from models.board import standard_board
 from models.rules import Rules
 from models.state import GameState
@@ -191,19 +189,6 @@ def _checkpoint_path(out: Path) -> Path:
     return out.with_name(out.name + ".monitor")
 
 
-def _read_rows(out: Path) -> dict[int, dict[str, Any]]:
-    rows: dict[int, dict[str, Any]] = {}
-    if not out.exists():
-        return rows
-    for line in out.read_text(encoding="utf-8").splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            break  # a torn last line
-        rows[int(row["game"])] = row
-    return rows
-
-
 def play_trial(
     spec: TrialSpec,
     *,
@@ -225,10 +210,8 @@ def play_trial(
             if saved["spec"] != spec:
                 raise ValueError(f"--resume: {out} holds a different trial ({saved['spec']})")
             monitor = saved["monitor"]
-            rows = {g: r for g, r in _read_rows(out).items() if g <= saved["game"]}
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
-        os.replace(tmp, out)
+            rows = {g: r for g, r in read_rows(out).items() if g <= saved["game"]}
+        rewrite_rows(out, rows)
     with contextlib.ExitStack() as stack:
         fh = stack.enter_context(out.open("a", encoding="utf-8")) if out is not None else None
         for g in range(spec.games):
@@ -262,12 +245,7 @@ def run_trials(specs: Sequence[TrialSpec], *, workers: int = 1, outdir: Path | N
     ``resume`` picks them up.
     """
     jobs = [(s, str(outdir / f"{s.key()}.jsonl") if outdir is not None else None, resume) for s in specs]
-    if workers <= 1:
-        yield from map(_trial_job, jobs)
-        return
-    ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(_trial_job, jobs, chunksize=1)
+    yield from parallel_map(_trial_job, jobs, workers)
 
 
 def summarize(trials: Sequence[dict[str, Any]]) -> dict[str, Any]:
