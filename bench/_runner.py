@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
-import os
 import resource
 import sys
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tournament import read_rows as done_games
-from engine.tournament import wilson
+from engine.tournament import rewrite_rows, wilson
 
 __all__ = ["done_games", "peak_rss_mb", "run", "wilson"]
 
@@ -43,10 +42,7 @@ def run(
     todo = [i for i in range(games) if i not in rows]
     if rows:
         # Drop any torn line left by a kill before appending.
-        good = [json.dumps(rows[i], sort_keys=True) for i in sorted(rows)]
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text("".join(line + "\n" for line in good), encoding="utf-8")
-        os.replace(tmp, out)
+        rewrite_rows(out, rows)
     start = time.perf_counter()
     with out.open("a", encoding="utf-8") as fh:
         for n, row in enumerate(_map(play_one, seed, todo, workers), 1):

@@ -45,9 +45,10 @@ from engine.tournament import wilson
 from engine.view import GameView
 from models.state import GameState
 from models.trade import Trade
-from solver.candidates import bilateral_candidates
+from solver.analysis.reserve import reserves
 from solver.decide import TRADE, decide
-from solver.rescore import (
+from solver.trades.candidates import bilateral_candidates
+from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
     baseline,
@@ -55,8 +56,7 @@ from solver.rescore import (
     self_balancing,
     trade_after,
 )
-from solver.reserve import reserves
-from solver.trade_space import (
+from solver.trades.space import (
     FrontierValues,
     TradeSettings,
     TradeSpace,
@@ -191,8 +191,8 @@ def evaluate_pair(job: tuple[int, int, int, int, int, int]) -> dict[str, Any]:
     # decide, (b) and (d)
     d = decide(state, me, budget_s=600.0, rollouts=rollouts, seed=sim_seed, horizon=horizon, chain=chain)
     out["chosen"] = None
-    if d.action == TRADE and d.trade is not None:
-        out["chosen"] = _row(d.trade, state, me, "decide")
+    if d.action == TRADE and d.scored is not None:
+        out["chosen"] = _row(d.scored, state, me, "decide")
     out["decide_trades"] = [_row(t, state, me, "decide") for t in d.trades]
     bil = [t for t in d.trades if t.candidate.kind == "bilateral"]
     with_bal = next((t for t in d.trades if t.nash_zone and t.balanced), None)

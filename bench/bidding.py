@@ -35,7 +35,7 @@ import time
 import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 
-from solver.bidding import (
+from solver.bidding.games import (
     _LP_TOL,
     _certify,
     _prepare,

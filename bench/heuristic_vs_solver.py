@@ -17,7 +17,7 @@ active player in turn as ``P``; a *pair* is a state and its ``P``):
 
 1. the heuristic's proposal: a fresh ``StrategicTradeAgent`` seated as ``P``
    (no memory of refused offers) calls ``find_trade``; the trade is re-scored
-   by simulation (:func:`solver.rescore.rescore_one`, ``--rollouts`` games of
+   by simulation (:func:`solver.trades.rescore.rescore_one`, ``--rollouts`` games of
    ``--horizon`` rounds, paired with the no-trade games on the same dice); it
    *loses for the proposer* when the proposer's win delta is below -2 SE;
 2. whether the partner (a fresh ``StrategicTradeAgent`` in its seat) accepts
@@ -53,8 +53,8 @@ from engine.view import GameView
 from models.state import GameState
 from models.trade import Trade
 from solver.decide import TRADE, decide
-from solver.rescore import RescoreSettings, baseline, rescore_one
-from solver.trade_space import Candidate
+from solver.trades.rescore import RescoreSettings, baseline, rescore_one
+from solver.trades.space import Candidate
 
 SIG = 2.0  # standard errors for "loses" / "gains significantly"
 
@@ -155,8 +155,8 @@ def evaluate(job: tuple[int, int, int, int, int]) -> dict[str, Any]:
     row["truncated"] = d.truncated
     row["action"] = d.action
     row["s"] = None
-    if d.action == TRADE and d.trade is not None:
-        t = d.trade
+    if d.action == TRADE and d.scored is not None:
+        t = d.scored
         others = [n for n in t.trade.participants() if n != me]
         worst = min(others, key=lambda n: t.win_delta[n])
         acc = []

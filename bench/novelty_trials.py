@@ -1,6 +1,6 @@
 """Novelty trials over the whole catalogue (seed 002): NDA, PNWP and NRP per class and difficulty.
 
-Runs, with the trial harness of :mod:`solver.trial` (resumable: finished
+Runs, with the trial harness of :mod:`solver.novelty.trial` (resumable: finished
 games in ``--out`` are kept, so an interrupted run continues)::
 
     nda      the tested agent (default ``strategic``, the fastest agent that
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import sys
 import time
@@ -32,8 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import novelty as catalogue
-from solver.trial import TrialSpec, run_trials, summarize
+from engine import novelty_catalogue as catalogue
+from models.files import atomic_write
+from solver.novelty.trial import TrialSpec, run_trials, summarize
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
@@ -54,9 +54,7 @@ def _run(specs: list[TrialSpec], out: Path, workers: int) -> list[dict[str, Any]
 
 def _write(out: Path, name: str, doc: dict[str, Any]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f"{name}.tmp"
-    tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
-    os.replace(tmp, out / name)
+    atomic_write(out / name, json.dumps(doc, indent=1))
 
 
 def part_nda(args: argparse.Namespace) -> None:

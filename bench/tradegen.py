@@ -35,7 +35,7 @@ from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
-from solver.tradegen import Limits, generate_trades
+from solver.trades.cpsat import Limits, generate_trades
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -46,7 +46,6 @@ import scipy.sparse.linalg as spla
 
 from engine import dice as dice_math
 
-
 SEED004_SAMPLE_NET: tuple[int, ...] = tuple(
     {
         0: 50, 1: -18, 2: 8, 3: -12, 6: -45, 7: 4, 8: -22, 9: -14, 11: -38, 13: -26, 14: -20, 16: -30,
@@ -71,7 +70,11 @@ class RuinChain:
     start: int | None  # None: ruined at turn 0
 
 
-def _grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
+def cash_grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
+    """The cash grid of the ruin chains: ``0``, then ``c0, c0 + bucket, ...`` below ``cap``,
+    then ``cap``, with ``c0 = start_cash mod bucket`` (``bucket`` when that is 0) so that
+    ``start_cash`` is a grid point. Shared by :func:`ruin_pmf` and :mod:`engine.state_risk`.
+    """
     if bucket <= 0:
         raise ValueError("bucket must be positive")
     if cap <= 0:
@@ -106,7 +109,7 @@ def build_chain(
     pd = np.asarray(dice if dice is not None else dice_math.total_pmf(), dtype=float)
     if np.any(pd < 0) or abs(pd.sum() - 1.0) > 1e-9:
         raise ValueError("dice must be a probability vector indexed by the total")
-    grid = _grid(start_cash, bucket, cap)
+    grid = cash_grid(start_cash, bucket, cap)
     k = len(grid)
     totals = np.nonzero(pd)[0]
     squares = np.arange(n)

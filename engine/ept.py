@@ -29,7 +29,10 @@ from engine.markov import PositionChain, columns
 from models.state import BANK, GameState
 
 
-def _blocks(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) -> dict[str, np.ndarray]:
+def blocks_from(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) -> dict[str, np.ndarray]:
+    """Landing blocks (``plain``, ``rr``, ``rr_w``, ``ut``, ``ut_w`` per square and ``tot``)
+    from landing rows of ``chain.L`` and the matching dice totals; leading axes (e.g. a turn
+    axis) pass through. The input of :func:`street_ept` and friends."""
     cols = columns(chain.n)
     out = {k: landings[..., v] for k, v in cols.items()}
     out["tot"] = totals
@@ -40,7 +43,7 @@ def long_run_blocks(chain: PositionChain) -> dict[str, np.ndarray]:
     """The long-run landing blocks of ``chain`` (computed once per chain)."""
     cached = chain.__dict__.get("_long_run_blocks")
     if cached is None:
-        cached = _blocks(chain, chain.landings_per_turn, chain.totals_per_turn)
+        cached = blocks_from(chain, chain.landings_per_turn, chain.totals_per_turn)
         chain.__dict__["_long_run_blocks"] = cached
     return cached
 
@@ -118,4 +121,4 @@ def player_landing_blocks(chain: PositionChain, state: GameState, player: int, r
     pl = state.players[player]
     start = chain.state_index(pl.position, pl.in_jail, pl.jail_turns)
     dist = chain.distributions(start, max(rounds - 1, 0))[:rounds]
-    return _blocks(chain, dist @ chain.L, dist @ chain.landing_totals)
+    return blocks_from(chain, dist @ chain.L, dist @ chain.landing_totals)

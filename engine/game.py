@@ -18,7 +18,7 @@ Money
     Go pays the salary when passed or landed on, also by a card (never when
     moving backwards or going to jail). Taxes are paid to the bank; Free
     Parking does nothing (except under the ``free-parking`` class novelty of
-    :mod:`engine.novelty`: bank payments for taxes, jail fines and cards feed
+    :mod:`engine.novelty_catalogue`: bank payments for taxes, jail fines and cards feed
     a pot that a player landing there collects). Every payment goes through :meth:`Game._pay`: a
     player short of cash is asked to raise it (sell, mortgage, trade); if it
     stops while its liquidation value would cover the debt, the engine
@@ -79,7 +79,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import legal
-from engine.actions import Action, Build, Event, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.actions import (
+    Action,
+    Build,
+    Event,
+    Mortgage,
+    ProposeTrade,
+    SellBuilding,
+    Unmortgage,
+)
 from engine.agents import Agent
 from engine.streams import RandomStream
 from engine.view import GameView
@@ -97,7 +105,7 @@ MAX_TRADES_PER_PHASE = 2
 """An ``act`` phase closes at the third trade proposal (no trade spam)."""
 POT_REASONS = frozenset({"jail fine", "jail fine (third failed roll)", "card", "repairs"})
 """``why`` of the bank payments (besides taxes, see ``Game._land``) that feed the Free
-Parking pot under the ``free-parking`` class novelty (:mod:`engine.novelty`)."""
+Parking pot under the ``free-parking`` class novelty (:mod:`engine.novelty_catalogue`)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +205,7 @@ class Game:
         self.turns = 0
         self.pot = 0
         """The Free Parking pot of the ``free-parking`` class novelty (``rules.free_parking_pot``,
-        :mod:`engine.novelty`); not part of the state. Always 0 under the standard rules."""
+        :mod:`engine.novelty_catalogue`); not part of the state. Always 0 under the standard rules."""
         self.over = False
         self.result: GameResult | None = None
         self.bankrupt_order: list[str] = [p.name for p in state.players if p.bankrupt]

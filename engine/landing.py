@@ -34,6 +34,7 @@ from engine.game import Game
 from engine.streams import SeededStream
 from engine.view import GameView
 from models.board import Board, standard_board
+from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState
 
@@ -157,9 +158,7 @@ def main() -> None:  # pragma: no cover - a data-generation script
     args = parser.parse_args()
     table = simulate_landings(args.turns, args.seed)
     out = pathlib.Path(__file__).parent / "data" / "landing-standard-us.json"
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(table.to_dict(), indent=1) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    atomic_write(out, json.dumps(table.to_dict(), indent=1) + "\n")
     print(f"wrote {out}: {table.n_turns} turns, rolls per turn {sum(table.per_turn) + table.in_jail:.4f}")
 
 

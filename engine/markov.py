@@ -103,7 +103,7 @@ class Resolution:
         return self.plain + self.rr + self.ut
 
 
-def _card_outcome(card: Card, board: Board, at: int) -> tuple[str, int, int]:
+def card_outcome(card: Card, board: Board, at: int) -> tuple[str, int, int]:
     """(kind, square, multiplier) of one card drawn on square ``at``: kind in
     ``arrive`` (resolve again), ``final``, ``rr``, ``ut``, ``jail``."""
     n = board.size
@@ -142,7 +142,7 @@ def resolution(board: Board) -> Resolution:
             deck = board.deck(sq.kind)
             w = 1.0 / len(deck)
             for card in deck:
-                kind, target, mult = _card_outcome(card, board, a)
+                kind, target, mult = card_outcome(card, board, a)
                 if kind == "arrive":
                     q[a, target] += w
                 elif kind == "final":

@@ -180,7 +180,7 @@ def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:
     ------
     ValueError
         When the rules carry a class-novelty hook (``free_parking_pot``,
-        ``auction_only``; see :mod:`engine.novelty`): the kernel does not play them.
+        ``auction_only``; see :mod:`engine.novelty_catalogue`): the kernel does not play them.
     """
     for hook in ("free_parking_pot", "auction_only"):
         if getattr(state.rules, hook):

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 
 from engine import dice as dice_math
-from engine.bankruptcy import _grid, cash_moves
-from engine.markov import JailPolicy, PositionChain, _card_outcome
+from engine.bankruptcy import cash_grid, cash_moves
+from engine.markov import JailPolicy, PositionChain, card_outcome
 from models.board import Card
 from models.state import BANK, GameState
 
@@ -96,7 +96,7 @@ def _outcomes(state: GameState, player: int) -> _Outcomes:
             deck = board.deck(sq.kind)
             w = 1.0 / len(deck)
             for card in deck:
-                kind, target, mult = _card_outcome(card, board, a)
+                kind, target, mult = card_outcome(card, board, a)
                 rho = _card_cash(state, player, card, a)
                 rewards.append((a, w * rho, kind, target, mult))
                 if kind == "arrive":
@@ -136,7 +136,7 @@ def _outcomes(state: GameState, player: int) -> _Outcomes:
     return _Outcomes(x, z, mean_mult)
 
 
-def _rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
+def rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
     """(fixed payment on landing per square, utility multiplier per square).
 
     Fixed payment = street/railroad rent owed + tax; utilities pay ``mult * total``.
@@ -194,7 +194,7 @@ def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tu
     board, rules = state.board, state.rules
     n = board.size
     oc = _outcomes(state, player)
-    fixed, util = _rent_vectors(state, player)
+    fixed, util = rent_vectors(state, player)
     mean_total = dice_math.mean_total(rules.dice)
     dd = dice_math.doubles_pmf(rules.dice)
     nd = dice_math.non_doubles_pmf(rules.dice)
@@ -305,7 +305,7 @@ def _build_chain(
     four move sets' matrices (transposed for the forward step) and the start position."""
     start_x = wealth + 1.0
     cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
-    grid = _grid(start_x, bucket, cap_x)
+    grid = cash_grid(start_x, bucket, cap_x)
     earn = expected_income(state, player, chain) if income else 0.0
     moves, n_pos = _moves(state, player, jail, earn)
     mats = {}

@@ -35,15 +35,24 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.actions import Action, Build, Event, JailChoice, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.actions import (
+    Action,
+    Build,
+    Event,
+    JailChoice,
+    Mortgage,
+    ProposeTrade,
+    SellBuilding,
+    Unmortgage,
+)
 from engine.agents import BaseAgent
-from engine.seeding import SeedLike
 from engine.markov import PositionChain, columns
+from engine.seeding import SeedLike
 from engine.static_value import StaticValuation
 from engine.view import GameView
 from models.board import HOTEL, Board
-from models.rules import Rules
 from models.errors import InvalidTradeError
+from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
 
@@ -92,7 +101,7 @@ class StrategicTradeAgent(BaseAgent):
             self._round = int(event.data.get("round", self._round))
             self._proposed_this_phase = False
         elif event.kind == "trade" and event.player == self.me and not event.data.get("accepted"):
-            self._refused[_trade_key(event.data["trade"])] = self._round
+            self._refused[trade_key(event.data["trade"])] = self._round
 
     # -- helpers -------------------------------------------------------------
     def _prepare(self, view: GameView) -> None:
@@ -264,7 +273,7 @@ class StrategicTradeAgent(BaseAgent):
         if sig != self._gain_sig:
             self._gain_sig = sig
             self._gain_memo.clear()
-        key = (_trade_key(base), me, q)
+        key = (trade_key(base), me, q)
         if key not in self._gain_memo:
             self._gain_memo[key] = (self._gain(state, base, me), self._gain(state, base, q))
         return self._gain_memo[key]
@@ -337,7 +346,7 @@ class StrategicTradeAgent(BaseAgent):
                 props_me = base.properties_given(names[me])
                 props_q = base.properties_given(names[q])
                 trade = Trade.bilateral(names[me], names[q], props_me, props_q, cash)
-                key = _trade_key(trade)
+                key = trade_key(trade)
                 if key in self._refused and self._round - self._refused[key] < self.cooldown:
                     continue
                 surplus = g_me - cash
@@ -363,5 +372,10 @@ def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
     return tuple(float(x) for x in per)
 
 
-def _trade_key(trade: Trade) -> tuple[object, ...]:
+def trade_key(trade: Trade) -> tuple[object, ...]:
+    """The property structure of ``trade`` (who gives which lots to whom), cash ignored.
+
+    Two offers with the same key differ at most in cash; agents use it to remember
+    refused structures and not offer them again at another price.
+    """
     return tuple(sorted((t.frm, t.to, tuple(sorted(t.properties))) for t in trade.transfers))

@@ -18,7 +18,7 @@ Each finished game is appended to the results file as one JSON line and
 flushed at once: killing a run loses no finished game, and ``resume``
 completes it without replaying or double-counting any game (a torn last line
 is dropped). Agents reach the runner as picklable factories ``f(seed) ->
-Agent``; the names of agents are resolved in :mod:`solver.registry`, so this
+Agent``; the names of agents are resolved in :mod:`solver.agents.registry`, so this
 module never imports ``solver``.
 
 Win rates come with 95% Wilson score intervals (E. B. Wilson, "Probable
@@ -44,6 +44,7 @@ from engine.agents import Agent
 from engine.game import Game
 from engine.seeding import SeedLike, game_seed_sequence, game_seeds
 from engine.streams import SeededStream
+from models.files import atomic_write
 from models.state import GameState
 
 AgentFactory = Callable[[SeedLike], Agent]
@@ -162,9 +163,7 @@ def parallel_map(fn: Callable[[Any], Any], jobs: Sequence[Any], workers: int, ch
 
 def rewrite_rows(path: Path, rows: dict[int, dict[str, Any]]) -> None:
     """Write ``rows`` (game -> row) as JSON lines, in game order, atomically (temp file, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, "".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)))
 
 
 def _local_results(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[dict[str, Any]]:

@@ -37,7 +37,7 @@ class GameView:
     me:
         The player's index.
     announced_rules:
-        In a novelty trial (:mod:`engine.novelty`), the rules as announced
+        In a novelty trial (:mod:`engine.novelty_catalogue`), the rules as announced
         before the novelty. A hidden rule change (dice, salary, fines,
         mortgage rate, set sizes, rule hooks) is not printed anywhere, so the
         view shows these rules: ``rules``, ``copy()`` and the pure queries

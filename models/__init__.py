@@ -4,7 +4,12 @@ Nothing here imports :mod:`engine` or :mod:`solver`.
 """
 
 from models.board import Board, Card, Square, load_board, standard_board
-from models.errors import IllegalActionError, InvalidStateError, InvalidTradeError, MonopolyError
+from models.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    InvalidTradeError,
+    MonopolyError,
+)
 from models.rules import DiceSpec, Rules
 from models.state import GameState, PlayerState
 from models.trade import Trade, Transfer

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -50,6 +49,7 @@ from models._check import (
 )
 from models.board import BUILTIN_BOARDS, HOTEL, Board, load_board
 from models.errors import InvalidStateError
+from models.files import atomic_write
 from models.rules import DiceSpec, Rules
 from models.state import BANK, PHASES, GameState, PlayerState
 
@@ -66,7 +66,6 @@ _PROPERTY_KEYS = ("owner", "houses", "mortgaged")
 _RULE_KEYS = ("go_salary", "jail_fine", "houses", "hotels", "mortgage_interest", "dice", "set_size")
 _DICE_KEYS = ("count", "sides", "weights")
 
-_NEW_FILE_MODE = 0o644  # mkstemp creates 0o600; a saved state is an ordinary file
 
 PathLike = str | os.PathLike[str]
 
@@ -582,25 +581,11 @@ def _format_json(value: Any, indent: int, column: int | None = None) -> str:
 
 
 def save_state(state: GameState, path: PathLike) -> None:
-    """Write the state to ``path`` atomically.
+    """Write the state to ``path`` atomically (:func:`models.files.atomic_write`).
 
-    The text goes to a temporary file in the same folder, which then replaces
-    ``path`` (:func:`os.replace`), so a reader never sees a half-written file.
+    A reader never sees a half-written file.
     """
-    target = Path(path)
-    text = dumps_state(state)
-    mode = target.stat().st_mode & 0o777 if target.exists() else _NEW_FILE_MODE
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, dumps_state(state))
 
 
 # ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ override (``rules`` object of ``../shared/spec/state-format.md``) are
 the rest are named here so that no rule is a magic number in the engine.
 
 ``free_parking_pot`` and ``auction_only`` are trial-only rule hooks of class
-novelties, see engine/novelty.py: they are not part of the state format
+novelties, see engine/novelty_catalogue.py: they are not part of the state format
 (neither :meth:`Rules.overrides` nor the loader knows them), they default to
 the standard rules (``False``), and the batch kernel refuses them.
 """
@@ -58,7 +58,7 @@ class Rules:
     building_sell_rate: float = 0.5  # buildings sell back at half their cost
     max_jail_rolls: int = 3  # after this many failed rolls, pay the fine and move
     doubles_to_jail: int = 3  # the third consecutive double sends to jail
-    # Trial-only rule hooks of class novelties, see engine/novelty.py (not in the state format):
+    # Trial-only rule hooks of class novelties, see engine/novelty_catalogue.py (not in the state format):
     free_parking_pot: bool = False  # bank payments (taxes, fines, cards) feed a pot; Free Parking collects it
     auction_only: bool = False  # an unowned property is never offered to the lander: straight to auction
 

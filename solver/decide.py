@@ -2,23 +2,23 @@
 
 ``decide(state, player, *, budget_s=1.0, rollouts=800, seed=0) -> Decision``
 
-1. **Position** (:func:`solver.position.assess_position`): GROWING, CAPPED
+1. **Position** (:func:`solver.analysis.position.assess_position`): GROWING, CAPPED
    or LOSING, with the build ROI, ceiling and 20-turn ruin.
 2. **Best build**: the exact frontier's plan for the cash above the reserve
-   (:meth:`solver.frontier.Frontier.plan`), applied to a copy of the state.
+   (:meth:`solver.analysis.frontier.Frontier.plan`), applied to a copy of the state.
    *Fast path*: a GROWING position whose best building returns at least
    ``fast_roi`` of its cost in rent per round builds at once, without a
    trade search (its win delta is still simulated and reported).
-3. **Trades**: the bilateral CP-SAT search (:func:`solver.tradegen.generate_trades`,
+3. **Trades**: the bilateral CP-SAT search (:func:`solver.trades.cpsat.generate_trades`,
    top ``candidates``), re-scored by simulation on common dice
-   (:mod:`solver.rescore`), then filtered: the Nash zone (both traders gain
+   (:mod:`solver.trades.rescore`), then filtered: the Nash zone (both traders gain
    beyond the noise) and the third-party check (``balanced``). When no
    bilateral trade survives, 3-way cycles are searched and filtered the same
    way (the seed's Phase 3 trigger). ``self_balancing`` is computed for the
    best ``self_balance_top`` trades in the Nash zone only (balanced or not:
    for a balanced trade the answer is yes at once).
 4. **Price**: the best surviving bilateral trade's cash is set by Nash
-   bargaining (:mod:`solver.bargaining`) at the trade's amount and +-$100,
+   bargaining (:mod:`solver.trades.bargaining`) at the trade's amount and +-$100,
    +-$200 (what each side can pay).
 5. **Choice**, in one unit (the player's change in win probability): the
    best trade's ``risk_adjusted_ev`` against the build's win delta and 0
@@ -49,11 +49,13 @@ from typing import Any
 from engine.markov import PositionChain
 from engine.rollout import RolloutResult, paired_delta, simulate
 from models.state import GameState
-from solver.bargaining import Bargain, nash_cash, trade_with_cash
-from solver.candidates import run_funnel
-from solver.frontier import build_frontier
-from solver.position import Position, assess_position
-from solver.rescore import (
+from models.trade import Trade
+from solver.analysis.frontier import build_frontier
+from solver.analysis.position import Position, assess_position
+from solver.trades.bargaining import Bargain, nash_cash, trade_with_cash
+from solver.trades.candidates import run_funnel
+from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
     baseline,
@@ -61,8 +63,7 @@ from solver.rescore import (
     rescore_one,
     self_balancing,
 )
-from solver.trade_space import FrontierValues, TradeSettings, TradeSpace
-from solver.tradegen import Limits, generate_trades
+from solver.trades.space import FrontierValues, TradeSettings, TradeSpace
 
 HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
 
@@ -100,7 +101,7 @@ class Decision:
     reason: str
     position: Position
     build: BuildPlan | None
-    trade: Rescored | None
+    scored: Rescored | None
     bargain: Bargain | None
     trades: list[Rescored]
     pruning: dict[str, int]
@@ -108,19 +109,25 @@ class Decision:
     win_prob: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
 
+    @property
+    def trade(self) -> Trade | None:
+        """The recommended trade (the best survivor's :class:`~models.trade.Trade`), or ``None``;
+        :attr:`scored` holds its re-scoring."""
+        return self.scored.trade if self.scored is not None else None
+
     def to_dict(self, state: GameState) -> dict[str, Any]:
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason}
         if self.action == BUILD and self.build is not None:
             decision["build"] = self.build.to_dict(state)
-        if self.action == TRADE and self.trade is not None:
-            decision["trade"] = self.trade.to_dict()
+        if self.action == TRADE and self.scored is not None:
+            decision["trade"] = self.scored.to_dict()
             if self.bargain is not None:
                 decision["nash_cash"] = asdict(self.bargain)
         return {
             "player": self.player,
             "position": {
-                "state": pos.state,
+                "state": pos.verdict,
                 "build_roi": pos.build_roi,
                 "ceiling": pos.ceiling,
                 "turns_to_max_dev": pos.turns_to_max_dev,
@@ -211,7 +218,7 @@ def decide(
         after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob))
-    if plan is not None and pos.state == "GROWING" and pos.build_roi >= st.fast_roi:
+    if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (
             f"fast path: the position is GROWING and the best building returns {pos.build_roi:.1%} of its cost "
@@ -259,13 +266,13 @@ def _search_trades(
     decision.trades = scored
     decision.pruning = pruning
     if survivors:
-        decision.trade = survivors[0]
+        decision.scored = survivors[0]
         if survivors[0].candidate.kind == "bilateral" and clock.left():
-            decision.bargain, decision.trade = _bargain(state, survivors[0], base, rs, st, strategic)
+            decision.bargain, decision.scored = _bargain(state, survivors[0], base, rs, st, strategic)
 
 
 def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
-    from solver.reserve import reserves
+    from solver.analysis.reserve import reserves
 
     return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
 
@@ -288,7 +295,7 @@ def _bargain(
 
 
 def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) -> None:
-    trade = decision.trade
+    trade = decision.scored
     build = decision.build
     build_delta = build.win_delta if build is not None else 0.0
     if trade is not None and trade.risk_adjusted_ev > 0 and trade.risk_adjusted_ev > build_delta:

@@ -227,12 +227,12 @@ def test_state_ept_agrees_with_engine_rent(chain):
 def test_time_dependent_blocks(chain):
     """Passing the blocks of one turn's landings gives that turn's expected rent."""
     state = load_state(INSTANCES / "late-game-house-shortage.json")
-    from engine.ept import _blocks  # the documented way to build per-turn blocks
+    from engine.ept import blocks_from  # the documented way to build per-turn blocks
 
     dist = chain.distributions(0, 2)
     land = dist @ chain.L
     tot = dist @ chain.landing_totals
-    per_turn = state_ept(chain, state, _blocks(chain, land, tot))
+    per_turn = state_ept(chain, state, blocks_from(chain, land, tot))
     assert per_turn.shape == (3, chain.n)
     # Turn 0 from Go: Illinois (4 houses, $925) only through its plain landings that turn.
     assert per_turn[0, 24] == pytest.approx(925 * chain.L[0, 24], rel=1e-12)
@@ -241,5 +241,5 @@ def test_time_dependent_blocks(chain):
     # Far ahead, the per-turn EPT is the long-run EPT.
     far = chain.distributions(0, 300)[-1]
     np.testing.assert_allclose(
-        state_ept(chain, state, _blocks(chain, far @ chain.L, far @ chain.landing_totals)), long_run, rtol=1e-8
+        state_ept(chain, state, blocks_from(chain, far @ chain.L, far @ chain.landing_totals)), long_run, rtol=1e-8
     )

@@ -1,4 +1,4 @@
-"""The novelty catalogue (:mod:`engine.novelty`): what each novelty changes, that the
+"""The novelty catalogue (:mod:`engine.novelty_catalogue`): what each novelty changes, that the
 reference engine plays it, and that the exact chain and the EPT reflect it.
 
 Every check compares with something independent: the printed numbers of the
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from engine import legal
-from engine import novelty as nv
+from engine import novelty_catalogue as nv
 from engine.actions import Build, Mortgage, Unmortgage
 from engine.dice import total_pmf
 from engine.ept import ept_table, long_run_blocks, state_ept

@@ -27,6 +27,7 @@ from tests.engine.rules_helpers import (
     make_state,
 )
 
+
 def owe(*, agents=None, n=2, start=0, dice=(1, 3), **state_kw):
     """A rolls ``dice`` from ``start``: by default Go -> Income Tax ($200)."""
     positions = [start] + [0] * (n - 1)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.tournament import run_tournament, seating, wilson
+from solver.agents.registry import parse_agents
 from solver.cli import main
-from solver.registry import parse_agents
 
 SPECS = parse_agents("strategic,random:p_stop=0.7,strategic:reserve=300")
 FACTORIES = [make for _, make in SPECS]

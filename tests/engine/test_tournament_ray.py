@@ -12,7 +12,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from engine.tournament import run_tournament
-from solver.registry import parse_agents
+from solver.agents.registry import parse_agents
 from tests.solver.cli_helpers import run_cli
 
 SPECS = parse_agents("random,random,random,random")

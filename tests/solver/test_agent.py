@@ -1,4 +1,4 @@
-"""``SubgraphTradeAgent`` (solver.agent) in whole games and at single decisions.
+"""``SubgraphTradeAgent`` (solver.agents.subgraph_agent) in whole games and at single decisions.
 
 Independent checks: the engine's invariant checker (a second cash ledger and
 the rules read off the state) over a whole game, the agent's answers to
@@ -18,14 +18,14 @@ from engine.game import Game
 from engine.invariants import InvariantChecker, check_state
 from engine.rollout import RolloutResult
 from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent, _trade_key
+from engine.strategic import StrategicTradeAgent, trade_key
 from engine.streams import SeededStream
 from engine.view import GameView
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
-from solver.agent import SubgraphTradeAgent
-from solver.registry import factory, parse_spec
+from solver.agents.registry import factory, parse_spec
+from solver.agents.subgraph_agent import SubgraphTradeAgent
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
@@ -150,7 +150,7 @@ def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
         if t is None:
             continue
         t.validate(s)
-        assert _trade_key(t) not in {_trade_key(x) for x in proposed}
+        assert trade_key(t) not in {trade_key(x) for x in proposed}
         proposed.append(t)
         agent.notify(Event("trade", me, {"trade": t, "accepted": False, "refused_by": 0}))
     assert len(proposed) >= 3
@@ -169,7 +169,7 @@ def test_a_refused_trade_is_never_proposed_again_in_a_game() -> None:
     mine = [(ok, t) for who, ok, t in log.events if who == p]
     assert len(mine) >= 2
     assert not any(ok for ok, _ in mine)
-    keys = [_trade_key(t) for _, t in mine]
+    keys = [trade_key(t) for _, t in mine]
     assert len(set(keys)) == len(keys)
     assert len({t for _, t in mine}) == len(mine)
     assert all(who == p for who, _, _ in log.events)  # the refusers never propose
@@ -216,7 +216,7 @@ def test_exploit_drops_only_the_partners_gain_requirement() -> None:
 
 def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``relax`` the bilateral search asks generate_trades for the relaxed model."""
-    import solver.agent as agent_mod
+    import solver.agents.subgraph_agent as agent_mod
 
     calls: list[bool] = []
     real = agent_mod.generate_trades

@@ -1,4 +1,4 @@
-"""The auction policy (solver.auction), its CLI and the agent option.
+"""The auction policy (solver.bidding.auction), its CLI and the agent option.
 
 Independent checks: the two post-auction states at the bracket around ``p*``
 rebuilt by hand and simulated directly; the liquidity cap summed by hand from
@@ -24,9 +24,14 @@ from engine.streams import SeededStream
 from engine.view import GameView
 from models.io import load_state
 from models.state import GameState
-from solver.agent import SubgraphTradeAgent
-from solver.auction import AuctionError, AuctionEvaluator, auction_bid, liquidity_cap
-from solver.registry import factory
+from solver.agents.registry import factory
+from solver.agents.subgraph_agent import SubgraphTradeAgent
+from solver.bidding.auction import (
+    AuctionError,
+    AuctionEvaluator,
+    auction_bid,
+    liquidity_cap,
+)
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"

@@ -1,4 +1,4 @@
-"""Nash bargaining over the cash of a trade (solver.bargaining).
+"""Nash bargaining over the cash of a trade (solver.trades.bargaining).
 
 The win curves are replaced by synthetic ones whose Nash-product maximiser is
 known in closed form (linear curves: the product is a parabola whose vertex is
@@ -21,9 +21,9 @@ from engine.rollout import simulate
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
-from solver import bargaining
-from solver.bargaining import nash_cash, trade_with_cash
-from solver.rescore import RescoreSettings, baseline
+from solver.trades import bargaining
+from solver.trades.bargaining import nash_cash, trade_with_cash
+from solver.trades.rescore import RescoreSettings, baseline
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 RS = RescoreSettings(rollouts=400, horizon=20, seed=5)

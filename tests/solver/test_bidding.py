@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from solver.bidding import (
+from solver.bidding.games import (
     BiddingGameError,
     Moves,
     _prepare,

@@ -30,7 +30,7 @@ import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import pytest
 
-from solver.bidding import (
+from solver.bidding.games import (
     Moves,
     graph_from_json,
     optimal_moves,

@@ -109,7 +109,7 @@ def test_bad_agents_exit_2(capsys: pytest.CaptureFixture[str], agents: str, need
 
 
 def test_agent_options_reach_the_agent() -> None:
-    from solver.registry import parse_agents
+    from solver.agents.registry import parse_agents
 
     (_, make), (_, make2) = parse_agents("strategic:reserve=275,premium=0.2,trade=false,random:p_stop=0.9")
     agent = make(0)

@@ -22,10 +22,10 @@ import pytest
 from engine.markov import PositionChain
 from models.io import load_state
 from models.state import GameState
-from solver.candidates import Funnel, run_funnel
-from solver.reserve import reserves as ruin_reserves
-from solver.trade_space import TradeSettings, TradeSpace, linear_values
-from solver.tradegen import GeneratedTrade, TradeList, generate_trades
+from solver.analysis.reserve import reserves as ruin_reserves
+from solver.trades.candidates import Funnel, run_funnel
+from solver.trades.cpsat import GeneratedTrade, TradeList, generate_trades
+from solver.trades.space import TradeSettings, TradeSpace, linear_values
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 CYCLE_FILES = sorted(INSTANCES.glob("cycle-*.json"))

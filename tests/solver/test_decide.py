@@ -106,7 +106,7 @@ def brute_force_best_rent(state: GameState, player: int, spare: int, chain: Posi
 def test_fast_path_builds_evenly_affordably_and_optimally(cash: int) -> None:
     s = two_groups(cash)
     d = run(s, "Ann")
-    assert d.position.state == "GROWING" and d.position.build_roi >= 0.02
+    assert d.position.verdict == "GROWING" and d.position.build_roi >= 0.02
     assert d.action == BUILD and "fast path" in d.reason
     assert d.trades == [] and d.pruning == {} and not d.truncated
     plan = d.build
@@ -181,14 +181,14 @@ def check_choice(s: GameState, d: Decision) -> None:
     assert evs == sorted(evs, reverse=True)
     survivors = [r for r in d.trades if r.nash_zone and r.balanced]
     if d.action == TRADE:
-        assert d.trade is not None and d.trade.nash_zone and d.trade.balanced
-        assert d.trade.risk_adjusted_ev > 0
-        assert build_ev is None or d.trade.risk_adjusted_ev > build_ev
+        assert d.scored is not None and d.scored.nash_zone and d.scored.balanced
+        assert d.scored.risk_adjusted_ev > 0
+        assert build_ev is None or d.scored.risk_adjusted_ev > build_ev
         # the proposed trade is the best survivor, possibly re-priced by bargaining
-        assert d.trade.candidate == survivors[0].candidate
-        d.trade.trade.validate(s)
+        assert d.scored.candidate == survivors[0].candidate
+        d.trade.validate(s)
         return
-    trade_wins = d.trade is not None and d.trade.risk_adjusted_ev > max(0.0, build_ev or 0.0)
+    trade_wins = d.scored is not None and d.scored.risk_adjusted_ev > max(0.0, build_ev or 0.0)
     assert not trade_wins
     # the seed's rule without a trade: build the plan when it pays (ROI) unless building
     # now is harmful beyond the noise, else hold
@@ -218,15 +218,15 @@ def test_pruning_counts_shrink_and_choice_obeys_the_filters(decisions, name: str
 
 def test_bilateral_trade_is_bargained(midgame: GameState, bob_midgame: Decision) -> None:
     d = bob_midgame
-    assert d.action == TRADE and d.trade is not None and d.trade.candidate.kind == "bilateral"
-    a, b = (midgame.players[i].name for i in d.trade.candidate.players)
+    assert d.action == TRADE and d.scored is not None and d.scored.candidate.kind == "bilateral"
+    a, b = (midgame.players[i].name for i in d.scored.candidate.players)
     assert a == "Bob"
     survivor = next(r for r in d.trades if r.nash_zone and r.balanced)
     now = survivor.trade.net_cash(b)
     assert d.bargain is not None
     assert d.bargain.amounts == tuple(now + k for k in (-200, -100, 0, 100, 200))
     # either the bargained price (when it still passes the filters) or the generated one
-    assert d.trade.trade.net_cash(b) in (now, d.bargain.cash)
+    assert d.trade.net_cash(b) in (now, d.bargain.cash)
     doc = d.to_dict(midgame)
     assert doc["decision"]["action"] == TRADE and doc["decision"]["nash_cash"]["cash"] == d.bargain.cash
     assert doc["decision"]["trade"]["nash_zone"] and doc["decision"]["trade"]["balanced"]

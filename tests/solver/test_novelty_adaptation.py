@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from engine import novelty as catalogue
+from engine import novelty_catalogue as catalogue
 from models.board import standard_board
 from models.rules import Rules
-from solver.novelty import NoveltyMonitor
-from solver.trial import TrialSpec, play_game
+from solver.novelty.monitor import NoveltyMonitor
+from solver.novelty.trial import TrialSpec, play_game
 
 # Rounds per game: enough for every novelty to show in the first novel game
 # with these seeds (a hidden rule shows only when its situation arises).

@@ -1,4 +1,4 @@
-"""Novelty detection and adaptation (solver/novelty.py), the announced-rules view, and trials."""
+"""Novelty detection and adaptation (solver/novelty/monitor.py), the announced-rules view, and trials."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.special import betaln
 
-from engine import novelty as catalogue
+from engine import novelty_catalogue as catalogue
 from engine.actions import Build, Event, Mortgage
 from engine.agents import BaseAgent
 from engine.game import Game
@@ -20,7 +20,7 @@ from engine.view import GameView
 from models.board import standard_board
 from models.rules import DiceSpec, Rules
 from models.state import GameState
-from solver.novelty import (
+from solver.novelty.monitor import (
     AdaptiveAgent,
     NoveltyMonitor,
     board_changes,
@@ -28,7 +28,7 @@ from solver.novelty import (
     map_weights,
     reexpress,
 )
-from solver.trial import TrialSpec, injection_game, play_trial, trial_metrics
+from solver.novelty.trial import TrialSpec, injection_game, play_trial, trial_metrics
 from tests.engine.rules_helpers import (
     BOARDWALK,
     MEDITERRANEAN,

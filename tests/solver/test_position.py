@@ -9,8 +9,15 @@ from typing import Any
 import pytest
 
 from models.io import load_state
+from solver.analysis.position import (
+    CAPPED,
+    GROWING,
+    LOSING,
+    assess_position,
+    frontier_value,
+    property_value,
+)
 from solver.cli import main
-from solver.position import CAPPED, GROWING, LOSING, assess_position, frontier_value, property_value
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
@@ -44,11 +51,11 @@ def test_frontier_value_counts_the_affordable_development() -> None:
 
 def test_states_by_situation() -> None:
     built = {n: {"owner": "Ann", "houses": 0} for n in ("St. James Place", "Tennessee Avenue", "New York Avenue")}
-    assert assess_position(state_of(built), "Ann").state == GROWING  # cash and a set to build on
-    assert assess_position(state_of({"Boardwalk": "Ann"}), "Ann").state == CAPPED  # nothing to build
+    assert assess_position(state_of(built), "Ann").verdict == GROWING  # cash and a set to build on
+    assert assess_position(state_of({"Boardwalk": "Ann"}), "Ann").verdict == CAPPED  # nothing to build
     near = load_state(INSTANCES / "near-ruin.json")
     dee = assess_position(near, "Dee")
-    assert dee.state == LOSING and dee.net_flow < 0 and dee.ruin_20 > 0.25
+    assert dee.verdict == LOSING and dee.net_flow < 0 and dee.ruin_20 > 0.25
 
 
 def test_position_numbers_are_consistent() -> None:

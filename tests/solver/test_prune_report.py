@@ -17,18 +17,18 @@ from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
 from models.io import load_state, state_to_dict
 from models.state import GameState
-from solver import report
-from solver.candidates import bilateral_candidates
-from solver.position import frontier_value
-from solver.report import (
+from solver.analysis.position import frontier_value
+from solver.analysis.reserve import reserves
+from solver.trades import prune_report as report
+from solver.trades.candidates import bilateral_candidates
+from solver.trades.prune_report import (
     STAGES,
     funnel_rows,
     sample_game_states,
     summarize,
     write_report,
 )
-from solver.reserve import reserves
-from solver.trade_space import (
+from solver.trades.space import (
     FrontierValues,
     TradeSettings,
     TradeSpace,

@@ -1,6 +1,6 @@
-"""Monte Carlo re-scoring (solver.rescore) checked against independent computations.
+"""Monte Carlo re-scoring (solver.trades.rescore) checked against independent computations.
 
-Every expected value here is recomputed outside ``solver.rescore``: the
+Every expected value here is recomputed outside ``solver.trades.rescore``: the
 post-trade state is built by hand, the two simulations are run afresh with
 :func:`engine.rollout.simulate`, and the paired statistics, the z-test, the
 logistic acceptance, the leader and the balance flag are worked out with numpy
@@ -23,7 +23,8 @@ from engine.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
-from solver.rescore import (
+from solver.trades.cpsat import generate_trades
+from solver.trades.rescore import (
     RescoreSettings,
     acceptance,
     baseline,
@@ -32,8 +33,7 @@ from solver.rescore import (
     self_balancing,
     trade_after,
 )
-from solver.trade_space import Candidate, with_cash
-from solver.tradegen import generate_trades
+from solver.trades.space import Candidate, with_cash
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 N, H, SEED = 400, 20, 7

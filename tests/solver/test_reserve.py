@@ -1,4 +1,4 @@
-"""solver.reserve: cash reserves checked against the forward ruin chain.
+"""solver.analysis.reserve: cash reserves checked against the forward ruin chain.
 
 For the returned reserve ``c``, :func:`engine.state_risk.state_ruin_pmf` on a
 copy of the state with cash ``c`` (same bucket, cap at the wealth of cash
@@ -17,7 +17,12 @@ from engine.markov import PositionChain
 from engine.state_risk import state_ruin_pmf
 from models.io import load_state
 from models.state import GameState
-from solver.reserve import WIDEN_MARGIN, cash_reserve, default_max_cash, reserves
+from solver.analysis.reserve import (
+    WIDEN_MARGIN,
+    cash_reserve,
+    default_max_cash,
+    reserves,
+)
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 NAMES = ("near-ruin", "late-game-house-shortage", "two-player")

@@ -9,7 +9,14 @@ import pytest
 from engine.markov import PositionChain
 from models.board import standard_board
 from models.io import load_state
-from solver.state_value import m_assets, m_monopoly, move_is_safe, r_long, state_value, worst_rent
+from solver.analysis.state_value import (
+    m_assets,
+    m_monopoly,
+    move_is_safe,
+    r_long,
+    state_value,
+    worst_rent,
+)
 
 CHAIN = PositionChain(standard_board())
 

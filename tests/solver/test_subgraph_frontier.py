@@ -14,8 +14,8 @@ from engine.markov import PositionChain
 from models.board import standard_board
 from models.io import load_state
 from models.state import BANK, GameState
-from solver.frontier import build_frontier, greedy_ranking
-from solver.subgraph import analyze
+from solver.analysis.frontier import build_frontier, greedy_ranking
+from solver.analysis.subgraph import analyze
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 CHAIN = PositionChain(standard_board())

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from engine.markov import PositionChain
 from models.board import standard_board
 from models.state import GameState
-from solver.candidates import run_funnel
-from solver.trade_space import (
+from solver.trades.candidates import run_funnel
+from solver.trades.cpsat import TradeModel, enumerate_all
+from solver.trades.space import (
     Evaluation,
     TradeSettings,
     TradeSpace,
@@ -24,7 +25,6 @@ from solver.trade_space import (
     minimal,
     undominated,
 )
-from solver.tradegen import TradeModel, enumerate_all
 
 BOARD = standard_board()
 CHAIN = PositionChain(BOARD, GameState.new_game(["a", "b"]).rules, "long")

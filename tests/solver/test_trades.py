@@ -10,15 +10,15 @@ import pytest
 
 from engine.markov import PositionChain
 from models.io import load_state
-from solver.candidates import run_funnel
-from solver.trade_space import (
+from solver.trades.candidates import run_funnel
+from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.space import (
     FrontierValues,
     TradeSettings,
     TradeSpace,
     after_state,
     linear_values,
 )
-from solver.tradegen import Limits, generate_trades
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -110,7 +110,7 @@ def test_bad_player_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_frontier_values_agree_with_the_position_analysis() -> None:
-    from solver.position import frontier_value
+    from solver.analysis.position import frontier_value
 
     state = load_state(MID)
     values = FrontierValues(state, TradeSettings())

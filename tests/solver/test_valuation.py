@@ -1,4 +1,4 @@
-"""solver.valuation.purchase_value: the Bellman rent stream and the ruin penalty, checked independently.
+"""solver.analysis.valuation.purchase_value: the Bellman rent stream and the ruin penalty, checked independently.
 
 The rent stream is recomputed from the position chain's expected landings
 (``PositionChain.expected_landings`` per opponent, from where it stands now)
@@ -19,7 +19,7 @@ from engine.markov import PositionChain
 from engine.state_risk import state_ruin_pmf
 from models.io import load_state, state_to_dict
 from models.state import GameState
-from solver.valuation import purchase_value
+from solver.analysis.valuation import purchase_value
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances"

@@ -23,9 +23,9 @@ from models.io import load_state
 from models.rules import DiceSpec
 from models.state import GameState
 from models.trade import Trade
-from solver.registry import factory, parse_spec
-from solver.state_value import move_is_safe, r_short, state_value, worst_rent
-from solver.value_agent import ValueAgent, largest
+from solver.agents.registry import factory, parse_spec
+from solver.agents.value_agent import ValueAgent, largest
+from solver.analysis.state_value import move_is_safe, r_short, state_value, worst_rent
 
 CHAIN = PositionChain(standard_board())
 NAMES = ("Ann", "Bob", "Cy")

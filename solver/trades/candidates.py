@@ -1,9 +1,9 @@
 """The explicit trade generator and the pruning funnel (seed 000, Phase 2; Test 3).
 
-Every candidate of the trade space (:mod:`solver.trade_space`) is listed,
+Every candidate of the trade space (:mod:`solver.trades.space`) is listed,
 then the five rules are applied in order as named filters, and the survivors
 after each rule are counted. This is the reference that the CP-SAT model
-(:mod:`solver.tradegen`) is checked against, and the source of the
+(:mod:`solver.trades.cpsat`) is checked against, and the source of the
 pruning-validation report (``monopoly-trade prune-report``).
 
 Bilateral candidates, per partial set ``g`` of the proposer and per opponent
@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from solver.trade_space import (
+from solver.trades.space import (
     RULES,
     Candidate,
     Evaluation,

@@ -10,9 +10,9 @@ and renamed.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,10 +24,11 @@ from engine.seeding import game_seed_sequence, game_seeds
 from engine.streams import SeededStream
 from engine.tournament import BackendUnavailableError, run_tournament, seating
 from models.errors import MonopolyError
+from models.files import atomic_write
 from models.io import load_state, save_state
 from models.state import GameState
 from models.trade import Transfer
-from solver.registry import UnknownAgentError, entries, parse_agents
+from solver.agents.registry import UnknownAgentError, entries, parse_agents
 
 PROG = "monopoly-trade"
 
@@ -162,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         "trades",
         help="trade candidates from the CP-SAT model, before any simulation",
         description=(
-            "The proposer's best trades by the model's linear value estimate (solver.tradegen): bilateral, "
+            "The proposer's best trades by the model's linear value estimate (solver.trades.cpsat): bilateral, "
             "and 3-way cycles with --cycles; top K distinct, minimal trades. Deterministic: fixed seed, one "
             "worker, a deterministic time limit per solve."
         ),
@@ -192,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         "auction",
         help="how much to bid for an unowned lot, and whether to buy it at list price",
         description=(
-            "Auction policy (solver.auction): the indifference price p* (winning the lot at p against the most "
+            "Auction policy (solver.bidding.auction): the indifference price p* (winning the lot at p against the most "
             "dangerous rival winning it at p, equal in simulated win probability on common dice; bisection over "
             "[0, cash]), the liquidity cap (cash + mortgage values of mortgageable lots), the risk cap (cash - the "
             "ruin reserve after buying) and max bid = min of the three; buy at list price when list <= p*."
@@ -211,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         "prune-report",
         help="the pruning funnel over many states (seed Test 3)",
         description=(
-            "Run the explicit trade funnel (solver.candidates) for every active player of every state, with the "
+            "Run the explicit trade funnel (solver.trades.candidates) for every active player of every state, with the "
             "true values and the default reserves, and count the survivors after each pruning rule. States come "
             "from files and/or from games 0..N-1 of four strategic agents seeded S (as tournament --seed S), "
             "taken at the start of every 10th round, at most 500. Writes DIR/report.md, DIR/report.json and "
@@ -456,9 +457,9 @@ def cmd_risk(args: argparse.Namespace) -> int:
 
 
 def _analysis(state: GameState, player: int, chain: Any) -> dict[str, Any]:
-    from solver.frontier import build_frontier
-    from solver.position import assess_position, frontier_value, property_value
-    from solver.subgraph import analyze
+    from solver.analysis.frontier import build_frontier
+    from solver.analysis.position import assess_position, frontier_value, property_value
+    from solver.analysis.subgraph import analyze
 
     graph = analyze(state, player)
     frontier = build_frontier(state, player, chain)
@@ -508,10 +509,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         ax.set_title(f"Build frontier: {Path(args.state).name}")
         ax.legend()
         fig.tight_layout()
-        target = Path(args.plot)
-        tmp = target.with_name(target.name + ".tmp.png")
-        fig.savefig(tmp)
-        os.replace(tmp, target)
+        png = io.BytesIO()
+        fig.savefig(png, format="png")
+        atomic_write(args.plot, png.getvalue())
     for r in results.values():
         del r["_frontier"]
     if args.json:
@@ -547,7 +547,7 @@ def _transfer_dict(t: Transfer) -> dict[str, Any]:
 
 
 def cmd_trades(args: argparse.Namespace) -> int:
-    from solver.tradegen import Limits, generate_trades
+    from solver.trades.cpsat import Limits, generate_trades
 
     state = load_state(args.state)
     player = _player_arg(state, args.player)
@@ -590,7 +590,7 @@ def cmd_trades(args: argparse.Namespace) -> int:
 def cmd_bidding_game(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
-    from solver.bidding import (
+    from solver.bidding.games import (
         BiddingGameError,
         graph_from_json,
         optimal_moves,
@@ -648,7 +648,7 @@ def cmd_bidding_game(args: argparse.Namespace) -> int:
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
-    from solver.auction import AuctionError, auction_bid
+    from solver.bidding.auction import AuctionError, auction_bid
 
     state = load_state(args.state)
     player = _player_arg(state, args.player)
@@ -749,7 +749,7 @@ def _legs(transfers: list[dict[str, Any]]) -> str:
 
 
 def cmd_prune_report(args: argparse.Namespace) -> int:
-    from solver.report import (
+    from solver.trades.prune_report import (
         STAGES,
         PlotUnavailableError,
         Timer,
@@ -828,8 +828,8 @@ def cmd_prune_report(args: argparse.Namespace) -> int:
 
 
 def cmd_trial(args: argparse.Namespace) -> int:
-    from engine import novelty as catalogue
-    from solver import trial as trials
+    from engine import novelty_catalogue as catalogue
+    from solver.novelty import trial as trials
 
     if args.list:
         rows = [
@@ -888,9 +888,7 @@ def cmd_trial(args: argparse.Namespace) -> int:
     summary = trials.summarize(done)
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-        tmp = outdir / "summary.json.tmp"
-        tmp.write_text(json.dumps(_json_safe({"trials": done, "summary": summary}), indent=1), encoding="utf-8")
-        os.replace(tmp, outdir / "summary.json")
+        atomic_write(outdir / "summary.json", json.dumps(_json_safe({"trials": done, "summary": summary}), indent=1))
     if args.json:
         print(json.dumps(_json_safe({"trials": done, "summary": summary})))
         return 0

@@ -9,7 +9,7 @@ proposing
     when ownership, buildings or mortgages changed, or its cash moved to
     another ``cash_step`` bucket, since its last search, and it has a
     partial set that trading could complete: the CP-SAT candidates
-    (:func:`solver.tradegen.generate_trades`, top ``candidates``, bilateral
+    (:func:`solver.trades.cpsat.generate_trades`, top ``candidates``, bilateral
     on the relaxed rule-1 model (below), then strict 3-cycles when no
     bilateral trade survives) re-scored on common dice with a small budget
     (``rollouts`` games of ``horizon`` rounds); it proposes the trade with
@@ -28,7 +28,7 @@ answering
     as when the game is decided either way within the horizon) accepted when
     the agent's final net worth rises beyond the noise.
 auctions (``auction="policy"``; the default ``"price"`` keeps the baseline's rules)
-    :mod:`solver.auction` with a small budget (``auction_rollouts`` games of
+    :mod:`solver.bidding.auction` with a small budget (``auction_rollouts`` games of
     ``auction_horizon`` rounds): the maximum bid is ``auction_bid``'s
     ``max_bid`` (indifference price against the most dangerous rival, capped
     by cash + mortgages and by cash - the ruin reserve, here from the cached
@@ -54,14 +54,14 @@ leaving the answer to the counterparty (``exploit=True``, the default)
     [-0.043, +0.003].
 relaxing rule 1 (``relax=True``, the default)
     the bilateral search runs on the relaxed model
-    (:func:`solver.tradegen.generate_trades` with ``relaxed=True``: a
+    (:func:`solver.trades.cpsat.generate_trades` with ``relaxed=True``: a
     participant may hand over a set completion without getting one for at
     least $100; the strict trades are among its candidates), judged by the
     same simulation and filters; the 3-cycle search stays strict.
     The seed's Assumptions report (README) found rule-1-dropped trades in the
     Nash zone beating the best survivor in a fifth of the pairs.
 reserves
-    the ruin-chain reserves (:func:`solver.reserve.reserves`, $200 buckets,
+    the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
     mortgages (they do not depend on a player's own cash).
 
@@ -75,21 +75,21 @@ from engine.markov import PositionChain, chain_for
 from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
 from engine.rollout_policy import RolloutPolicy
 from engine.seeding import SeedLike
-from engine.strategic import StrategicTradeAgent, _trade_key
+from engine.strategic import StrategicTradeAgent, trade_key
 from engine.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
-from solver.auction import AuctionError, AuctionEvaluator
-from solver.rescore import (
+from solver.bidding.auction import AuctionError, AuctionEvaluator
+from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
     baseline,
     beyond_noise,
     rescore_one,
 )
-from solver.trade_space import TradeSettings, TradeSpace
-from solver.tradegen import Limits, generate_trades
+from solver.trades.space import TradeSettings, TradeSpace
 
 
 class SubgraphTradeAgent(StrategicTradeAgent):
@@ -146,7 +146,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return self._chain[1]
 
     def _reserves_for(self, state: GameState) -> dict[int, int]:
-        from solver.reserve import reserves
+        from solver.analysis.reserve import reserves
 
         key = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
         hit = self._reserves.get(key)
@@ -242,7 +242,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         best: Rescored | None = None
         for c in cands:
             trade = c.to_trade(state)
-            if _trade_key(trade) in self._refused:
+            if trade_key(trade) in self._refused:
                 continue
             r = rescore_one(state, c, base, rs)
             if r is None:

@@ -5,13 +5,13 @@ one deterministically on a private copy of the state (the move only, no
 dice: ``s'_m``), drops the moves that fail the seed's bankruptcy-avoidance
 conditions and picks ``argmax_m V(s'_m)``, ``V`` being the seed's state
 value for the agent itself. Both the value and the conditions are
-:mod:`solver.state_value`'s (its docstring says how the ambiguous parts of
+:mod:`solver.analysis.state_value`'s (its docstring says how the ambiguous parts of
 the seed are read); this module only enumerates, simulates and chooses.
 
 Reading of ``M_assets``
     "the value of all the agent's assets that are not mortgaged": cash is an
     asset, so by default (``cash_in_assets=True``) the agent's ``V`` adds its
-    cash to :func:`solver.state_value.state_value` (which counts property
+    cash to :func:`solver.analysis.state_value.state_value` (which counts property
     only). Without it, cash enters ``V`` only through ``F`` in
     ``M_monopoly``, and the agent spends whatever the safety conditions
     allow: it bought and bid up to the safety limit and won 6 of 40 games
@@ -22,7 +22,7 @@ Reading of ``M_assets``
 
 Reading of the seed's choice rule
     * the conditions are evaluated at the current state ``s`` with the
-      move's cost ``C(m)`` = the cash it spends (:func:`solver.state_value.
+      move's cost ``C(m)`` = the cash it spends (:func:`solver.analysis.state_value.
       move_is_safe`, both conditions, ``cash_min`` $150 by default);
     * doing nothing (cost 0) is always a candidate and is never pruned;
       neither is any other move of cost 0 (the conditions are evaluated at
@@ -112,7 +112,7 @@ from models.errors import InvalidTradeError
 from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
-from solver.state_value import m_monopoly, move_is_safe, state_value
+from solver.analysis.state_value import m_monopoly, move_is_safe, state_value
 
 _MEMO_LIMIT = 512
 
@@ -120,7 +120,7 @@ _MEMO_LIMIT = 512
 
 
 def _signature(state: GameState) -> tuple[object, ...]:
-    """Everything :func:`solver.state_value.state_value` and ``move_is_safe`` read from a state."""
+    """Everything :func:`solver.analysis.state_value.state_value` and ``move_is_safe`` read from a state."""
     return (
         tuple(state.owner),
         tuple(state.houses),

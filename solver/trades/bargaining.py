@@ -26,7 +26,7 @@ from engine.rollout import RolloutResult, simulate
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade, Transfer
-from solver.rescore import RescoreSettings, trade_after
+from solver.trades.rescore import RescoreSettings, trade_after
 
 
 @dataclass(frozen=True)

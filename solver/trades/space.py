@@ -1,13 +1,13 @@
 """The space of trades a proposer may generate, its values, and the four rules.
 
-One definition shared by the explicit enumerator (:mod:`solver.candidates`)
-and the CP-SAT model (:mod:`solver.tradegen`), so that the two can be checked
+One definition shared by the explicit enumerator (:mod:`solver.trades.candidates`)
+and the CP-SAT model (:mod:`solver.trades.cpsat`), so that the two can be checked
 against each other exactly.
 
 Structures (proposer ``P``; seed 000, Phases 2 and 3)
     *bilateral* with an opponent ``Q``: ``Q`` gives a non-empty subset of the
     pieces of **one** of ``P``'s partial sets that ``Q`` holds
-    (:func:`solver.subgraph.analyze`); ``P`` gives at most ``max_offer`` of
+    (:func:`solver.analysis.subgraph.analyze`); ``P`` gives at most ``max_offer`` of
     its tradeable properties outside that group (possibly none: a purchase
     for cash); ``P`` pays ``Q`` an amount from ``cash_grid`` (negative: ``Q``
     pays ``P``).
@@ -21,7 +21,7 @@ Tradeable
     holds completely is never offered).
 Values
     ``value_i = f_i(holdings) + cash_i``: the one scalar of the position
-    analysis, :func:`solver.position.frontier_value` (expected rent over
+    analysis, :func:`solver.analysis.position.frontier_value` (expected rent over
     ``horizon`` rounds of the best affordable development), plus cash at face
     value (without it no sale for cash could please a seller). Receiving a
     mortgaged lot costs its interest at once (the receiver keeps the mortgage).
@@ -35,7 +35,7 @@ Rules (applied in this order; :func:`rule_results`)
     3. ``counterparty``: every other participant's value rises by at least
        ``min_gain`` (strictly more than before when ``min_gain`` is 0);
     4. ``cash``: every participant's cash after the trade stays at or above
-       its reserve (:func:`solver.reserve.cash_reserve`; the planned
+       its reserve (:func:`solver.analysis.reserve.cash_reserve`; the planned
        development spends only cash above the reserve, so the reserve holds
        after it too);
     5. ``domination`` (on survivors, per structure): drop a candidate when
@@ -54,9 +54,9 @@ from engine.ept import railroad_ept, street_ept, utility_ept
 from engine.markov import PositionChain
 from models.state import BANK, GameState
 from models.trade import Trade, Transfer
-from solver.frontier import Frontier, build_frontier, group_options
-from solver.position import frontier_value
-from solver.subgraph import analyze
+from solver.analysis.frontier import Frontier, build_frontier, group_options
+from solver.analysis.position import frontier_value
+from solver.analysis.subgraph import analyze
 
 RULES = ("completion", "proposer", "counterparty", "cash", "domination")
 COUNT_GROUPS = ("railroad", "utility")
@@ -247,7 +247,7 @@ class LinearValues:
     group; at the set size, ``horizon x`` (the group's monopoly rent at level
     0 plus the best development of that group alone affordable with the
     player's present cash above ``value_reserve``, from
-    :func:`solver.frontier.group_options`). Railroads: ``horizon x opponents
+    :func:`solver.analysis.frontier.group_options`). Railroads: ``horizon x opponents
     x c x`` the mean EPT of one railroad at the rent for ``c`` held;
     utilities likewise. Groups with buildings cannot be traded and are left
     out. The estimate ignores interactions between groups (one budget shared

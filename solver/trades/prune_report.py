@@ -6,9 +6,9 @@ If too many survive (>100), pruning rules need tightening. If too few survive
 raw candidates per opponent down to ~5-20 serious candidates total".
 
 For each state and each active player as proposer, the explicit funnel
-(:func:`solver.candidates.run_funnel`) is run with the true values
-(:class:`solver.trade_space.FrontierValues`: ``frontier_value + cash``) and
-the default cash reserves (:func:`solver.reserve.reserves` at the settings'
+(:func:`solver.trades.candidates.run_funnel`) is run with the true values
+(:class:`solver.trades.space.FrontierValues`: ``frontier_value + cash``) and
+the default cash reserves (:func:`solver.analysis.reserve.reserves` at the settings'
 ``reserve_epsilon``); one row per (state, proposer) records the raw count,
 the raw count per opponent, the survivors after each rule, the rule that
 emptied the funnel, and the flags ``many`` (more than 100 survivors at the
@@ -33,7 +33,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
@@ -48,10 +47,11 @@ from engine.markov import PositionChain, chain_for
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
+from models.files import atomic_write
 from models.state import GameState
-from solver.candidates import run_funnel
-from solver.reserve import cash_reserve
-from solver.trade_space import RULES, FrontierValues, TradeSettings, TradeSpace
+from solver.analysis.reserve import cash_reserve
+from solver.trades.candidates import run_funnel
+from solver.trades.space import RULES, FrontierValues, TradeSettings, TradeSpace
 
 STAGES: tuple[str, ...] = ("raw", *RULES)
 MANY = 100  # the seed's "too many survive"
@@ -72,8 +72,8 @@ class PlotUnavailableError(RuntimeError):
 # rows
 # ---------------------------------------------------------------------------
 class _LazyReserves(dict[int, int]):
-    """The default cash reserves (:func:`solver.reserve.cash_reserve`, as
-    :func:`solver.reserve.reserves` computes them), each computed the first time
+    """The default cash reserves (:func:`solver.analysis.reserve.cash_reserve`, as
+    :func:`solver.analysis.reserve.reserves` computes them), each computed the first time
     rule 4 asks for it: most candidates never reach rule 4, so most reserves are
     never needed. Reads as the full ``{player: reserve}`` dict of the active players."""
 
@@ -106,7 +106,7 @@ def funnel_rows(
     A row: ``label``, ``proposer`` (name), ``raw``, ``per_opponent_raw``
     (opponent name -> raw candidates that involve it, 0 included),
     ``stages`` (``raw`` and the survivors after each rule of
-    :data:`solver.trade_space.RULES`), ``final`` (after domination),
+    :data:`solver.trades.space.RULES`), ``final`` (after domination),
     ``emptied_by`` (the rule after which nothing survived, or ``None``),
     ``many`` (``final`` > 100), ``none`` (``final`` == 0) and ``reserves``
     (player name -> cash reserve, for the players whose reserve rule 4
@@ -261,20 +261,6 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 # files
 # ---------------------------------------------------------------------------
-def _atomic_write(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -343,7 +329,7 @@ def render_markdown(rows: Sequence[dict[str, Any]], summary: dict[str, Any], met
     lines.append("")
     lines.append(
         f"{summary['states']} states, {summary['rows']} (state, proposer) rows: for each active player as proposer, "
-        "the explicit funnel (`solver.candidates.run_funnel`) with the true values (`frontier_value + cash`) and "
+        "the explicit funnel (`solver.trades.candidates.run_funnel`) with the true values (`frontier_value + cash`) and "
         "the default cash reserves. Survivors are counted after each rule, in order."
     )
     games = meta.get("games")
@@ -439,9 +425,9 @@ def write_report(rows: Sequence[dict[str, Any]], summary: dict[str, Any], out_di
     doc = {"meta": meta, "summary": summary, "rows": list(rows)}
     text = json.dumps(doc, indent=1, allow_nan=False) + "\n"
     paths = {"json": out / "report.json", "md": out / "report.md", "png": out / "funnel.png"}
-    _atomic_write(paths["json"], text.encode("utf-8"))
-    _atomic_write(paths["md"], render_markdown(rows, summary, meta).encode("utf-8"))
-    _atomic_write(paths["png"], png)
+    atomic_write(paths["json"], text.encode("utf-8"))
+    atomic_write(paths["md"], render_markdown(rows, summary, meta).encode("utf-8"))
+    atomic_write(paths["png"], png)
     return paths
 
 

@@ -21,8 +21,8 @@ References: seed 004 (Bellman purchase value, sections 3.1-3.2); R. Bellman,
 *Dynamic Programming*, 1957 (the discounted expected-value recursion).
 
 Also re-exported here: ``frontier_value`` and ``property_value`` (position-aware
-values, :mod:`solver.position`), and seed 002's ``state_value`` and
-``move_is_safe`` (:mod:`solver.state_value`).
+values, :mod:`solver.analysis.position`), and seed 002's ``state_value`` and
+``move_is_safe`` (:mod:`solver.analysis.state_value`).
 """
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ def purchase_value(
 
 # The position-aware values of the analysis live in their own modules; they are
 # re-exported here, the valuation entry point.
-from solver.position import frontier_value, property_value  # noqa: E402
-from solver.state_value import move_is_safe, state_value  # noqa: E402
+from solver.analysis.position import frontier_value, property_value  # noqa: E402
+from solver.analysis.state_value import move_is_safe, state_value  # noqa: E402
 
 __all__ = [
     "PurchaseValue",

@@ -57,7 +57,7 @@ Liquidity cap
     destroys rent), nor is the lot being auctioned. The engine caps a bid at
     cash, so this cap never binds there; it is reported for completeness.
 Risk cap
-    ``cash - reserve`` where ``reserve`` is :func:`solver.reserve.cash_reserve`
+    ``cash - reserve`` where ``reserve`` is :func:`solver.analysis.reserve.cash_reserve`
     (ruin within ``turns`` = 20 turns at most ``epsilon``) of the player in the
     state where it owns the lot (unmortgaged): the largest price after paying
     which its ruin probability within 20 turns stays at most ``epsilon`` (to the
@@ -85,7 +85,7 @@ from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simu
 from engine.rollout_policy import RolloutPolicy
 from models.errors import MonopolyError
 from models.state import BANK, GameState
-from solver.reserve import cash_reserve
+from solver.analysis.reserve import cash_reserve
 
 __all__ = ["AuctionBid", "AuctionError", "AuctionEvaluator", "Probe", "auction_bid", "liquidity_cap"]
 
@@ -377,7 +377,7 @@ def auction_bid(
     See the module docstring for the components. ``rollouts`` games of
     ``horizon`` rounds per simulated state, all on ``seed``; ``epsilon``,
     ``turns``, ``bucket``, ``max_cash`` and ``chain`` go to
-    :func:`solver.reserve.cash_reserve`; ``resolution`` is the bisection's
+    :func:`solver.analysis.reserve.cash_reserve`; ``resolution`` is the bisection's
     stopping width in dollars. About ``4 + 2 (2 + log2(cash / resolution))``
     simulations (fewer when ``p*`` is 0 or censored).
 

@@ -1,6 +1,6 @@
 """Novelty detection and adaptation: an agent's model of the board and rules, kept true to play.
 
-In a novelty trial (:mod:`engine.novelty`, seed 002) the board and rules may
+In a novelty trial (:mod:`engine.novelty_catalogue`, seed 002) the board and rules may
 change between games without notice. The board is on the table: a player
 sees a changed board in the state. A hidden rule (the dice, the Go salary,
 the jail fine, the mortgage rate, the set sizes, a new rule) is not printed
@@ -60,7 +60,7 @@ distribution of rolling any number as a Dirichlet distribution and use MAP
 estimates"), refreshed at every game start; a set size seen in one colour
 group is assumed for every colour group of the same size (a rule change is
 usually uniform; a later observation corrects it). Rules the batch kernel
-cannot play (the class hooks of :mod:`engine.novelty`) are named, not
+cannot play (the class hooks of :mod:`engine.novelty_catalogue`) are named, not
 modelled. With ``adapt=False`` the monitor still detects, but
 :meth:`NoveltyMonitor.model` keeps returning the first board and rules it
 saw: the agent plays on the standard tables.

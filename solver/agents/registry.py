@@ -51,10 +51,10 @@ register("strategic", StrategicTradeAgent, "heuristic baseline: reserves, static
 
 
 def _register_solver_agents() -> None:
-    from solver.agent import SubgraphTradeAgent
+    from solver.agents.subgraph_agent import SubgraphTradeAgent
 
     register("subgraph", SubgraphTradeAgent, "the solver: CP-SAT trade search re-scored by simulation, strategic habits otherwise")
-    from solver.value_agent import ValueAgent
+    from solver.agents.value_agent import ValueAgent
 
     register("value", ValueAgent, "seed 002's agent: argmax of the state value V(s') over moves passing the two bankruptcy conditions")
 

@@ -1,7 +1,7 @@
 """Position assessment (seed 000, Phase 1): GROWING, CAPPED or LOSING, and the numbers behind it.
 
 For ``player`` in ``state`` (rent in dollars per round, from
-:mod:`solver.frontier`):
+:mod:`solver.analysis.frontier`):
 
 ``build_roi``
     the best rent gained per dollar by one next building the player can
@@ -36,9 +36,9 @@ from typing import Any
 
 from engine import dice as dice_math
 from engine.markov import PositionChain, columns
-from engine.state_risk import _rent_vectors, expected_income, state_ruin_pmf
+from engine.state_risk import expected_income, rent_vectors, state_ruin_pmf
 from models.state import GameState
-from solver.frontier import Frontier, build_frontier, greedy_ranking
+from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
 
 GROWING, CAPPED, LOSING = "GROWING", "CAPPED", "LOSING"
 
@@ -46,7 +46,7 @@ GROWING, CAPPED, LOSING = "GROWING", "CAPPED", "LOSING"
 @dataclass(frozen=True)
 class Position:
     player: str
-    state: str
+    verdict: str
     build_roi: float
     ceiling: float
     current_rent: float
@@ -56,12 +56,13 @@ class Position:
     ruin_20: float
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as a dict; the verdict is written under the key ``state`` (pinned output format)."""
+        return {("state" if k == "verdict" else k): v for k, v in asdict(self).items()}
 
 
 def expected_outflow(state: GameState, player: int, chain: PositionChain) -> float:
     """Expected rent and tax paid on one of ``player``'s turns, long run, minus the expected Go salary."""
-    fixed, util = _rent_vectors(state, player)
+    fixed, util = rent_vectors(state, player)
     lpt = chain.landings_per_turn
     cols = columns(state.board.size)
     landings = lpt[cols["plain"]]

@@ -1,6 +1,6 @@
 """Trade generation as a CP-SAT model (OR-Tools), bilateral and 3-way.
 
-The model is the trade space of :mod:`solver.trade_space` written as
+The model is the trade space of :mod:`solver.trades.space` written as
 constraints, one family per function (the CP-SAT primer's layout):
 
 variables (:class:`_Vars`)
@@ -21,7 +21,7 @@ variables (:class:`_Vars`)
     a participant completes a colour group only if every participant does
     (relaxed: or receives at least ``compensation`` dollars in cash).
 ``_rule_gains`` (rules 2 and 3)
-    on the linear value estimate :class:`solver.trade_space.LinearValues`:
+    on the linear value estimate :class:`solver.trades.space.LinearValues`:
     the proposer does not lose; every other participant gains at least
     ``min_gain``.
 ``_rule_cash`` (rule 4)
@@ -55,8 +55,8 @@ from ortools.sat.python import cp_model
 
 from engine.markov import PositionChain
 from models.state import GameState
-from solver.candidates import run_funnel
-from solver.trade_space import (
+from solver.trades.candidates import run_funnel
+from solver.trades.space import (
     Candidate,
     LinearValues,
     TradeSettings,
@@ -410,7 +410,7 @@ def generate_trades(
     limits = limits or Limits()
     chain = chain or PositionChain(state.board, state.rules, "long")
     if reserves is None:
-        from solver.reserve import reserves as ruin_reserves
+        from solver.analysis.reserve import reserves as ruin_reserves
 
         reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
     space = TradeSpace(state, proposer, settings, reserves)

@@ -45,7 +45,7 @@ from engine.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
-from solver.trade_space import Candidate
+from solver.trades.space import Candidate
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ def rescore(
 
 def self_balancing(state: GameState, scored: Rescored, settings: RescoreSettings, top: int = 3) -> bool:
     """Whether a player outside the trade has a counter-trade that brings the leader back down."""
-    from solver.tradegen import Limits, generate_trades
+    from solver.trades.cpsat import Limits, generate_trades
 
     after_state = trade_after(state, scored.trade)
     names = [p.name for p in state.players]

@@ -1,12 +1,12 @@
 """Novelty trials (seed 002): a run of games with one novelty injected at a seeded game.
 
 A trial plays ``games`` games of one line-up: the tested agent (wrapped in an
-:class:`solver.novelty.AdaptiveAgent` with ONE :class:`~solver.novelty.NoveltyMonitor`
+:class:`solver.novelty.monitor.AdaptiveAgent` with ONE :class:`~solver.novelty.monitor.NoveltyMonitor`
 that persists through the trial) and its opponents (fresh each game). Game
 ``i`` is seeded like game ``i`` of a tournament (``SeedSequence([S, i])``,
 seats rotated by ``i``: :mod:`engine.tournament`). From game
 ``injected_at`` on, the games are played on the novelty's board and rules
-(:mod:`engine.novelty`); every view shows the standard rules (the announced
+(:mod:`engine.novelty_catalogue`); every view shows the standard rules (the announced
 ones), so a hidden change must be inferred. ``injected_at`` is drawn
 uniformly from ``[ceil(games/4), floor(3 games/4)]`` by
 ``SeedSequence([S, 0x4E4F56])``, so that both sides of the injection hold at
@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -51,16 +50,17 @@ from typing import Any
 
 import numpy as np
 
-from engine import novelty as catalogue
+from engine import novelty_catalogue as catalogue
 from engine.game import Game
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.streams import SeededStream
 from engine.tournament import parallel_map, read_rows, rewrite_rows, seating, wilson
 from models.board import standard_board
+from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState
-from solver.novelty import AdaptiveAgent, NoveltyMonitor
-from solver.registry import factory
+from solver.agents.registry import factory
+from solver.novelty.monitor import AdaptiveAgent, NoveltyMonitor
 
 BASELINE = "strategic"
 
@@ -222,9 +222,7 @@ def play_trial(
             if fh is not None and out is not None:
                 fh.write(json.dumps(row, sort_keys=True) + "\n")
                 fh.flush()
-                tmp = _checkpoint_path(out).with_suffix(".tmp")
-                tmp.write_bytes(pickle.dumps({"spec": spec, "game": g, "monitor": monitor}))
-                os.replace(tmp, _checkpoint_path(out))
+                atomic_write(_checkpoint_path(out), pickle.dumps({"spec": spec, "game": g, "monitor": monitor}))
             if progress is not None:
                 progress(len(rows), spec.games)
     ordered = [rows[g] for g in range(spec.games)]
