@@ -8,12 +8,12 @@ included), then arcs are added (from a vertex that cannot reach a target to
 one that can) until every vertex reaches both targets. Timed per graph:
 
 ``richman float``
-    the floating-point strategy improvement (one HiGHS LP per step): the
-    module's private ``_richman_float`` on the validated game, timed alone;
+    the floating-point strategy improvement (one HiGHS LP per step):
+    ``solver.bidding.richman.richman_float`` on the validated game, timed alone;
 ``richman exact``
     what ``richman_costs`` adds after it: reading off the extreme successors
-    (``_progress_choices``), the exact rational solve and exact improvement
-    steps (``_richman_exact``) and the certification (``_certify``);
+    (``progress_choices``), the exact rational solve and exact improvement
+    steps (``richman_exact``) and the certification (``certify``);
 ``richman_costs``
     the public call end to end (validation included);
 ``poorman_costs``
@@ -35,15 +35,14 @@ import time
 import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 
-from solver.bidding.games import (
-    _LP_TOL,
-    _certify,
-    _prepare,
-    _progress_choices,
-    _richman_exact,
-    _richman_float,
-    poorman_costs,
+from solver.bidding.graph import prepare, progress_choices
+from solver.bidding.poorman import poorman_costs
+from solver.bidding.richman import (
+    LP_TOL,
+    certify,
     richman_costs,
+    richman_exact,
+    richman_float,
 )
 
 
@@ -80,13 +79,13 @@ def main() -> None:
     for _ in range(args.graphs):
         g = random_game(rng, args.vertices)
         arcs.append(g.number_of_edges())
-        game = _prepare(g, "b", "r")
+        game = prepare(g, "b", "r")
         t0 = time.perf_counter()
-        approx, n_lp = _richman_float(game)
+        approx, n_lp = richman_float(game)
         t1 = time.perf_counter()
-        sigma, tau = _progress_choices(game, approx, _LP_TOL)
-        x, n_ev = _richman_exact(game, sigma, tau)
-        _certify(game, x)
+        sigma, tau = progress_choices(game, approx, LP_TOL)
+        x, n_ev = richman_exact(game, sigma, tau)
+        certify(game, x)
         t2 = time.perf_counter()
         rows["richman float"].append(t1 - t0)
         rows["richman exact"].append(t2 - t1)

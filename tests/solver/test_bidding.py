@@ -13,19 +13,19 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from solver.bidding.games import (
+from solver.bidding.graph import (
     BiddingGameError,
     Moves,
-    _prepare,
-    _richman_exact,
-    _richman_values,
     graph_from_json,
     optimal_moves,
-    poorman_bids,
-    poorman_costs,
+    prepare,
+)
+from solver.bidding.poorman import poorman_bids, poorman_costs
+from solver.bidding.richman import (
     richman_bids,
     richman_costs,
     richman_costs_finite,
+    richman_exact,
 )
 from tests.solver.cli_helpers import run_cli
 
@@ -77,7 +77,7 @@ def random_games(seed: int, count: int, both: bool) -> list[nx.DiGraph]:
     while len(out) < count:
         g = random_graph(rng, int(rng.integers(1, 11)))
         try:
-            _prepare(g, "b", "r")
+            prepare(g, "b", "r")
         except BiddingGameError:
             continue
         if both and not reaches_both(g, "b", "r"):
@@ -283,7 +283,7 @@ def test_richman_certified_on_arbitrary_valid_graphs(succ: list[list[int]]) -> N
     g.add_nodes_from(range(n + 2))
     g.add_edges_from((v, w) for v, ws in enumerate(succ) for w in ws)
     try:
-        _prepare(g, n, n + 1)
+        prepare(g, n, n + 1)
     except BiddingGameError:
         assume(False)
     costs = richman_costs(g, n, n + 1)
@@ -300,11 +300,11 @@ def test_exact_phase_recovers_from_any_starting_strategies() -> None:
     # The exact strategy improvement is the safety net behind the floating-point LP phase.
     rng = np.random.default_rng(7)
     for g in random_games(11, 40, both=False):
-        game = _prepare(g, "b", "r")
-        want, _ = _richman_values(game)
+        game = prepare(g, "b", "r")
+        want = list(richman_costs(g, "b", "r").values())  # in graph order, like game.nodes
         sigma = {v: int(rng.choice(game.succ[v])) for v in game.free}
         tau = {v: int(rng.choice(game.succ[v])) for v in game.free}
-        got, _ = _richman_exact(game, sigma, tau)
+        got, _ = richman_exact(game, sigma, tau)
         assert got == want
 
 

@@ -30,15 +30,9 @@ import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import pytest
 
-from solver.bidding.games import (
-    Moves,
-    graph_from_json,
-    optimal_moves,
-    poorman_bids,
-    poorman_costs,
-    richman_bids,
-    richman_costs,
-)
+from solver.bidding.graph import Moves, graph_from_json, optimal_moves
+from solver.bidding.poorman import poorman_bids, poorman_costs
+from solver.bidding.richman import richman_bids, richman_costs
 
 
 def path(n: int) -> tuple[nx.DiGraph, list[str]]:
