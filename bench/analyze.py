@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine.markov import PositionChain
 from models.io import load_state
-from solver.cli import _analysis
+from solver.analysis.summary import player_analysis
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances"
 
@@ -29,7 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     files = sorted(INSTANCES.glob("*.json"))
     warm = load_state(files[0])
-    _analysis(warm, warm.active_players()[0], PositionChain(warm.board, warm.rules, "long"))
+    player_analysis(warm, warm.active_players()[0], PositionChain(warm.board, warm.rules, "long"))
     print(f"analyze, median of {args.repeat} runs per instance (all active players)")
     for f in files:
         runs = []
@@ -38,7 +38,7 @@ def main() -> None:
             state = load_state(f)
             chain = PositionChain(state.board, state.rules, "long")
             for p in state.active_players():
-                _analysis(state, p, chain)
+                player_analysis(state, p, chain)
             runs.append(time.perf_counter() - t)
         print(f"  {f.name:<32} {statistics.median(runs) * 1000:8.1f} ms  ({len(load_state(f).active_players())} players)")
     print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")

@@ -1,0 +1,67 @@
+"""``monopoly-trade odds``: the exact long-run share of rolls ending on each square (and in jail)
+from :class:`engine.markov.PositionChain`, and the expected rent per opponent turn (EPT,
+:func:`engine.ept.ept_table`) of each property and street group by development level or number
+held, for the standard board or a state file's board and rules, as a text table or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from models.io import load_state
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``odds`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "odds",
+        help="long-run landing table and expected rent per turn",
+        description=(
+            "Exact long-run landing shares (fraction of rolls ending on each square; 'in jail' apart) and "
+            "expected rent per opponent turn (EPT) for the board and rules of STATE (standard when omitted)."
+        ),
+    )
+    p.add_argument("state", nargs="?", help="a state file (only its board and rules are used)")
+    p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long: stay and roll)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``odds`` on the parsed ``args``: the exit status."""
+    from engine.ept import ept_table
+    from engine.markov import PositionChain
+    from models.board import standard_board
+    from models.rules import Rules
+
+    if args.state:
+        state = load_state(args.state)
+        board, rules = state.board, state.rules
+    else:
+        board, rules = standard_board(), Rules()
+    chain = PositionChain(board, rules, args.jail)
+    shares = chain.long_run_landing()
+    table = ept_table(chain)
+    if args.json:
+        out = {
+            "jail": args.jail,
+            "squares": [
+                {"index": sq.index, "name": sq.name, "probability": float(shares[sq.index])} for sq in board.squares
+            ],
+            "in_jail": float(shares[board.size]),
+            "ept": table,
+        }
+        print(json.dumps(out))
+        return 0
+    print(f"board {board.name}, jail policy {args.jail}: long-run share of rolls ending on each square")
+    for sq in board.squares:
+        line = f"{sq.index:3d} {sq.name:<24} {100 * shares[sq.index]:6.3f}%"
+        if sq.name in table:
+            line += "   EPT " + " ".join(f"{v:7.2f}" for v in table[sq.name])
+        print(line)
+    print(f"    {'In jail':<24} {100 * shares[board.size]:6.3f}%")
+    print("EPT: dollars per opponent turn; streets at levels 0..5 (group complete), railroads/utilities by number held")
+    for group in board.street_groups:
+        print(f"    {group:<24} " + " ".join(f"{v:7.2f}" for v in table[group]))
+    return 0

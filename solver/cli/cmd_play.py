@@ -1,0 +1,109 @@
+"""``monopoly-trade play``: one seeded game between registered agents, seated as game ``--game`` of a
+tournament seeded ``--seed`` (so a tournament's game replays byte for byte), optionally from a state
+file and saving the state at the start of every round; prints the winner, the reason the game ended
+and the net worths, as text or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.actions import Event
+from engine.game import Game
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.streams import SeededStream
+from engine.tournament import seating
+from models.io import load_state, save_state
+from models.state import GameState
+from solver.cli.common import UsageError, nonneg_int, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``play`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "play",
+        help="play one game between agents",
+        description=(
+            "Play one game. Game I of a run seeded S uses SeedSequence([S, I]) for the dice, the cards "
+            "and every agent's own choices, so the same arguments give the same game, byte for byte."
+        ),
+    )
+    p.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strategic,strategic,random,random")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="run seed (default 0)")
+    p.add_argument("--game", type=nonneg_int, default=0, help="game index within the run (default 0)")
+    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap; the richest player wins there (default 1000)")
+    p.add_argument("--state", help="start from this state file instead of the opening (one agent per player)")
+    p.add_argument("--save-states", metavar="DIR", help="write the state after every round to DIR/round-NNNN.json")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def _start_state(args: argparse.Namespace, n: int) -> GameState:
+    if args.state is None:
+        return GameState.new_game([f"P{i + 1}" for i in range(n)])
+    state = load_state(args.state)
+    if len(state.players) != n:
+        raise UsageError(f"--agents names {n} agents but the state has {len(state.players)} players")
+    return state
+
+
+class _RoundSaver:
+    """Observer that writes the state at the start of every round (and at the end)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.last = -1
+
+    def save(self, state: GameState, label: str) -> None:
+        save_state(state, self.directory / f"{label}.json")
+
+    def __call__(self, event: Event, game: Game) -> None:
+        state = game.state
+        if event.kind == "turn" and state.round != self.last:
+            self.last = state.round
+            self.save(state, f"round-{state.round:04d}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``play`` on the parsed ``args``: the exit status."""
+    from solver.agents.registry import parse_agents
+
+    specs = parse_agents(args.agents)
+    if not 2 <= len(specs) <= 8:
+        raise UsageError(f"--agents: a game needs 2 to 8 agents, got {len(specs)}")
+    state = _start_state(args, len(specs))
+    # Seats as in game ``--game`` of a tournament: seat k gets agent (k + game) mod n.
+    specs = [specs[a] for a in seating(args.game, len(specs))]
+    stream_seed, seat_seeds = game_seeds(game_seed_sequence(args.seed, args.game), len(specs))
+    agents = [make(seed) for (_, make), seed in zip(specs, seat_seeds, strict=True)]
+    observers = []
+    saver = None
+    if args.save_states:
+        directory = Path(args.save_states)
+        directory.mkdir(parents=True, exist_ok=True)
+        saver = _RoundSaver(directory)
+        observers.append(saver)
+    game = Game(state, agents, SeededStream(stream_seed), max_rounds=args.max_rounds, observers=observers)
+    result = game.play()
+    if saver is not None:
+        saver.save(game.state, "final")
+    labels = {p.name: spec for p, (spec, _) in zip(state.players, specs, strict=True)}
+    if args.json:
+        out: dict[str, Any] = {"seed": args.seed, "game": args.game, "agents": labels, **result.to_dict()}
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    print(f"seed {args.seed}, game {args.game}: " + ", ".join(f"{n} {s}" for n, s in labels.items()))
+    winner = f"{result.winner} ({labels[result.winner]})" if result.winner else "none"
+    print(f"winner: {winner}")
+    print(f"rounds: {result.rounds} ({result.turns} turns)")
+    why = {
+        "bankruptcy": "bankruptcy: one player left",
+        "round_cap": f"round cap of {args.max_rounds} rounds: highest net worth wins",
+    }.get(result.reason, result.reason)
+    print(f"ended by: {why}")
+    if result.bankrupt_order:
+        print("bankrupt in order: " + ", ".join(result.bankrupt_order))
+    print("net worth: " + ", ".join(f"{n} {w}" for n, w in result.net_worths.items()))
+    return 0

@@ -1,0 +1,59 @@
+"""``monopoly-trade risk STATE``: the probability that a player is ruined (owes more than its
+liquidation value) at each of the next ``--turns`` turns and by then, from the exact (cash x
+position) chain of :func:`engine.state_risk.state_ruin_pmf`, as a text table or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from models.io import load_state
+from solver.cli.common import player_arg, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``risk`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "risk",
+        help="ruin probability over the next turns",
+        description=(
+            "Probability that the player is ruined (owes more than its liquidation value) at each of the next "
+            "turns, by the exact (cash x position) chain of engine.state_risk."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="player name (default: the state's to_move)")
+    p.add_argument("--turns", type=pos_int, default=20, help="turns ahead (default 20)")
+    p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``risk`` on the parsed ``args``: the exit status."""
+    from engine.state_risk import state_ruin_pmf
+
+    state = load_state(args.state)
+    player = player_arg(state, args.player)
+    pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
+    cumulative = pmf.cumsum()
+    name = state.players[player].name
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "player": name,
+                    "turns": args.turns,
+                    "liquidation_value": state.liquidation_value(player),
+                    "pmf": [float(v) for v in pmf],
+                    "cumulative": [float(v) for v in cumulative],
+                }
+            )
+        )
+        return 0
+    print(f"{name}: liquidation value ${state.liquidation_value(player)}, ruin within {args.turns} turns {cumulative[-1]:.4f}")
+    print("turn  P(ruin at turn)  P(ruined by then)")
+    for t in range(1, args.turns + 1):
+        print(f"{t:4d}  {pmf[t]:15.4f}  {cumulative[t]:17.4f}")
+    return 0

@@ -1,0 +1,95 @@
+"""``monopoly-trade solve STATE``: the main job. :func:`solver.decide.decide` chooses for the player
+between building, proposing a trade (CP-SAT candidates re-scored by simulation on common dice) and
+holding cash, within a wall-clock budget; this module prints the decision, its reason, the re-scored
+trades and the pruning funnel as text, or the whole decision as one JSON object (non-finite numbers
+as ``null``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from models.io import load_state
+from solver.cli.common import UsageError, json_safe, nonneg_int, player_arg, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``solve`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "solve",
+        help="the main job: what to do now and why",
+        description=(
+            "Decide for the player (default: to_move): build, propose a trade (CP-SAT candidates re-scored by "
+            "simulation on common dice, Nash-bargained, checked for what they do to the others) or hold cash. "
+            "The same seed gives the same answer; --budget is a wall-clock cap (a decision it cuts says truncated)."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="the player (default: the state's to_move)")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
+    p.add_argument("--budget", type=float, default=1.0, help="wall-clock cap in seconds (default 1)")
+    p.add_argument("--rollouts", type=pos_int, default=800, help="games per simulated state (default 800)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``solve`` on the parsed ``args``: the exit status."""
+    from solver.decide import decide
+
+    state = load_state(args.state)
+    player = player_arg(state, args.player)
+    if state.players[player].bankrupt:
+        raise UsageError(f"--player: {state.players[player].name} is bankrupt")
+    if not args.budget > 0:
+        raise UsageError("--budget must be positive")
+    d = decide(state, state.players[player].name, budget_s=args.budget, rollouts=args.rollouts, seed=args.seed)
+    doc = d.to_dict(state)
+    if args.json:
+        print(json.dumps(json_safe(doc)))
+        return 0
+    print(_solve_text(doc))
+    return 0
+
+
+def _solve_text(doc: dict[str, Any]) -> str:
+    pos = doc["position"]
+    dec = doc["decision"]
+    ttm = pos["turns_to_max_dev"]
+    lines = [
+        (
+            f"{doc['player']}: position {pos['state']} (best building returns {pos['build_roi']:.1%} of its cost per round; "
+            f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
+            f"development; ruin within 20 turns {pos['ruin_20']:.1%})"
+        ),
+        "win probability now (simulated): " + ", ".join(f"{n} {p:.1%}" for n, p in doc["win_prob"].items()),
+        "",
+        f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}",
+    ]
+    if "build" in dec:
+        b = dec["build"]
+        lots = ", ".join(f"{n} to {'a hotel' if lv == 5 else f'{lv} house(s)'}" for n, lv in b["levels"].items())
+        lines.append(f"  build: {lots}; cost ${b['cost']}; win probability {b['win_delta']:+.3f} (se {b['win_delta_se']:.3f})")
+    if "trade" in dec:
+        lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
+    if doc["trades"]:
+        lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
+        for k, t in enumerate(doc["trades"], 1):
+            deltas = ", ".join(f"{n} {v:+.3f}+-{t['win_delta_se'][n]:.3f}" for n, v in t["win_delta"].items())
+            flags = f"nash zone {'yes' if t['nash_zone'] else 'no'}, leader {t['leader']} {t['leader_win_prob']:.0%}"
+            flags += f" ({'balanced' if t['balanced'] else 'unbalanced'}), acceptance {t['acceptance']:.0%}"
+            lines.append(f"  {k}. [{t['kind']}] {_legs(t['transfers'])}")
+            lines.append(f"     {deltas}; {flags}; risk-adjusted {t['risk_adjusted_ev']:+.3f}")
+    if doc["pruning"]:
+        lines += ["", "funnel: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
+    if doc["truncated"]:
+        lines.append("(truncated by the time budget)")
+    return "\n".join(lines)
+
+
+def _legs(transfers: list[dict[str, Any]]) -> str:
+    return "; ".join(
+        f"{x['from']} gives {x['to']} " + (", ".join([*x["properties"], *([f'${x["cash"]}'] if x["cash"] else [])]) or "nothing")
+        for x in transfers
+    )

@@ -1,0 +1,85 @@
+"""``monopoly-trade tournament``: games 0..N-1 of a seeded run between registered agents, seats rotated
+per game, run locally on ``--workers`` processes or on Ray by
+:func:`engine.tournament.run_tournament`, with one JSON line per finished game in ``--out``
+(``--resume`` completes an interrupted run); prints each agent's wins, win rate and its 95%
+interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.tournament import BackendUnavailableError, run_tournament
+from solver.cli.common import UsageError, nonneg_int, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``tournament`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "tournament",
+        help="seeded head-to-head games with win rates",
+        description=(
+            "Play games 0..N-1 of a run seeded S; game i uses SeedSequence([S, i]) and seats the agents "
+            "rotated by i, so results do not depend on --workers and `play --seed S --game i` replays game i. "
+            "One JSON line per finished game goes to --out; --resume completes an interrupted run."
+        ),
+    )
+    p.add_argument("--agents", required=True, help="comma-separated agent specs, 2 to 8")
+    p.add_argument("--games", type=pos_int, required=True, help="number of games")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="run seed (default 0)")
+    p.add_argument("--workers", type=pos_int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
+    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
+    p.add_argument("--out", help="results file, one JSON line per game")
+    p.add_argument("--resume", action="store_true", help="skip the games already in --out")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tournament`` on the parsed ``args``: the exit status."""
+    from solver.agents.registry import parse_agents
+
+    specs = parse_agents(args.agents)
+    if not 2 <= len(specs) <= 8:
+        raise UsageError(f"--agents: a tournament needs 2 to 8 agents, got {len(specs)}")
+    if args.resume and not args.out:
+        raise UsageError("--resume needs --out")
+    out = Path(args.out) if args.out else None
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty() and (done == total or done % max(1, total // 50) == 0):
+            width = 30
+            filled = width * done // total
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+            if done == total:
+                print(file=sys.stderr)
+
+    try:
+        result = run_tournament(
+            [make for _, make in specs],
+            [spec for spec, _ in specs],
+            args.games,
+            args.seed,
+            workers=args.workers,
+            max_rounds=args.max_rounds,
+            out=out,
+            resume=args.resume,
+            progress=progress,
+            backend=args.backend,
+        )
+    except BackendUnavailableError as err:  # --backend ray without the ray extra
+        raise UsageError(f"--backend {args.backend}: {err}") from None
+    if args.json:
+        print(json.dumps({"seed": args.seed, **result.to_dict()}))
+        return 0
+    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds")
+    for st in result.standings:
+        lo, hi = st.interval
+        print(f"  {st.label:<30} wins {st.wins:5d}  rate {st.rate:.3f}  95% [{lo:.3f}, {hi:.3f}]")
+    if result.draws:
+        print(f"  no winner: {result.draws}")
+    return 0

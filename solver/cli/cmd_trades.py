@@ -1,0 +1,82 @@
+"""``monopoly-trade trades STATE``: the proposer's best trades by the CP-SAT model's linear value
+estimate (:func:`solver.trades.cpsat.generate_trades`), bilateral and with ``--cycles`` 3-way,
+before any simulation; prints each trade's legs and estimated gains, and why the strict search came
+back empty or was relaxed or truncated, as text or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from models.io import load_state
+from models.trade import Transfer
+from solver.cli.common import UsageError, player_arg, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``trades`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "trades",
+        help="trade candidates from the CP-SAT model, before any simulation",
+        description=(
+            "The proposer's best trades by the model's linear value estimate (solver.trades.cpsat): bilateral, "
+            "and 3-way cycles with --cycles; top K distinct, minimal trades. Deterministic: fixed seed, one "
+            "worker, a deterministic time limit per solve."
+        ),
+    )
+    p.add_argument("state", help="a state file")
+    p.add_argument("--player", help="the proposer (default: the state's to_move)")
+    p.add_argument("--top", type=pos_int, default=20, help="how many trades (default 20)")
+    p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _transfer_dict(t: Transfer) -> dict[str, Any]:
+    out: dict[str, Any] = {"from": t.frm, "to": t.to, "properties": list(t.properties), "cash": t.cash}
+    if t.jail_cards:
+        out["jail_cards"] = t.jail_cards
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``trades`` on the parsed ``args``: the exit status."""
+    from solver.trades.cpsat import Limits, generate_trades
+
+    state = load_state(args.state)
+    player = player_arg(state, args.player)
+    if state.players[player].bankrupt:
+        raise UsageError(f"--player: {state.players[player].name} is bankrupt")
+    result = generate_trades(state, player, cycles=args.cycles, limits=Limits(top_k=args.top))
+    names = [p.name for p in state.players]
+    trades: list[dict[str, Any]] = [
+        {
+            "kind": g.candidate.kind,
+            "transfers": [_transfer_dict(t) for t in g.candidate.to_trade(state).transfers],
+            "estimated_gain": {names[i]: g.gains[i] for i in g.candidate.players},
+        }
+        for g in result.trades
+    ]
+    if args.json:
+        doc = {"trades": trades, "empty_reason": result.empty_reason, "relaxed": result.relaxed, "truncated": result.truncated}
+        print(json.dumps(doc))
+        return 0
+    print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "
+          "ranked by the model's estimated gain (dollars of value over 20 rounds):")
+    if result.empty_reason:
+        print(f"  strict rules: {result.empty_reason}")
+    if result.relaxed:
+        print("  RELAXED search (rule 1 waived for a counterparty paid at least $100):")
+    for k, t in enumerate(trades, 1):
+        legs = "; ".join(
+            f"{x['from']} -> {x['to']}: " + ", ".join([*x["properties"], *([f"${x['cash']}"] if x["cash"] else [])])
+            for x in t["transfers"]
+        )
+        gains = ", ".join(f"{n} {v:+d}" for n, v in t["estimated_gain"].items())
+        print(f"  {k:2d}. [{t['kind']}] {legs}  (gain {gains})")
+    if not trades:
+        print("  none")
+    if result.truncated:
+        print("  (search truncated by the wall-clock cap)")
+    return 0

@@ -1,0 +1,152 @@
+"""``monopoly-trade trial``: novelty trials (:mod:`solver.novelty.trial`). ``--list`` shows the
+novelty catalogue; otherwise it plays one trial, or many (``--novelty all``, ``--seeds K``) played
+``--workers`` at a time, in which a hidden change of board or rules is injected at a seeded game,
+and reports the PNWP, NDA and NRP metrics per trial, or summarized per novelty class and difficulty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from models.files import atomic_write
+from solver.cli.common import UsageError, json_safe, nonneg_int, pos_int
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``trial`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "trial",
+        help="novelty trials (seed 002): PNWP, NDA, NRP",
+        description=(
+            "Play a trial of games in which a novelty (a hidden change of board or rules) is injected at a seeded "
+            "game and persists; the tested agent carries one novelty monitor through the trial. Reports the "
+            "pre-novelty win percentage (PNWP), whether the novelty was detected after the injection with no false "
+            "alarm before it (NDA), and the win rate after it over the strategic baseline's rate before it (NRP). "
+            "--list shows the catalogue. --novelty all (or --seeds K > 1) runs many trials, --workers at a time, "
+            "and summarizes them per class and difficulty; --novelty none runs novelty-free control trials."
+        ),
+    )
+    p.add_argument("--list", action="store_true", help="list the novelty catalogue")
+    p.add_argument("--agent", help="the tested agent (a registry spec, e.g. subgraph or value)")
+    p.add_argument("--novelty", help="a catalogue name, 'all', or 'none' (control trials)")
+    p.add_argument("--games", type=pos_int, default=100, help="games per trial (default 100)")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the (first) trial (default 0)")
+    p.add_argument("--seeds", type=pos_int, default=1, help="trials per novelty, seeds S..S+K-1 (default 1)")
+    p.add_argument("--opponents", default="strategic,strategic,strategic", help="comma-separated opponent specs (default three strategic)")
+    p.add_argument("--no-adapt", action="store_true", help="detect but keep playing on the standard board and rules")
+    p.add_argument("--workers", type=pos_int, default=1, help="trials played at once (default 1)")
+    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
+    p.add_argument("--out", help="one trial: its results file (JSON lines); many: a folder with one file per trial")
+    p.add_argument("--resume", action="store_true", help="continue the trials in --out where they stopped")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``trial`` on the parsed ``args``: the exit status."""
+    from engine import novelty_catalogue as catalogue
+    from solver.agents.registry import parse_agents
+    from solver.novelty import trial as trials
+
+    if args.list:
+        rows = [
+            {"name": n.name, "class": n.klass, "difficulty": n.difficulty, "hidden": n.hidden, "tags": list(n.tags), "summary": n.summary}
+            for n in catalogue.CATALOGUE
+        ]
+        if args.json:
+            print(json.dumps({"novelties": rows}))
+        else:
+            for r in rows:
+                print(f"{r['name']:<15} {r['class']:<15} {r['difficulty']:<7} {'hidden ' if r['hidden'] else 'visible'}  {r['summary']}")
+        return 0
+    if not args.agent or not args.novelty:
+        raise UsageError("trial: give --list, or --agent NAME and --novelty NAME|all|none")
+    if args.resume and not args.out:
+        raise UsageError("--resume needs --out")
+    if args.novelty == "all":
+        novelties: list[str | None] = list(catalogue.names())
+    elif args.novelty == "none":
+        novelties = [None]
+    else:
+        try:
+            novelties = [catalogue.get(args.novelty).name]
+        except catalogue.UnknownNoveltyError as err:
+            raise UsageError(f"--novelty: {err}") from None
+    opponents = tuple(spec for spec, _ in parse_agents(args.opponents))
+    try:
+        specs = [
+            trials.TrialSpec(args.agent, nov, args.games, args.seed + k, opponents, not args.no_adapt, args.max_rounds)
+            for nov in novelties
+            for k in range(args.seeds)
+        ]
+    except ValueError as err:
+        raise UsageError(f"trial: {err}") from None
+    if len(specs) == 1:
+        spec = specs[0]
+        try:
+            res = trials.play_trial(spec, out=Path(args.out) if args.out else None, resume=args.resume)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        doc = res.to_dict()
+        if args.json:
+            print(json.dumps(json_safe(doc)))
+        else:
+            print(_trial_text(doc))
+        return 0
+    outdir = Path(args.out) if args.out else None
+    done: list[dict[str, Any]] = []
+    for doc in trials.run_trials(specs, workers=args.workers, outdir=outdir, resume=args.resume):
+        done.append(doc)
+        if not args.json:
+            m = doc["metrics"]
+            nrp = "-" if m["nrp"] is None else f"{m['nrp']:.2f}"
+            print(f"  {doc['spec']['novelty'] or 'none':<15} seed {doc['spec']['seed']:<4} detected {str(m['detected']):<5} NRP {nrp:>5}  ({doc['seconds']:.0f} s)", flush=True)
+    done.sort(key=lambda d: (d["spec"]["novelty"] or "", d["spec"]["seed"]))
+    summary = trials.summarize(done)
+    if outdir is not None:
+        outdir.mkdir(parents=True, exist_ok=True)
+        atomic_write(outdir / "summary.json", json.dumps(json_safe({"trials": done, "summary": summary}), indent=1))
+    if args.json:
+        print(json.dumps(json_safe({"trials": done, "summary": summary})))
+        return 0
+    print(f"trials: {len(done)}, agent {args.agent}, {args.games} games each, adaptation {'off' if args.no_adapt else 'on'}")
+    print(f"  {'cell':<24} {'trials':>6} {'NDA':>6} {'PNWP':>6} {'post':>6} {'base':>6} {'NRP':>6}")
+    for cell, c in summary.items():
+        def f(x: float | None) -> str:
+            return "-" if x is None else f"{x:.3f}"
+        print(f"  {cell:<24} {c['trials']:>6} {f(c['nda']):>6} {f(c['pnwp']):>6} {f(c['post_rate']):>6} {f(c['baseline_pre_rate']):>6} {f(c['nrp']):>6}")
+    return 0
+
+
+def _trial_text(doc: dict[str, Any]) -> str:
+    spec, m = doc["spec"], doc["metrics"]
+    nov = spec["novelty"]
+    lines = [
+        f"trial: {spec['agent']} vs {','.join(spec['opponents'])}; seed {spec['seed']}; {spec['games']} games; "
+        f"adaptation {'on' if spec['adapt'] else 'off'}",
+    ]
+    if nov is None:
+        lines.append("  novelty: none (a control trial)")
+    else:
+        lines.append(f"  novelty: {nov}, injected at game {doc['injected_at']}")
+
+    def rate(k: int, n: int) -> str:
+        return f"{k / n:.3f} ({k}/{n})" if n else "- (0 games)"
+
+    lo, hi = m["pnwp_95"] or (0.0, 1.0)
+    lines.append(f"  PNWP  {rate(m['pre_wins'], m['pre_games'])}  95% [{lo:.3f}, {hi:.3f}]")
+    if m["detection"] is not None:
+        d = m["detection"]
+        lines.append(f"  NDA   detected {m['detection_delay_games']} game(s) after the injection, round {d['round']}: {d['tag']}: {d['detail']}")
+    if m["false_alarms"]:
+        d = m["first_false_alarm"]
+        lines.append(f"  NDA   FALSE ALARM before the injection ({m['false_alarms']}): game {d['game']} {d['tag']}: {d['detail']}")
+    lines.append(f"  NDA   {'correct' if m['detected'] else 'wrong'} (tags seen after the injection: {', '.join(m['tags_seen']) or 'none'})")
+    if nov is not None:
+        base = rate(m["baseline_pre_wins"], m["baseline_pre_seats"])
+        nrp = "-" if m["nrp"] is None else f"{m['nrp']:.2f}"
+        lines.append(f"  NRP   {nrp} = win rate after {rate(m['post_wins'], m['post_games'])} / strategic before {base}")
+    lines.append(f"  ({doc['seconds']:.0f} s)")
+    return "\n".join(lines)

@@ -1,0 +1,78 @@
+"""What the ``monopoly-trade`` commands share: the program name, :class:`UsageError` (bad
+command-line input, printed as one line with exit status 2), the :class:`Parser` that raises it
+instead of exiting, the ``nonneg_int``/``pos_int`` argument types, :func:`player_arg` for the
+``--player`` option, :func:`json_safe` for JSON output and :func:`agent_errors` for
+:func:`solver.cli.main`. It imports nothing heavy, so every command module can use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any, NoReturn
+
+from models.state import GameState
+
+PROG = "monopoly-trade"
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors raise :class:`UsageError` instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def nonneg_int(text: str) -> int:
+    """Argument type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def pos_int(text: str) -> int:
+    """Argument type: an integer >= 1."""
+    value = nonneg_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def player_arg(state: GameState, name: str | None) -> int:
+    """The index of the player ``--player`` names in ``state`` (default: the state's ``to_move``)."""
+    if name is None:
+        return state.to_move
+    try:
+        return state.player_index(name)
+    except KeyError:
+        raise UsageError(f"--player: no player named {name!r} in the state") from None
+
+
+def json_safe(x: Any) -> Any:
+    """Infinite or undefined numbers as ``null``."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_safe(v) for v in x]
+    return x
+
+
+def agent_errors() -> tuple[type[Exception], ...]:
+    """The agent registry's ``UnknownAgentError`` if the registry is loaded, else nothing.
+
+    The registry pulls in numba and OR-Tools through its agents, so only the commands that
+    take agent specs import it; an ``UnknownAgentError`` cannot exist unless it was.
+    """
+    registry = sys.modules.get("solver.agents.registry")
+    return () if registry is None else (registry.UnknownAgentError,)
