@@ -2,7 +2,7 @@
 
     python bench/solve.py [--state instances/midgame-no-monopolies.json] [--repeat 3]
 
-Prints, for the default budget (1 s) and 800 rollouts:
+Prints, at the default settings (800 rollouts; the 60 s budget is only a safety cap):
 
 * the CLI (``monopoly-trade solve STATE --json`` in a fresh process): the
   first run and the best of ``--repeat`` later runs (the numba cache, the

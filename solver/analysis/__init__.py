@@ -8,4 +8,5 @@ Modules, one job each:
 - :mod:`solver.analysis.reserve`: cash reserves against ruin (one backward ruin pass).
 - :mod:`solver.analysis.valuation`: Bellman purchase value with a ruin penalty (seed 004).
 - :mod:`solver.analysis.state_value`: seed 002's state value and its safety conditions.
+- :mod:`solver.analysis.summary`: the per-player analysis that ``analyze`` prints.
 """

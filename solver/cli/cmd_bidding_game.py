@@ -36,15 +36,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``bidding-game`` on the parsed ``args``: the exit status."""
     from fractions import Fraction
 
-    from solver.bidding.games import (
-        BiddingGameError,
-        graph_from_json,
-        optimal_moves,
-        poorman_bids,
-        poorman_costs,
-        richman_bids,
-        richman_costs,
-    )
+    from solver.bidding.graph import BiddingGameError, graph_from_json, optimal_moves
+    from solver.bidding.poorman import poorman_bids, poorman_costs
+    from solver.bidding.richman import richman_bids, richman_costs
 
     try:
         doc = json.loads(Path(args.file).read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """``monopoly-trade solve STATE``: the main job. :func:`solver.decide.decide` chooses for the player
 between building, proposing a trade (CP-SAT candidates re-scored by simulation on common dice) and
-holding cash, within a wall-clock budget; this module prints the decision, its reason, the re-scored
+holding cash, by a fixed amount of work (the clock is only a safety cap); this module prints the decision, its reason, the re-scored
 trades and the pruning funnel as text, or the whole decision as one JSON object (non-finite numbers
 as ``null``).
 """
@@ -23,13 +23,14 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Decide for the player (default: to_move): build, propose a trade (CP-SAT candidates re-scored by "
             "simulation on common dice, Nash-bargained, checked for what they do to the others) or hold cash. "
-            "The same seed gives the same answer; --budget is a wall-clock cap (a decision it cuts says truncated)."
+            "The work is fixed by counts, so the same seed gives the same answer on any machine and under any load; "
+            "--budget is only a wall-clock safety cap (a decision it cuts says truncated)."
         ),
     )
     p.add_argument("state", help="a state file")
     p.add_argument("--player", help="the player (default: the state's to_move)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
-    p.add_argument("--budget", type=float, default=1.0, help="wall-clock cap in seconds (default 1)")
+    p.add_argument("--budget", type=float, default=60.0, help="wall-clock safety cap in seconds (default 60)")
     p.add_argument("--rollouts", type=pos_int, default=800, help="games per simulated state (default 800)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
