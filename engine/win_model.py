@@ -1,0 +1,404 @@
+"""A calibrated value at the horizon: P(player wins | state) by a conditional logit.
+
+A rollout that stops before the game ends must still say who is likely to
+win. Scoring such a game by "the richest player wins" over-weights cash (a
+$100 gift moves that score about 5 times more at a 30-round horizon than it
+moves the outcome of games played to the end). This module replaces it by a
+model fitted on states sampled from games that WERE played to the end.
+
+Model
+-----
+For the active players ``i`` of a state, with a feature vector ``f_i``
+(:data:`FEATURES`), the probability that ``i`` wins is the conditional
+(multinomial) logit of McFadden (1974, "Conditional logit analysis of
+qualitative choice behavior", in Zarembka (ed.), *Frontiers in
+Econometrics*)::
+
+    P(i wins) = exp(w . f_i) / sum_j exp(w . f_j)       (j over active players)
+
+One weight vector ``w`` is shared by all seats, so the model is symmetric in
+the players and its probabilities sum to 1 over the active players; a
+bankrupt player has probability 0. It is fitted by maximum likelihood with a
+small L2 penalty (:func:`fit`; the log-likelihood is concave, so the optimum
+is unique), by ``bench/fit_win_model.py``; the coefficients ship in
+``engine/data/win-model.json`` with the fit's provenance and its held-out
+Brier score.
+
+Features
+--------
+Each is computed per game from arrays (so a batch of kernel games and a
+single :class:`~models.state.GameState` share one implementation,
+:func:`features_from_arrays`). ``ept`` is the long-run expected rent per
+opponent turn of a square for its current owner (:func:`engine.ept.state_ept`
+written as lookup tables; mortgaged or unowned squares pay nothing), ``n``
+the number of active players:
+
+``worth_share``
+    net worth (the short-game valuation of :meth:`GameState.net_worth`)
+    over the sum of the active players' net worths.
+``income_share``
+    the player's summed ``ept`` over the active players' sum (``1/n`` each
+    when nobody collects any rent).
+``flow``
+    ``asinh(net / 100)`` with ``net = (n - 1) * income - outgo`` dollars
+    per round: rent collected from the others' turns minus rent paid on its
+    own turn (the squares of the others). ``asinh`` keeps hotel-sized flows
+    from dominating while staying linear near 0.
+``danger``
+    the dearest rent the player can land on (others' unmortgaged squares,
+    a utility counted at 7 times its multiplier) over its liquidation value,
+    capped at 3: near or above 1, one unlucky roll can ruin it.
+``monopolies``
+    complete colour groups held (``set_size`` honoured).
+
+Why the weights' signs are constrained
+--------------------------------------
+The model scores the end of a rollout, and decisions compare two such
+scores: a trade or a gift is an intervention, so the model must move in the
+causal direction (more money or more rent never hurts). An unconstrained
+fit on observed games does not: with a cash-share feature its weight came
+out negative (-0.57), and without it the net-worth share's weight is -0.26,
+because in observed play idle cash marks a player that cannot invest. So
+the fit (:func:`fit`) bounds every weight to its sign in :data:`SIGNS`
+(L-BFGS-B with bounds); on the held-out games of the shipped fit this costs
+0.001 of Brier score (see the provenance in the data file). Cash still
+counts through ``worth_share`` and ``danger``, and through what the rollout
+policy buys and builds with it before the horizon.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from engine.ept import long_run_blocks, railroad_ept, street_ept, utility_ept
+from engine.markov import PositionChain, chain_for
+from models.board import HOTEL, Board
+from models.rules import Rules
+from models.state import BANK, GameState
+
+FEATURES = ("worth_share", "income_share", "flow", "danger", "monopolies")
+SIGNS = (1, 1, 1, -1, 1)
+"""The sign each weight is constrained to (:func:`fit`): more worth, rent, flow or sets never
+lowers a player's chance, more danger never raises it."""
+DANGER_CAP = 3.0
+UTILITY_ROLL = 7.0  # the mean total of two dice, for a utility's landing rent in ``danger``
+
+
+@dataclass(frozen=True)
+class BoardTables:
+    """Per-square lookup tables of one (board, rules): everything the features need.
+
+    ``street_ept[sq, k]``: EPT of street ``sq`` at level ``k`` (0..5), where
+    level 0 is the bare rent and column 6 the doubled bare rent of a monopoly;
+    ``rr_ept[sq, c]`` for ``c + 1`` railroads held, ``ut_ept[sq, c]`` for ``c + 1``
+    utilities held; the same layout with the landing rent in dollars in the
+    ``*_rent`` tables. ``group[sq]``: the index of the square's group (-1 for
+    other squares), ``need[g]``: lots needed for a monopoly of street group
+    ``g`` (``is_street[g]``), ``price``, ``house_cost``, ``mortgage``: per square.
+    """
+
+    kind: np.ndarray  # 0 other, 1 street, 2 railroad, 3 utility
+    group: np.ndarray
+    is_street: np.ndarray
+    need: np.ndarray
+    price: np.ndarray
+    house_cost: np.ndarray
+    mortgage: np.ndarray
+    sell: np.ndarray
+    street_ept: np.ndarray
+    street_rent: np.ndarray
+    rr_ept: np.ndarray
+    rr_rent: np.ndarray
+    ut_ept: np.ndarray
+    ut_rent: np.ndarray
+
+
+def board_tables(board: Board, rules: Rules, chain: PositionChain | None = None) -> BoardTables:
+    """The lookup tables of ``board`` under ``rules`` (long-run landings, long jail policy)."""
+    chain = chain or chain_for(board, rules, "long")
+    b = long_run_blocks(chain)
+    n = board.size
+    groups = sorted(board.groups)
+    gidx = {g: i for i, g in enumerate(groups)}
+    kind = np.zeros(n, np.int64)
+    group = np.full(n, -1, np.int64)
+    price = np.zeros(n)
+    house = np.zeros(n)
+    mort = np.zeros(n)
+    sell = np.zeros(n)
+    s_ept = np.zeros((n, 7))
+    s_rent = np.zeros((n, 7))
+    n_rr, n_ut = max(len(board.railroads), 1), max(len(board.utilities), 1)
+    r_ept, r_rent = np.zeros((n, n_rr)), np.zeros((n, n_rr))
+    u_ept, u_rent = np.zeros((n, n_ut)), np.zeros((n, n_ut))
+    for sq in board.property_squares:
+        s = board.squares[sq]
+        price[sq] = s.price
+        mort[sq] = int(s.price * rules.mortgage_rate)
+        if s.group is not None:
+            group[sq] = gidx[s.group]
+        if s.kind == "street":
+            kind[sq] = 1
+            house[sq] = s.house_cost
+            sell[sq] = rules.sell_value(s.house_cost)
+            rents = [*s.rents[: HOTEL + 1], 2 * s.rents[0]]
+            s_rent[sq] = rents
+            s_ept[sq] = [float(street_ept(chain, sq, r, b)) for r in rents]
+        elif s.kind == "railroad":
+            kind[sq] = 2
+            rents = board.railroad_rents[:n_rr]
+            r_rent[sq, : len(rents)] = rents
+            r_ept[sq, : len(rents)] = [float(railroad_ept(chain, sq, r, b)) for r in rents]
+        else:
+            kind[sq] = 3
+            mults = board.utility_multipliers[:n_ut]
+            u_rent[sq, : len(mults)] = [UTILITY_ROLL * m for m in mults]
+            u_ept[sq, : len(mults)] = [float(utility_ept(chain, sq, m, b)) for m in mults]
+    is_street = np.array([g in board.street_groups for g in groups], bool)
+    need = np.array([rules.set_size.get(g, len(board.groups[g])) for g in groups], np.int64)
+    return BoardTables(kind, group, is_street, need, price, house, mort, sell, s_ept, s_rent, r_ept, r_rent, u_ept, u_rent)
+
+
+def features_from_arrays(
+    t: BoardTables,
+    cash: np.ndarray,
+    owner: np.ndarray,
+    houses: np.ndarray,
+    mortgaged: np.ndarray,
+    bankrupt: np.ndarray,
+) -> np.ndarray:
+    """Features of every player of every game: an array ``(games, players, len(FEATURES))``.
+
+    ``cash`` and ``bankrupt`` are ``(games, players)``; ``owner`` (player
+    index or -1), ``houses`` (0..5) and ``mortgaged`` are ``(games, squares)``.
+    Bankrupt players get zero features (their probability is set to 0 by
+    :func:`win_probabilities`).
+    """
+    cash = np.asarray(cash, float)
+    owner = np.asarray(owner, np.int64)
+    houses = np.asarray(houses, np.int64)
+    mortgaged = np.asarray(mortgaged, bool)
+    active = ~np.asarray(bankrupt, bool)
+    games, players = cash.shape
+    n_groups = len(t.need)
+    # counts[g, p, group] of lots held
+    onehot = owner[:, None, :] == np.arange(players)[None, :, None]  # (G, P, S)
+    gsq = t.group >= 0
+    counts = np.zeros((games, players, n_groups), np.int64)
+    for k in range(n_groups):
+        counts[:, :, k] = onehot[:, :, t.group == k].sum(axis=2)
+    mono = (counts >= t.need[None, None, :]) & t.is_street[None, None, :]
+    owned = owner >= 0
+    safe_owner = np.where(owned, owner, 0)
+    gi = np.where(gsq, t.group, 0)
+    own_count = np.take_along_axis(counts.reshape(games, players * n_groups), (safe_owner * n_groups + gi[None, :]), axis=1)
+    own_mono = np.take_along_axis(mono.reshape(games, players * n_groups), (safe_owner * n_groups + gi[None, :]), axis=1)
+    sq_idx = np.arange(len(t.kind))[None, :]
+    street_col = np.where(houses > 0, houses, np.where(own_mono, 6, 0))
+    ept = np.zeros(owner.shape)
+    rent = np.zeros(owner.shape)
+    is_st = t.kind[None, :] == 1
+    ept = np.where(is_st, t.street_ept[sq_idx, street_col], ept)
+    rent = np.where(is_st, t.street_rent[sq_idx, street_col], rent)
+    rr_c = np.clip(own_count - 1, 0, t.rr_ept.shape[1] - 1)
+    ut_c = np.clip(own_count - 1, 0, t.ut_ept.shape[1] - 1)
+    ept = np.where(t.kind[None, :] == 2, t.rr_ept[sq_idx, rr_c], ept)
+    rent = np.where(t.kind[None, :] == 2, t.rr_rent[sq_idx, rr_c], rent)
+    ept = np.where(t.kind[None, :] == 3, t.ut_ept[sq_idx, ut_c], ept)
+    rent = np.where(t.kind[None, :] == 3, t.ut_rent[sq_idx, ut_c], rent)
+    live = owned & ~mortgaged
+    ept = np.where(live, ept, 0.0)
+    rent = np.where(live, rent, 0.0)
+    # per player sums
+    mine = onehot & owned[:, None, :]
+    income = (mine * ept[:, None, :]).sum(axis=2)
+    total_ept = ept.sum(axis=1, keepdims=True)
+    outgo = total_ept - income
+    worst = np.where(mine, 0.0, rent[:, None, :]).max(axis=2)
+    value = np.where(mortgaged, t.mortgage[None, :], t.price[None, :]) + houses * t.house_cost[None, :]
+    worth = cash + (mine * value[:, None, :]).sum(axis=2)
+    liq_sq = np.where(mortgaged, 0.0, t.mortgage[None, :]) + houses * t.sell[None, :]
+    liquid = cash + (mine * liq_sq[:, None, :]).sum(axis=2)
+    n_act = active.sum(axis=1, keepdims=True)
+
+    def share(x: np.ndarray) -> np.ndarray:
+        x = np.where(active, np.maximum(x, 0.0), 0.0)
+        tot = x.sum(axis=1, keepdims=True)
+        even = np.where(active, 1.0 / np.maximum(n_act, 1), 0.0)
+        return np.where(tot > 0, x / np.where(tot > 0, tot, 1.0), even)
+
+    f = np.zeros((games, players, len(FEATURES)))
+    f[..., 0] = share(worth)
+    f[..., 1] = share(income)
+    f[..., 2] = np.arcsinh(((n_act - 1) * income - outgo) / 100.0)
+    f[..., 3] = np.minimum(worst / np.maximum(liquid, 1.0), DANGER_CAP)
+    f[..., 4] = mono.sum(axis=2)
+    return np.where(active[..., None], f, 0.0)
+
+
+def state_arrays(state: GameState) -> tuple[np.ndarray, ...]:
+    """``(cash, owner, houses, mortgaged, bankrupt)`` of one state, with a leading game axis of 1."""
+    cash = np.array([[p.cash for p in state.players]], float)
+    owner = np.array([[o if o != BANK else -1 for o in state.owner]], np.int64)
+    houses = np.array([state.houses], np.int64)
+    mortgaged = np.array([state.mortgaged], bool)
+    bankrupt = np.array([[p.bankrupt for p in state.players]], bool)
+    return cash, owner, houses, mortgaged, bankrupt
+
+
+@cache
+def _tables_for(board: Board, rules: Rules) -> BoardTables:
+    return board_tables(board, rules)
+
+
+def state_features(state: GameState) -> np.ndarray:
+    """Features of the players of ``state``: ``(players, len(FEATURES))``."""
+    return features_from_arrays(_tables_for(state.board, state.rules), *state_arrays(state))[0]
+
+
+def win_probabilities(weights: np.ndarray, features: np.ndarray, bankrupt: np.ndarray) -> np.ndarray:
+    """The conditional logit: softmax of ``features @ weights`` over the active players.
+
+    ``features`` is ``(..., players, k)``, ``bankrupt`` ``(..., players)``;
+    returns ``(..., players)`` summing to 1 over the active players of each
+    game (all zeros for a game with nobody active)."""
+    z = features @ np.asarray(weights, float)
+    z = np.where(bankrupt, -np.inf, z)
+    top = np.max(np.where(bankrupt, -np.inf, z), axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    e = np.where(bankrupt, 0.0, np.exp(z - top))
+    tot = e.sum(axis=-1, keepdims=True)
+    return np.where(tot > 0, e / np.where(tot > 0, tot, 1.0), 0.0)
+
+
+def neg_log_likelihood(weights: np.ndarray, features: np.ndarray, mask: np.ndarray, winner: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+    """Mean negative log-likelihood (plus ``l2 * |w|^2 / 2``) and its gradient.
+
+    ``features`` ``(m, players, k)``, ``mask`` ``(m, players)`` True for active
+    players, ``winner`` ``(m,)`` the index of the eventual winner (active).
+    Gradient: ``mean_s (E_p[f] - f_winner) + l2 * w`` (the usual logit score)."""
+    p = win_probabilities(weights, features, ~mask)
+    m = len(winner)
+    rows = np.arange(m)
+    lp = np.log(np.maximum(p[rows, winner], 1e-300))
+    expected = (p[..., None] * features).sum(axis=1)
+    grad = (expected - features[rows, winner]).mean(axis=0) + l2 * weights
+    return float(-lp.mean() + 0.5 * l2 * weights @ weights), grad
+
+
+def fit(
+    features: np.ndarray, mask: np.ndarray, winner: np.ndarray, l2: float = 1e-3, signs: tuple[int, ...] | None = SIGNS
+) -> np.ndarray:
+    """Maximum-likelihood weights (L-BFGS-B on :func:`neg_log_likelihood`), each bounded to
+    its sign in ``signs`` (``0``: free; ``None``: no bounds). The objective is strictly
+    convex for ``l2 > 0`` and the bounds are a convex set, so the optimum is unique."""
+    from scipy.optimize import minimize
+
+    k = features.shape[-1]
+    bounds = None if signs is None else [(0, None) if s > 0 else (None, 0) if s < 0 else (None, None) for s in signs]
+    res = minimize(neg_log_likelihood, np.zeros(k), args=(features, mask, winner, l2), jac=True, method="L-BFGS-B", bounds=bounds)
+    if not res.success:
+        raise RuntimeError(f"win-model fit did not converge: {res.message}")
+    return np.asarray(res.x)
+
+
+def brier(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray) -> float:
+    """Mean over states of ``sum_i (p_i - y_i)^2`` over the active players (Brier, 1950)."""
+    y = np.zeros_like(prob)
+    y[np.arange(len(winner)), winner] = 1.0
+    return float((((prob - y) ** 2) * mask).sum(axis=1).mean())
+
+
+def reliability(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray, bins: int = 10) -> list[dict[str, float]]:
+    """Reliability table: (player, state) pairs binned by predicted probability;
+    per bin the count, the mean prediction and the observed win frequency with its
+    binomial standard error."""
+    y = np.zeros_like(prob)
+    y[np.arange(len(winner)), winner] = 1.0
+    p, o = prob[mask], y[mask]
+    edges = np.linspace(0, 1, bins + 1)
+    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    out = []
+    for b in range(bins):
+        sel = idx == b
+        n = int(sel.sum())
+        if n == 0:
+            continue
+        freq = float(o[sel].mean())
+        out.append({"lo": float(edges[b]), "hi": float(edges[b + 1]), "n": n, "predicted": float(p[sel].mean()),
+                    "observed": freq, "se": float(np.sqrt(max(freq * (1 - freq), 1e-12) / n))})
+    return out
+
+
+def richest_rule(features: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The net-worth rule as probabilities: 1 for the richest active player (ties split)."""
+    w = np.where(mask, features[..., 0], -np.inf)
+    top = w.max(axis=-1, keepdims=True)
+    best = (w == top) & mask
+    return best / best.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class WinModel:
+    """Fitted weights (one per :data:`FEATURES` entry) and the fit's provenance."""
+
+    weights: np.ndarray
+    provenance: dict[str, Any]
+
+    def predict(self, state: GameState) -> np.ndarray:
+        """P(win) of each player of ``state`` (0 for the bankrupt)."""
+        bankrupt = np.array([p.bankrupt for p in state.players])
+        return win_probabilities(self.weights, state_features(state), bankrupt)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "monopoly-win-model/1", "features": list(FEATURES),
+                "weights": [float(x) for x in self.weights], "provenance": self.provenance}
+
+
+MAX_MODEL_BYTES = 1 << 20
+
+
+def load_model(doc: dict[str, Any]) -> WinModel:
+    """A :class:`WinModel` from its JSON document (checked: format, feature names, finite weights)."""
+    if doc.get("format") != "monopoly-win-model/1":
+        raise ValueError("win model: format must be 'monopoly-win-model/1'")
+    if doc.get("features") != list(FEATURES):
+        raise ValueError(f"win model: features must be {list(FEATURES)}")
+    w = np.array(doc.get("weights"), float)
+    if w.shape != (len(FEATURES),) or not np.all(np.isfinite(w)) or np.any(np.abs(w) > 1e3):
+        raise ValueError("win model: weights must be finite numbers, one per feature, |w| <= 1000")
+    return WinModel(w, dict(doc.get("provenance", {})))
+
+
+@cache
+def default_model() -> WinModel:
+    """The shipped model (``engine/data/win-model.json``)."""
+    text = resources.files("engine").joinpath("data").joinpath("win-model.json").read_text(encoding="utf-8")
+    if len(text) > MAX_MODEL_BYTES:
+        raise ValueError("win model: file too large")
+    return load_model(json.loads(text))
+
+
+__all__ = [
+    "FEATURES",
+    "SIGNS",
+    "BoardTables",
+    "WinModel",
+    "board_tables",
+    "brier",
+    "default_model",
+    "features_from_arrays",
+    "fit",
+    "load_model",
+    "neg_log_likelihood",
+    "reliability",
+    "richest_rule",
+    "state_features",
+    "win_probabilities",
+]
