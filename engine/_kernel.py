@@ -71,6 +71,10 @@ S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL,
 SCR_ROWS = 10
 HOTEL = 5
 MAX_ACTIONS = 64
+# --- trace rows (see run_batch, snapshot and engine.rollout.TraceLayout) -------
+TRACE_ROLLS = 8  # rolls of a turn recorded (a turn has at most doubles_to_jail)
+TRACE_STATE = 1 + TRACE_ROLLS  # the state after the turn starts here
+TRACE_GAME, TRACE_PLAYER, TRACE_DECK = 8, 7, 2  # fixed columns of each block
 NEVER = 1 << 62  # a cash threshold that is never reached
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -1000,9 +1004,23 @@ def next_turn(B, X, p):
         end_game(B, X, REASON_CAP)
 
 
+@jit_inline
+def _record_roll(X, rec):
+    """Trace only: the doubles counter after one roll of the turn and its consequences."""
+    n = rec[0]
+    if n < TRACE_ROLLS:
+        rec[1 + n] = X[4][DBL]
+    rec[0] = n + 1
+
+
 @jit
-def play_turn(B, X, key):
-    """:meth:`Game.play_turn`."""
+def play_turn(B, X, key, rec):
+    """:meth:`Game.play_turn`.
+
+    ``rec`` is ``None`` except in a trace (:func:`run_batch`): numba compiles
+    the ``None`` version without the recording branches. In a trace, ``rec[0]``
+    counts the rolls of the turn (a jail turn counts as one, with the roll it
+    may lead to) and ``rec[1 + i]`` is the doubles counter after roll ``i``."""
     PL, M = X[0], X[4]
     if M[OVER]:
         return
@@ -1019,11 +1037,15 @@ def play_turn(B, X, key):
             again = jail_turn(B, X, key, p)
         else:
             again = roll_and_move(B, X, key, p)
+        if rec is not None:
+            _record_roll(X, rec)
     else:
         act(B, X, p)
         again = M[DBL] > 0 and not PL[p, INJ]
     while again and not M[OVER] and not PL[p, BK]:
         again = roll_and_move(B, X, key, p)
+        if rec is not None:
+            _record_roll(X, rec)
     if not M[OVER]:
         next_turn(B, X, p)
 
@@ -1039,21 +1061,63 @@ def start_game(B, X):
 
 
 @jit
-def snapshot(X, row):
-    """Cash, position, jail flag, bankrupt flag per player; owner, level, mortgage per square."""
-    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+def snapshot(B, X, row):
+    """Trace only: the state after a turn, from ``row[TRACE_STATE]`` on (the
+    layout of :class:`engine.rollout.TraceLayout`).
+
+    Game: to move, round, phase, doubles counter, dice thrown, over flag,
+    winner and end reason (-1 while the game runs). Per player: cash,
+    position, in-jail flag, bankrupt flag, jail turns, jail cards held, net
+    worth, then the held Get Out of Jail Free cards as (deck, card) pairs in
+    the order received (the last is used first; -1 padding). Owner, level and
+    mortgage flag per square. Per deck: shuffles so far, cards left before the
+    next shuffle, those cards in draw order (-1 padding), held flag per card.
+    """
+    PL, OWN, HOU, MOR, M, PILE, HELD, STACK = X[0], X[1], X[2], X[3], X[4], X[5], X[6], X[7]
     P = PL.shape[0]
     S = OWN.shape[0]
+    H = STACK.shape[1]
+    W = PILE.shape[1]
+    o = TRACE_STATE
+    over = M[OVER]
+    row[o] = M[TO_MOVE]
+    row[o + 1] = M[ROUND]
+    row[o + 2] = M[PHASE]
+    row[o + 3] = M[DBL]
+    row[o + 4] = M[DICE_CTR]
+    row[o + 5] = over
+    row[o + 6] = M[WINNER] if over else -1
+    row[o + 7] = M[REASON] if over else -1
+    o += TRACE_GAME
     for q in range(P):
-        row[4 * q] = PL[q, CASH]
-        row[4 * q + 1] = PL[q, POS]
-        row[4 * q + 2] = PL[q, INJ]
-        row[4 * q + 3] = PL[q, BK]
-    o = 4 * P
+        row[o] = PL[q, CASH]
+        row[o + 1] = PL[q, POS]
+        row[o + 2] = PL[q, INJ]
+        row[o + 3] = PL[q, BK]
+        row[o + 4] = PL[q, JT]
+        row[o + 5] = PL[q, JC]
+        row[o + 6] = net_worth(B, X, q)
+        o += TRACE_PLAYER
+        for k in range(H):
+            held = k < PL[q, JC]
+            row[o + 2 * k] = STACK[q, k, 0] if held else -1
+            row[o + 2 * k + 1] = STACK[q, k, 1] if held else -1
+        o += 2 * H
     for sq in range(S):
         row[o + sq] = OWN[sq]
         row[o + S + sq] = HOU[sq]
         row[o + 2 * S + sq] = MOR[sq]
+    o += 3 * S
+    for d in range(2):
+        lo = M[PTR0 + d]
+        n = M[LEN0 + d] - lo
+        row[o] = M[SHUF0 + d]
+        row[o + 1] = n
+        o += TRACE_DECK
+        for i in range(W):
+            row[o + i] = PILE[d, lo + i] if i < n else -1
+            row[o + W + i] = HELD[d, i]
+        o += 2 * W
 
 
 @jit
@@ -1074,9 +1138,14 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace):
     """Play one game per key from the initial state ``X0``, in the work state ``X``.
 
     Fills ``winners[g]`` (-1: none), ``worths[g, p]`` (net worth at the end),
-    ``info[g] = (turns, rounds, reason)``. When ``trace`` has rows, the state
-    after every turn of the first game is written there (for the differential
-    test). Returns the number of player-turns played.
+    ``info[g] = (turns, rounds, reason)``. Row ``t`` of ``trace`` receives
+    turn ``t`` of the first game: its rolls (:func:`play_turn`) and the state
+    after it (:func:`snapshot`), for the differential test; every other turn
+    (all of them when ``trace`` has no rows, as in :func:`engine.rollout.simulate`)
+    runs the version of :func:`play_turn` compiled without recording. (A
+    ``trace=None`` version with a single untraced loop was measured 10-15%
+    slower, apparently from different inlining.) Returns the number of
+    player-turns played.
     """
     PL0, OWN0, HOU0, MOR0, M0, PILE0, HELD0, STACK0 = X0[0], X0[1], X0[2], X0[3], X0[4], X0[5], X0[6], X0[7]
     PL, OWN, HOU, MOR, M, PILE, HELD, STACK = X[0], X[1], X[2], X[3], X[4], X[5], X[6], X[7]
@@ -1096,9 +1165,15 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace):
         start_game(B, X)
         nt = 0
         while M[OVER] == 0:
-            play_turn(B, X, key)
             if g == 0 and nt < trace.shape[0]:
-                snapshot(X, trace[nt])
+                row = trace[nt]
+                row[0] = 0
+                for i in range(TRACE_ROLLS):
+                    row[1 + i] = -1
+                play_turn(B, X, key, row)
+                snapshot(B, X, row)
+            else:
+                play_turn(B, X, key, None)
             nt += 1
         total_turns += M[TURNS]
         winners[g] = M[WINNER]

@@ -36,14 +36,21 @@ Two engines, one truth
     :func:`reference_trace` plays the same game with the reference engine
     (:class:`engine.game.Game`, :class:`engine.rollout_policy.PolicyAgent`,
     :class:`engine.streams.CounterStream`) and :func:`kernel_trace` with the
-    kernel; the differential test demands identical states after every turn.
+    kernel; the differential test demands identical rows after every turn
+    (:class:`TraceLayout`: the doubles counter after each roll of the turn,
+    then the whole state: cash, positions, jail, held Get Out of Jail Free
+    cards, buildings, mortgages, both decks' order and held cards, and the
+    winner and end reason once the game is over). Only the kernel's trace
+    call records them: :func:`simulate` passes a trace without rows, and its
+    turns run the version of :func:`engine._kernel.play_turn` compiled
+    without recording.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,7 +58,7 @@ import numpy as np
 from engine import _kernel
 from engine.game import Game, Observer
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
-from engine.rollout_tables import encode
+from engine.rollout_tables import DECK_NAMES, encode
 from engine.seeding import SeedLike
 from engine.streams import CounterStream, stream_keys
 from models.state import GameState
@@ -147,7 +154,7 @@ def simulate(
     finished = 0
     rounds = 0
     start = time.perf_counter()
-    trace = np.zeros((0, 1), dtype=np.int64)
+    trace = np.zeros((0, 1), dtype=np.int64)  # no rows: no turn is recorded
     work = tables.work()
     for lo in range(0, n_games, batch):
         m = min(batch, n_games - lo)
@@ -209,28 +216,151 @@ def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str)
     return float(d.mean()), se
 
 
-def kernel_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy | None = None) -> np.ndarray:
-    """The kernel's state after every turn of the game with stream key ``key``.
+GAME_FIELDS = ("to_move", "round", "phase", "doubles", "dice_thrown", "over", "winner", "reason")
+PLAYER_FIELDS = ("cash", "position", "in_jail", "bankrupt", "jail_turns", "jail_cards", "net_worth")
+DECK_FIELDS = ("shuffles", "left")
+REASON_CODES = {"bankruptcy": _kernel.REASON_BANKRUPTCY, "round_cap": _kernel.REASON_CAP}
+assert (len(GAME_FIELDS), len(PLAYER_FIELDS), len(DECK_FIELDS)) == (_kernel.TRACE_GAME, _kernel.TRACE_PLAYER, _kernel.TRACE_DECK)
 
-    One row per turn: per player cash, position, in-jail flag, bankrupt flag;
-    then owner, building level and mortgage flag per square.
+
+@dataclass(frozen=True)
+class TraceLayout:
+    """The columns of a row of :func:`kernel_trace` and :func:`reference_trace` (one row per turn).
+
+    ``rolls`` (column 0) counts the rolls of the turn (a jail turn counts as
+    one, with the roll it may lead to); columns ``1 .. TRACE_ROLLS`` hold
+    the doubles counter (``GameState.doubles_rolled``) after each of them and
+    its consequences (-1 padding). Then the state after the turn:
+    :data:`GAME_FIELDS` (``phase`` 0 at the start of a turn; ``winner`` and
+    ``reason``, :data:`REASON_CODES`, are -1 until the game is over), per
+    player :data:`PLAYER_FIELDS` and ``held_width`` (deck, card) pairs, the
+    Get Out of Jail Free cards it holds in the order received (the last is
+    used first; -1 padding); owner, level and mortgage flag per square; per
+    deck (Chance, then Community Chest) :data:`DECK_FIELDS` (shuffles so
+    far, cards left before the next shuffle), the cards left in draw order
+    (``deck_width`` columns, -1 padding) and a held flag per card.
     """
+
+    n_players: int
+    n_squares: int
+    held_width: int
+    deck_width: int
+
+    @classmethod
+    def of(cls, state: GameState) -> TraceLayout:
+        board = state.board
+        decks = [board.deck(name) for name in DECK_NAMES]
+        pool = sum(c.action == "jail_free" for cards in decks for c in cards)
+        return cls(len(state.players), board.size, max(1, pool), max(1, *(len(d) for d in decks)))
+
+    @property
+    def game(self) -> int:
+        return _kernel.TRACE_STATE
+
+    def player(self, q: int) -> int:
+        """First column of player ``q`` (:data:`PLAYER_FIELDS`, then its held cards)."""
+        return self.game + len(GAME_FIELDS) + q * (len(PLAYER_FIELDS) + 2 * self.held_width)
+
+    def held(self, q: int) -> slice:
+        start = self.player(q) + len(PLAYER_FIELDS)
+        return slice(start, start + 2 * self.held_width)
+
+    @property
+    def squares(self) -> int:
+        """First column of the owners; levels and mortgage flags follow."""
+        return self.player(self.n_players)
+
+    def deck(self, d: int) -> int:
+        """First column of deck ``d`` (:data:`DECK_FIELDS`, then its pile and its held flags)."""
+        return self.squares + 3 * self.n_squares + d * (len(DECK_FIELDS) + 2 * self.deck_width)
+
+    def pile(self, d: int) -> slice:
+        start = self.deck(d) + len(DECK_FIELDS)
+        return slice(start, start + self.deck_width)
+
+    def deck_held(self, d: int) -> slice:
+        start = self.deck(d) + len(DECK_FIELDS) + self.deck_width
+        return slice(start, start + self.deck_width)
+
+    @property
+    def width(self) -> int:
+        return self.deck(2)
+
+    def names(self) -> list[str]:
+        """A name per column, for messages."""
+        out = ["rolls"] + [f"doubles after roll {i}" for i in range(_kernel.TRACE_ROLLS)] + list(GAME_FIELDS)
+        for q in range(self.n_players):
+            out += [f"player {q} {f}" for f in PLAYER_FIELDS]
+            out += [f"player {q} held card {k} {f}" for k in range(self.held_width) for f in ("deck", "card")]
+        for f in ("owner", "level", "mortgaged"):
+            out += [f"square {sq} {f}" for sq in range(self.n_squares)]
+        for d, name in enumerate(DECK_NAMES):
+            out += [f"{name} {f}" for f in DECK_FIELDS]
+            out += [f"{name} pile {i}" for i in range(self.deck_width)]
+            out += [f"{name} held {i}" for i in range(self.deck_width)]
+        assert len(out) == self.width
+        return out
+
+
+def kernel_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy | None = None) -> np.ndarray:
+    """The kernel's rows (:class:`TraceLayout`), one per turn of the game with stream key ``key``."""
     policy = policy or RolloutPolicy()
     tables = encode(state, policy, state.round + horizon)
-    n_pl, n_sq = tables.n_players, tables.n_squares
+    layout = TraceLayout.of(state)
+    assert (tables.X0[7].shape[1], tables.X0[5].shape[1]) == (layout.held_width, layout.deck_width)
+    n_pl = tables.n_players
     cap = 8 * (horizon + 1) * n_pl * 4 + 64
-    trace = np.zeros((cap, 4 * n_pl + 3 * n_sq), dtype=np.int64)
+    trace = np.zeros((cap, layout.width), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
     info = np.empty((1, 3), dtype=np.int64)
     _kernel.run_batch(tables.B, tables.X0, tables.work(), keys, np.empty(1, np.int64), np.empty((1, n_pl), np.int64), info, trace)
     return trace[: int(info[0, 0])]
 
 
-def _row(state: GameState) -> list[int]:
-    row: list[int] = []
-    for p in state.players:
-        row += [p.cash, p.position, int(p.in_jail), int(p.bankrupt)]
-    return row + list(state.owner) + list(state.houses) + [int(m) for m in state.mortgaged]
+def _reference_row(game: Game, layout: TraceLayout, rolls: list[int], stream: CounterStream) -> list[int]:
+    s = game.state
+    res = game.result
+    row = [len(rolls)] + (rolls + [-1] * _kernel.TRACE_ROLLS)[: _kernel.TRACE_ROLLS]
+    row += [s.to_move, s.round, int(s.phase != "start"), s.doubles_rolled, stream.dice_thrown, int(game.over)]
+    if res is None:
+        row += [-1, -1]
+    else:
+        row += [res.winner_index if res.winner_index is not None else -1, REASON_CODES[res.reason]]
+    for q, p in enumerate(s.players):
+        row += [p.cash, p.position, int(p.in_jail), int(p.bankrupt), p.jail_turns, p.jail_cards, s.net_worth(q)]
+        held = [v for deck, idx in game.held_cards[q] for v in (DECK_NAMES.index(deck), idx)]
+        row += held + [-1] * (2 * layout.held_width - len(held))
+    row += list(s.owner) + list(s.houses) + [int(m) for m in s.mortgaged]
+    for name in DECK_NAMES:
+        deck = game.decks[name]
+        pile = list(reversed(deck._pile))  # the next card is at the end of _pile
+        row += [stream._shuffles[name], len(pile)]
+        row += pile + [-1] * (layout.deck_width - len(pile))
+        row += [int(i in deck.held) for i in range(layout.deck_width)]
+    return row
+
+
+def _count_rolls(game: Game, rolls: list[int]) -> None:
+    """Append ``state.doubles_rolled`` to ``rolls`` after every roll of a turn
+    (``Game._roll_and_move``, or ``Game._jail_turn`` with the roll it may lead
+    to), as the kernel's :func:`engine._kernel.play_turn` records it."""
+    depth = 0
+
+    def outer(method: Callable[[int], bool]) -> Callable[[int], bool]:
+        def wrapped(p: int) -> bool:
+            nonlocal depth
+            depth += 1
+            try:
+                return method(p)
+            finally:
+                depth -= 1
+                if depth == 0:
+                    rolls.append(game.state.doubles_rolled)
+
+        return wrapped
+
+    for name in ("_roll_and_move", "_jail_turn"):
+        setattr(game, name, outer(getattr(game, name)))
 
 
 def reference_trace(
@@ -241,20 +371,26 @@ def reference_trace(
     observers: Iterable[Observer] = (),
 ) -> np.ndarray:
     """The same game as :func:`kernel_trace`, played by the reference engine
-    (``observers`` see its events)."""
+    (``observers`` see its events); the same rows."""
     s = state.copy()
     agents = [PolicyAgent(policy=policy) for _ in s.players]
-    game = Game(s, agents, CounterStream(key), max_rounds=s.round + horizon, observers=observers)
+    stream = CounterStream(key)
+    game = Game(s, agents, stream, max_rounds=s.round + horizon, observers=observers)
+    layout = TraceLayout.of(s)
+    rolls: list[int] = []
+    _count_rolls(game, rolls)
     rows = []
     while not game.over:
+        rolls.clear()
         game.play_turn()
-        rows.append(_row(s))
-    return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
+        rows.append(_reference_row(game, layout, rolls, stream))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), layout.width)
 
 
 __all__ = [
     "DEFAULT_BATCH",
     "RolloutResult",
+    "TraceLayout",
     "kernel_trace",
     "paired_delta",
     "paired_worth_delta",

@@ -1,7 +1,12 @@
 """Two engines, one truth: the batch kernel and the reference engine play the
 same games (same fixed policy, same counter-based dice and cards) and must
-agree on cash, positions, jail, bankruptcy, ownership, buildings and mortgages
-after every turn."""
+agree after every turn on the doubles counter after each roll of the turn,
+cash, positions, jail, bankruptcy, net worths, held Get Out of Jail Free cards
+(who holds which, in which order), ownership, buildings, mortgages, both
+decks (order of the cards left, shuffles, held cards), and, once the game is
+over, on its winner and why it ended (:class:`engine.rollout.TraceLayout`).
+A low round cap checks the capped winner, ties included, also against
+:func:`engine.rollout.simulate`, the untraced kernel."""
 
 from __future__ import annotations
 
@@ -13,7 +18,15 @@ import pytest
 
 from engine.actions import Event
 from engine.game import Game
-from engine.rollout import kernel_trace, reference_trace
+from engine.rollout import (
+    GAME_FIELDS,
+    PLAYER_FIELDS,
+    REASON_CODES,
+    TraceLayout,
+    kernel_trace,
+    reference_trace,
+    simulate,
+)
 from engine.rollout_policy import RolloutPolicy
 from engine.streams import stream_keys
 from models.board import HOTEL
@@ -53,6 +66,18 @@ NEEDED = {
     "card_move",
     "card_advance_nearest",
     "card_jail_free",
+    "third double",
+    # the state the trace added (see _trace_coverage)
+    "two rolls in a turn",
+    "doubles counter at 2",
+    "jail card held from chance",
+    "jail card held from community_chest",
+    "two jail cards held",
+    "reshuffle with a card held",
+    "jail cards to a creditor",
+    "jail cards back to the decks",
+    "ended by bankruptcy",
+    "ended at the round cap",
 }
 
 
@@ -67,6 +92,8 @@ def _coverage(counter: collections.Counter[str]):  # type: ignore[no-untyped-def
                 counter["hotel broken under shortage"] += 1
         elif ev.kind == "leave_jail":
             counter["leave_" + d["how"]] += 1
+        elif ev.kind == "jail" and d["why"] == "third double":
+            counter["third double"] += 1
         elif ev.kind == "roll" and d["why"] == "utility card":
             counter["utility card roll"] += 1
         elif ev.kind == "card":
@@ -83,12 +110,54 @@ def _coverage(counter: collections.Counter[str]):  # type: ignore[no-untyped-def
     return observe
 
 
-def _compare(state: GameState, key: int, policy: RolloutPolicy, observers=()) -> None:  # type: ignore[no-untyped-def]
-    ref = reference_trace(state, key, HORIZON, policy, observers=observers)
-    ker = kernel_trace(state, key, HORIZON, policy)
+def _trace_coverage(counter: collections.Counter[str], layout: TraceLayout, rows: np.ndarray) -> None:
+    """Count the paths of the state the trace added, from the reference's rows."""
+    players = range(layout.n_players)
+
+    def col(row: np.ndarray, q: int, name: str) -> int:
+        return int(row[layout.player(q) + PLAYER_FIELDS.index(name)])
+
+    for t, row in enumerate(rows):
+        rolls = row[1 : 1 + min(int(row[0]), layout.game - 1)]
+        if len(rolls) >= 2:
+            counter["two rolls in a turn"] += 1
+        if 2 in rolls:
+            counter["doubles counter at 2"] += 1
+        for q in players:
+            decks = set(row[layout.held(q)][0::2].tolist()) - {-1}
+            for d in decks:
+                counter["jail card held from " + ("chance", "community_chest")[d]] += 1
+            if col(row, q, "jail_cards") >= 2:
+                counter["two jail cards held"] += 1
+        if t == 0:
+            continue
+        prev = rows[t - 1]
+        for d in range(2):
+            if row[layout.deck(d)] > prev[layout.deck(d)] and prev[layout.deck_held(d)].any() and row[layout.deck_held(d)].any():
+                counter["reshuffle with a card held"] += 1
+        for q in players:
+            if col(row, q, "bankrupt") and not col(prev, q, "bankrupt") and col(prev, q, "jail_cards"):
+                to_player = any(col(row, c, "jail_cards") > col(prev, c, "jail_cards") for c in players if c != q)
+                counter["jail cards to a creditor" if to_player else "jail cards back to the decks"] += 1
+    reason = int(rows[-1][layout.game + GAME_FIELDS.index("reason")])
+    if reason == REASON_CODES["bankruptcy"]:
+        counter["ended by bankruptcy"] += 1
+    elif reason == REASON_CODES["round_cap"]:
+        counter["ended at the round cap"] += 1
+
+
+def _compare(state: GameState, key: int, policy: RolloutPolicy, observers=(), horizon: int = HORIZON) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """Both engines' traces of one game, which must be equal; returns the reference's."""
+    ref = reference_trace(state, key, horizon, policy, observers=observers)
+    ker = kernel_trace(state, key, horizon, policy)
     assert ker.shape == ref.shape, f"{len(ker)} kernel turns against {len(ref)} reference turns"
     bad = np.nonzero((ker != ref).any(axis=1))[0]
-    assert bad.size == 0, f"first differing turn {bad[0]}: kernel {ker[bad[0]].tolist()} reference {ref[bad[0]].tolist()}"
+    if bad.size:
+        t = int(bad[0])
+        names = TraceLayout.of(state).names()
+        diff = [f"{names[c]}: kernel {ker[t, c]}, reference {ref[t, c]}" for c in np.nonzero(ker[t] != ref[t])[0]]
+        raise AssertionError(f"key {key}, first differing turn {t}: " + "; ".join(diff))
+    return ref
 
 
 def test_instances_all_policies_450_games() -> None:
@@ -99,7 +168,8 @@ def test_instances_all_policies_450_games() -> None:
         state = load_state(path)
         for pi, policy in enumerate(POLICIES):
             for key in stream_keys(pi, KEYS_PER_CASE):
-                _compare(state, int(key), policy, observers=[observe])
+                rows = _compare(state, int(key), policy, observers=[observe])
+                _trace_coverage(counter, TraceLayout.of(state), rows)
                 games += 1
     assert games >= 200
     missing = NEEDED - set(counter)
@@ -124,3 +194,42 @@ def test_mid_turn_state_with_doubles_and_held_cards() -> None:
     state.players[state.to_move].jail_cards = 1
     for key in stream_keys(5, 6):
         _compare(state, int(key), RolloutPolicy())
+
+
+CAP = 3
+"""Rounds of the round-cap test (also 1 from the opening): short enough that most games reach the cap."""
+
+
+def test_round_cap_winner_and_ties() -> None:
+    """A low round cap: most games end there and are won by the highest net
+    worth, ties to the earlier seat. Each engine's winner is in its trace;
+    :func:`simulate` (the kernel compiled without tracing) must pick the same
+    winners and report the same final net worths, game by game."""
+    cases = [(load_state(path), CAP) for path in INSTANCES]
+    # From the opening, net worths stay level for a while (a purchase keeps it): ties.
+    cases += [(GameState.new_game(["A", "B", "C", "D"][:n]), cap) for n in (2, 3, 4) for cap in (1, CAP)]
+    games = capped = ties = 0
+    for si, (state, cap) in enumerate(cases):
+        layout = TraceLayout.of(state)
+        worth_cols = [layout.player(q) + PLAYER_FIELDS.index("net_worth") for q in range(layout.n_players)]
+        bankrupt_cols = [layout.player(q) + PLAYER_FIELDS.index("bankrupt") for q in range(layout.n_players)]
+        for pi, policy in enumerate(POLICIES):
+            seed = 100 * si + pi
+            keys = stream_keys(seed, 8)
+            sim = simulate(state, len(keys), cap, seed=seed, policy=policy)
+            for g, key in enumerate(keys):
+                last = _compare(state, int(key), policy, horizon=cap)[-1]
+                winner = int(last[layout.game + GAME_FIELDS.index("winner")])
+                worths = last[worth_cols]
+                assert sim.winners[g] == winner, f"simulate: game {g} won by {sim.winners[g]}, reference {winner}"
+                assert np.array_equal(sim.worths[g], worths.astype(np.float32))
+                games += 1
+                if last[layout.game + GAME_FIELDS.index("reason")] != REASON_CODES["round_cap"]:
+                    continue
+                capped += 1
+                active = [q for q in range(layout.n_players) if not last[bankrupt_cols[q]]]
+                best = max(worths[q] for q in active)
+                assert winner == min(q for q in active if worths[q] == best)
+                ties += sum(worths[q] == best for q in active) > 1
+    assert capped >= 0.8 * games, f"only {capped} of {games} games reached the cap"
+    assert ties >= 20, f"only {ties} capped games with a tie for the highest net worth"
