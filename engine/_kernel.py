@@ -1134,11 +1134,14 @@ def _copy2(src, dst):
 
 
 @jit
-def run_batch(B, X0, X, keys, winners, worths, info, trace):
+def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
     """Play one game per key from the initial state ``X0``, in the work state ``X``.
 
     Fills ``winners[g]`` (-1: none), ``worths[g, p]`` (net worth at the end),
-    ``info[g] = (turns, rounds, reason)``. Row ``t`` of ``trace`` receives
+    ``info[g] = (turns, rounds, reason)`` and, when ``final`` has a row per game,
+    the end state ``final[g] = (cash[P], bankrupt[P], owner[S], level[S],
+    mortgaged[S])`` (what :mod:`engine.win_model` scores a game cut at the
+    horizon by). Row ``t`` of ``trace`` receives
     turn ``t`` of the first game: its rolls (:func:`play_turn`) and the state
     after it (:func:`snapshot`), for the differential test; every other turn
     (all of them when ``trace`` has no rows, as in :func:`engine.rollout.simulate`)
@@ -1185,4 +1188,13 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace):
         else:
             info[g, 1] = M[ROUND] + 1 if M[TURNS] else M[ROUND]
         info[g, 2] = M[REASON]
+        if final.shape[0] > g:
+            S = OWN.shape[0]
+            for q in range(P):
+                final[g, q] = PL[q, CASH]
+                final[g, P + q] = PL[q, BK]
+            for s in range(S):
+                final[g, 2 * P + s] = OWN[s]
+                final[g, 2 * P + S + s] = HOU[s]
+                final[g, 2 * P + 2 * S + s] = MOR[s]
     return total_turns

@@ -26,12 +26,20 @@ Randomness
     states simulated with the same seed are therefore played on the same dice
     and cards: common random numbers. :func:`paired_delta` uses this.
 Scoring
-    A game that ends by bankruptcy is won by the last player standing. A game
-    still running after ``horizon`` rounds is scored as the reference engine
-    scores its round cap: the highest net worth wins
+    A game that ends by bankruptcy is won by the last player standing: its
+    score is 1 for the winner and 0 for the others. A game still running
+    after ``horizon`` rounds is cut there, and scored either
+    (``scoring="model"``) by the calibrated horizon value of
+    :mod:`engine.win_model`: each player's score is its modelled probability
+    of winning from the state the game reached, fitted on games played to
+    the end; or (``scoring="net_worth"``, the default until the rollout
+    policy trades, see docs/kernel.md) as the reference engine scores its
+    round cap: the highest net worth wins
     (:meth:`models.state.GameState.net_worth`), ties to the earlier seat.
-    ``win_prob`` is the fraction of games won; its standard error is the
-    binomial ``sqrt(p (1 - p) / n)``.
+    ``scores[g, p]`` holds each game's scores; ``win_prob`` is their mean and
+    its standard error ``sd / sqrt(n)`` (the binomial ``sqrt(p (1 - p) / n)``
+    when every score is 0 or 1). ``winners[g]`` is the bankruptcy winner, or
+    the richest player at the cut, whichever the scoring.
 Two engines, one truth
     :func:`reference_trace` plays the same game with the reference engine
     (:class:`engine.game.Game`, :class:`engine.rollout_policy.PolicyAgent`,
@@ -92,6 +100,14 @@ class RolloutResult:
     winners: np.ndarray = field(repr=False)
     worths: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     seconds: float = 0.0
+    scores: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), dtype=np.float64))
+    scoring: str = "net_worth"
+
+    def score(self, i: int) -> np.ndarray:
+        """Player ``i``'s score in each game (its win indicator when no scores are stored)."""
+        if self.scores.size:
+            return self.scores[:, i].astype(np.float64)
+        return (self.winners == i).astype(np.float64)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -124,6 +140,7 @@ def simulate(
     *,
     policy: RolloutPolicy | None = None,
     batch: int = DEFAULT_BATCH,
+    scoring: str = "net_worth",
 ) -> RolloutResult:
     """Play ``n_games`` games from ``state`` for at most ``horizon`` rounds.
 
@@ -142,13 +159,22 @@ def simulate(
         The fixed policy of every seat (default :class:`RolloutPolicy()`).
     batch:
         Games per kernel call (memory is sized to it).
+    scoring:
+        How a game cut at the horizon is scored: ``"model"`` (the calibrated
+        horizon value, :mod:`engine.win_model`) or ``"net_worth"`` (the
+        richest player wins); see the module docstring.
     """
     _check_args(state, n_games, horizon)
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
     policy = policy or RolloutPolicy()
     tables = encode(state, policy, state.round + horizon)
     n_pl = tables.n_players
     winners = np.empty(n_games, dtype=np.int8)
     all_worths = np.empty((n_games, n_pl), dtype=np.float32)
+    scores = np.zeros((n_games, n_pl), dtype=np.float64)
+    n_sq = state.board.size
+    model = _model_scorer(state) if scoring == "model" else None
     worth_sum = np.zeros(n_pl, dtype=np.float64)
     turns = 0
     finished = 0
@@ -162,21 +188,30 @@ def simulate(
         w = np.empty(m, dtype=np.int64)
         worths = np.empty((m, n_pl), dtype=np.int64)
         info = np.empty((m, 3), dtype=np.int64)
-        turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace))
+        final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
+        turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace, final))
         winners[lo : lo + m] = w
+        ended = info[:, 2] == _kernel.REASON_BANKRUPTCY
+        block = scores[lo : lo + m]
+        block[np.arange(m)[ended], w[ended]] = 1.0
+        if model is None:
+            block[np.arange(m)[~ended], w[~ended]] = 1.0
+        elif (~ended).any():
+            block[~ended] = model(final[~ended], n_pl, n_sq)
         all_worths[lo : lo + m] = worths
         worth_sum += worths.sum(axis=0)
         finished += int((info[:, 2] == _kernel.REASON_BANKRUPTCY).sum())
         rounds += int(info[:, 1].sum()) - m * state.round
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
-    probs = {nm: float(np.count_nonzero(winners == i)) / n_games for i, nm in enumerate(names)}
+    mean = scores.mean(axis=0)
+    sd = np.sqrt(np.maximum((scores**2).mean(axis=0) - mean**2, 0.0))
     return RolloutResult(
         players=names,
         n_games=n_games,
         horizon=horizon,
-        win_prob=probs,
-        win_prob_se={nm: math.sqrt(p * (1 - p) / n_games) for nm, p in probs.items()},
+        win_prob={nm: float(mean[i]) for i, nm in enumerate(names)},
+        win_prob_se={nm: float(sd[i]) / math.sqrt(n_games) for i, nm in enumerate(names)},
         player_turns=turns,
         finished=finished / n_games,
         mean_rounds=rounds / n_games,
@@ -184,7 +219,29 @@ def simulate(
         winners=winners,
         worths=all_worths,
         seconds=seconds,
+        scores=scores,
+        scoring=scoring,
     )
+
+
+SCORINGS = ("model", "net_worth")
+
+
+def _model_scorer(state: GameState):  # type: ignore[no-untyped-def]
+    """``f(final, n_players, n_squares) -> scores``: the shipped horizon model on the end
+    states written by :func:`engine._kernel.run_batch` (one row per game)."""
+    from engine import win_model as wm
+
+    tables = wm.tables_for(state.board, state.rules)
+    weights = wm.default_model().weights
+
+    def score(final: np.ndarray, p: int, s: int) -> np.ndarray:
+        cash, bankrupt = final[:, :p], final[:, p : 2 * p].astype(bool)
+        owner, level, mortgaged = final[:, 2 * p : 2 * p + s], final[:, 2 * p + s : 2 * p + 2 * s], final[:, 2 * p + 2 * s :]
+        f = wm.features_from_arrays(tables, cash, owner, level, mortgaged, bankrupt)
+        return wm.win_probabilities(weights, f, bankrupt)
+
+    return score
 
 
 def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tuple[float, float]:
@@ -197,8 +254,10 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
     """
     if before.n_games != after.n_games or before.players != after.players:
         raise ValueError("paired results need the same players and the same number of games")
+    if before.scoring != after.scoring:
+        raise ValueError("paired results need the same scoring")
     i = before.players.index(player)
-    d = (after.winners == i).astype(np.float64) - (before.winners == i).astype(np.float64)
+    d = after.score(i) - before.score(i)
     n = d.size
     se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
     return float(d.mean()), se
@@ -313,7 +372,9 @@ def kernel_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy
     trace = np.zeros((cap, layout.width), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
     info = np.empty((1, 3), dtype=np.int64)
-    _kernel.run_batch(tables.B, tables.X0, tables.work(), keys, np.empty(1, np.int64), np.empty((1, n_pl), np.int64), info, trace)
+    _kernel.run_batch(
+        tables.B, tables.X0, tables.work(), keys, np.empty(1, np.int64), np.empty((1, n_pl), np.int64), info, trace, np.empty((0, 1), np.int64)
+    )
     return trace[: int(info[0, 0])]
 
 
@@ -363,6 +424,21 @@ def _count_rolls(game: Game, rolls: list[int]) -> None:
         setattr(game, name, outer(getattr(game, name)))
 
 
+def reference_game(
+    state: GameState,
+    key: int,
+    horizon: int,
+    policy: RolloutPolicy | None = None,
+    observers: Iterable[Observer] = (),
+) -> Game:
+    """Game ``key`` of the kernel as a reference-engine game, not yet played: a copy of
+    ``state``, the policy's agents, the counter stream of ``key`` and the horizon as
+    the round cap."""
+    s = state.copy()
+    agents = [PolicyAgent(policy=policy) for _ in s.players]
+    return Game(s, agents, CounterStream(key), max_rounds=s.round + horizon, observers=observers)
+
+
 def reference_trace(
     state: GameState,
     key: int,
@@ -372,10 +448,9 @@ def reference_trace(
 ) -> np.ndarray:
     """The same game as :func:`kernel_trace`, played by the reference engine
     (``observers`` see its events); the same rows."""
-    s = state.copy()
-    agents = [PolicyAgent(policy=policy) for _ in s.players]
-    stream = CounterStream(key)
-    game = Game(s, agents, stream, max_rounds=s.round + horizon, observers=observers)
+    game = reference_game(state, key, horizon, policy, observers)
+    stream = game.stream
+    s = game.state
     layout = TraceLayout.of(s)
     rolls: list[int] = []
     _count_rolls(game, rolls)
@@ -394,6 +469,7 @@ __all__ = [
     "kernel_trace",
     "paired_delta",
     "paired_worth_delta",
+    "reference_game",
     "reference_trace",
     "simulate",
 ]

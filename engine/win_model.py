@@ -253,13 +253,14 @@ def state_arrays(state: GameState) -> tuple[np.ndarray, ...]:
 
 
 @cache
-def _tables_for(board: Board, rules: Rules) -> BoardTables:
+def tables_for(board: Board, rules: Rules) -> BoardTables:
+    """:func:`board_tables`, computed once per (board, rules) in a process."""
     return board_tables(board, rules)
 
 
 def state_features(state: GameState) -> np.ndarray:
     """Features of the players of ``state``: ``(players, len(FEATURES))``."""
-    return features_from_arrays(_tables_for(state.board, state.rules), *state_arrays(state))[0]
+    return features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))[0]
 
 
 def win_probabilities(weights: np.ndarray, features: np.ndarray, bankrupt: np.ndarray) -> np.ndarray:
@@ -391,6 +392,7 @@ __all__ = [
     "BoardTables",
     "WinModel",
     "board_tables",
+    "tables_for",
     "brier",
     "default_model",
     "features_from_arrays",

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.game import Game
-from engine.rollout import kernel_trace, paired_delta, simulate
+from engine.rollout import kernel_trace, paired_delta, reference_game, simulate
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
 from engine.streams import (
     CounterStream,
@@ -30,13 +30,20 @@ INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 def test_simulate_fields_and_standard_errors() -> None:
     state = load_state(INSTANCES / "midgame-no-monopolies.json")
     before = state_to_dict(state)
-    r = simulate(state, 500, 30, seed=3)
+    r = simulate(state, 500, 30, seed=3, scoring="model")
     assert state_to_dict(state) == before  # the state is not touched
     assert r.players == tuple(p.name for p in state.players)
     assert r.n_games == 500 and r.horizon == 30
     assert math.isclose(sum(r.win_prob.values()), 1.0)  # every game has a winner here
-    for name, p in r.win_prob.items():
-        assert r.win_prob_se[name] == pytest.approx(math.sqrt(p * (1 - p) / 500))
+    assert r.scoring == "model" and r.scores.shape == (500, 4)
+    np.testing.assert_allclose(r.scores.sum(axis=1), 1.0)
+    for i, (name, p) in enumerate(r.win_prob.items()):
+        assert p == pytest.approx(r.scores[:, i].mean())
+        assert r.win_prob_se[name] == pytest.approx(r.scores[:, i].std() / math.sqrt(500))
+    nw = simulate(state, 500, 30, seed=3, scoring="net_worth")
+    for name, p in nw.win_prob.items():  # 0/1 scores: the binomial standard error
+        assert nw.win_prob_se[name] == pytest.approx(math.sqrt(p * (1 - p) / 500))
+    assert np.array_equal(nw.winners, r.winners)  # the scoring does not change the games
     assert 0 <= r.finished <= 1 and r.mean_rounds <= 30
     # player_turns is the number of turns actually played, game by game
     keys = stream_keys(3, 5)
@@ -87,7 +94,7 @@ def test_common_random_numbers_pair_games() -> None:
     b1 = simulate(after, n, 40, seed=2)  # other dice
     d_paired, se_paired = paired_delta(a0, a1, taker)
     i = a0.players.index(taker)
-    unpaired = (b1.winners == i).astype(float) - (a0.winners == i).astype(float)
+    unpaired = b1.score(i) - a0.score(i)
     se_unpaired = float(unpaired.std(ddof=1) / math.sqrt(n))
     assert d_paired > 0  # completing a monopoly helps its owner
     assert se_paired < se_unpaired
@@ -107,11 +114,35 @@ def test_win_probabilities_agree_with_the_reference_engine_on_other_dice() -> No
         res = Game(s, agents, SeededStream(np.random.SeedSequence([77, g])), max_rounds=s.round + 25).play()
         if res.winner_index is not None:
             wins[res.winner_index] += 1
-    kern = simulate(state, 6000, 25, seed=5)
+    kern = simulate(state, 6000, 25, seed=5, scoring="net_worth")
     for i, p in enumerate(state.players):
         ref_p = wins[i] / n_ref
         se = math.sqrt(ref_p * (1 - ref_p) / n_ref + kern.win_prob_se[p.name] ** 2)
         assert abs(ref_p - kern.win_prob[p.name]) <= 4.5 * max(se, 1e-3)
+
+
+def test_model_scores_are_the_model_on_the_reference_engine_end_state() -> None:
+    """Each game's scores against a second path: the reference engine plays the same game
+    (same counter stream) to the horizon; a game it ends by bankruptcy scores 1 for the
+    winner, else the shipped horizon model is applied to its final GameState (the
+    single-state feature path, not the kernel's arrays)."""
+    from engine.win_model import default_model
+
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    n, horizon = 24, 12
+    sim = simulate(state, n, horizon, seed=8, scoring="model")
+    cut = 0
+    for g, key in enumerate(stream_keys(8, n)):
+        game = reference_game(state, int(key), horizon)
+        result = game.play()
+        if result.reason == "bankruptcy":
+            want = np.zeros(len(state.players))
+            want[result.winner_index] = 1.0
+        else:
+            cut += 1
+            want = default_model().predict(game.state)
+        np.testing.assert_allclose(sim.scores[g], want, atol=1e-9)
+    assert cut >= n // 2  # most games are cut at this horizon: the model path is exercised
 
 
 def test_counter_stream_is_a_fair_stream() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from engine.agents import BaseAgent
 from engine.game import Game
-from engine.rollout import simulate
+from engine.rollout import RolloutResult, simulate
 from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
 from models.io import load_state
@@ -66,8 +66,10 @@ def by_hand(state: GameState, cand: Candidate) -> GameState:
     return s
 
 
-def paired_by_hand(wb: np.ndarray, wa: np.ndarray, seat: int) -> tuple[float, float]:
-    d = (wa == seat).astype(float) - (wb == seat).astype(float)
+def paired_by_hand(rb: RolloutResult, ra: RolloutResult, seat: int) -> tuple[float, float]:
+    """Mean and SE of the game-by-game change of ``seat``'s score (its win indicator, or the
+    horizon model's probability for a game cut at the horizon), from the raw scores."""
+    d = ra.scores[:, seat] - rb.scores[:, seat]
     return float(d.mean()), float(d.std(ddof=1) / math.sqrt(d.size))
 
 
@@ -92,8 +94,8 @@ def test_win_delta_equals_paired_difference_of_two_independent_simulations(
         after = simulate(by_hand(midgame, cand), N, H, SEED)
         assert r.win_before == before.win_prob
         for i, n in enumerate(names):
-            d, se = paired_by_hand(before.winners, after.winners, i)
-            assert r.win_after[n] == pytest.approx(np.count_nonzero(after.winners == i) / N, abs=1e-12)
+            d, se = paired_by_hand(before, after, i)
+            assert r.win_after[n] == pytest.approx(after.scores[:, i].mean(), abs=1e-12)
             assert r.win_delta[n] == pytest.approx(d, abs=1e-12)
             assert r.win_delta_se[n] == pytest.approx(se, abs=1e-12)
             # the delta of the means is the mean of the deltas
@@ -109,8 +111,8 @@ def test_common_random_numbers_shrink_the_standard_error(midgame: GameState) -> 
     other = simulate(by_hand(midgame, cand), N, H, SEED + 1000)
     assert np.mean(same.winners == before.winners) > 0.8
     seat = cand.players[0]
-    se_same = paired_by_hand(before.winners, same.winners, seat)[1]
-    se_other = paired_by_hand(before.winners, other.winners, seat)[1]
+    se_same = paired_by_hand(before, same, seat)[1]
+    se_other = paired_by_hand(before, other, seat)[1]
     assert se_same < 0.5 * se_other
 
 
