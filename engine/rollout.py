@@ -1,9 +1,11 @@
-"""The batch Monte Carlo kernel: many games at once from any state, one fixed policy.
+"""The batch Monte Carlo kernel: many games at once from any state, a fixed policy per seat.
 
 ``simulate(state, n_games, horizon, seed, policy=...)`` plays ``n_games``
 games from ``state`` for at most ``horizon`` more rounds, every seat played by
-the fixed :class:`engine.rollout_policy.RolloutPolicy`, and returns each
-player's win probability with its standard error.
+the fixed :class:`engine.rollout_policy.RolloutPolicy` (one for all seats, or
+one per seat; by default it buys, builds, mortgages to build and trades to
+complete groups), and returns each player's win probability with its
+standard error.
 
 How
     The state is encoded once as integer arrays (:mod:`engine.rollout_tables`)
@@ -12,7 +14,8 @@ How
     doubles, jail, both card decks (shuffled, with held Get Out of Jail Free
     cards), rent for streets, railroads and utilities, buying and second-price
     auctions, even building within the bank's supply (hotel breaking under a
-    shortage included), lifting mortgages, the engine's liquidation order,
+    shortage included), mortgaging to build and lifting mortgages, the
+    policy's trades (set-completing swaps and purchases), the engine's liquidation order,
     bankruptcy to a player, to the bank and to several players. There is no
     Python-level loop per game or per turn. A numpy version vectorised across
     games was measured against it (``bench/rollout.py``, README): the rules
@@ -65,7 +68,7 @@ import numpy as np
 
 from engine import _kernel
 from engine.game import Game, Observer
-from engine.rollout_policy import PolicyAgent, RolloutPolicy
+from engine.rollout_policy import PolicyAgent, PolicyLike, seat_policies
 from engine.rollout_tables import DECK_NAMES, encode
 from engine.seeding import SeedLike
 from engine.streams import CounterStream, stream_keys
@@ -138,9 +141,9 @@ def simulate(
     horizon: int,
     seed: SeedLike = 0,
     *,
-    policy: RolloutPolicy | None = None,
+    policy: PolicyLike = None,
     batch: int = DEFAULT_BATCH,
-    scoring: str = "net_worth",
+    scoring: str | None = None,
 ) -> RolloutResult:
     """Play ``n_games`` games from ``state`` for at most ``horizon`` rounds.
 
@@ -156,18 +159,21 @@ def simulate(
         An int or a ``numpy.random.SeedSequence``; game ``g`` uses key
         ``stream_keys(seed)[g]`` (common random numbers across states).
     policy:
-        The fixed policy of every seat (default :class:`RolloutPolicy()`).
+        The fixed policy of every seat (default :class:`RolloutPolicy()`), or a
+        sequence with one policy per seat (e.g. ``trade=False`` for the seat
+        under evaluation, so that it holds what it has).
     batch:
         Games per kernel call (memory is sized to it).
     scoring:
         How a game cut at the horizon is scored: ``"model"`` (the calibrated
         horizon value, :mod:`engine.win_model`) or ``"net_worth"`` (the
-        richest player wins); see the module docstring.
+        richest player wins); default :data:`DEFAULT_SCORING`. See the module
+        docstring.
     """
     _check_args(state, n_games, horizon)
+    scoring = scoring or DEFAULT_SCORING
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
-    policy = policy or RolloutPolicy()
     tables = encode(state, policy, state.round + horizon)
     n_pl = tables.n_players
     winners = np.empty(n_games, dtype=np.int8)
@@ -225,6 +231,8 @@ def simulate(
 
 
 SCORINGS = ("model", "net_worth")
+DEFAULT_SCORING = "net_worth"
+"""How :func:`simulate` scores a game cut at the horizon unless told (see the module docstring)."""
 
 
 def _model_scorer(state: GameState):  # type: ignore[no-untyped-def]
@@ -361,9 +369,8 @@ class TraceLayout:
         return out
 
 
-def kernel_trace(state: GameState, key: int, horizon: int, policy: RolloutPolicy | None = None) -> np.ndarray:
+def kernel_trace(state: GameState, key: int, horizon: int, policy: PolicyLike = None) -> np.ndarray:
     """The kernel's rows (:class:`TraceLayout`), one per turn of the game with stream key ``key``."""
-    policy = policy or RolloutPolicy()
     tables = encode(state, policy, state.round + horizon)
     layout = TraceLayout.of(state)
     assert (tables.X0[7].shape[1], tables.X0[5].shape[1]) == (layout.held_width, layout.deck_width)
@@ -428,14 +435,15 @@ def reference_game(
     state: GameState,
     key: int,
     horizon: int,
-    policy: RolloutPolicy | None = None,
+    policy: PolicyLike = None,
     observers: Iterable[Observer] = (),
 ) -> Game:
     """Game ``key`` of the kernel as a reference-engine game, not yet played: a copy of
     ``state``, the policy's agents, the counter stream of ``key`` and the horizon as
     the round cap."""
     s = state.copy()
-    agents = [PolicyAgent(policy=policy) for _ in s.players]
+    policies = seat_policies(policy, len(s.players))
+    agents = [PolicyAgent(policies=policies) for _ in s.players]
     return Game(s, agents, CounterStream(key), max_rounds=s.round + horizon, observers=observers)
 
 
@@ -443,7 +451,7 @@ def reference_trace(
     state: GameState,
     key: int,
     horizon: int,
-    policy: RolloutPolicy | None = None,
+    policy: PolicyLike = None,
     observers: Iterable[Observer] = (),
 ) -> np.ndarray:
     """The same game as :func:`kernel_trace`, played by the reference engine
@@ -464,6 +472,8 @@ def reference_trace(
 
 __all__ = [
     "DEFAULT_BATCH",
+    "DEFAULT_SCORING",
+    "SCORINGS",
     "RolloutResult",
     "TraceLayout",
     "kernel_trace",

@@ -217,7 +217,7 @@ def decide(
     plan, built = build_plan(state, p, st.reserve, chain)
     base = baseline(state, rs)
     if plan is not None and built is not None:
-        after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
+        after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob))
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:

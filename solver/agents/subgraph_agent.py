@@ -276,7 +276,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         except InvalidTradeError:  # an offer the engine would refuse anyway
             return False
         base = baseline(state, rs)
-        res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy)
+        res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
         return _gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
 
 

@@ -81,7 +81,7 @@ def nash_cash(
             after = trade_after(state, t)
         except InvalidTradeError:  # an amount a side cannot pay is simply not sampled
             continue
-        r = simulate(after, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy)
+        r = simulate(after, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
         pts.append((c, r.win_prob[a], r.win_prob[b]))
     if len(pts) < 2:
         return None

@@ -57,6 +57,7 @@ class RescoreSettings:
     balance: float = 0.55
     acceptance_slope: float = 40.0
     policy: RolloutPolicy = field(default_factory=RolloutPolicy)
+    scoring: str | None = None  # how a rollout cut at the horizon is scored (engine.rollout.simulate)
 
 
 @dataclass
@@ -96,7 +97,7 @@ class Rescored:
 
 def baseline(state: GameState, settings: RescoreSettings) -> RolloutResult:
     """The state without any trade, on the settings' dice."""
-    return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy)
+    return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
 
 
 def trade_after(state: GameState, trade: Trade) -> GameState:
@@ -148,7 +149,7 @@ def rescore_one(
         after_state = trade_after(state, trade)
     except InvalidTradeError:
         return None
-    after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy)
+    after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
     names = base.players
     delta, se = {}, {}
     for n in names:
