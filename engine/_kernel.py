@@ -38,7 +38,8 @@ SQ_COLS = 15
 # square kinds
 K_OTHER, K_STREET, K_RAIL, K_UTIL, K_TAX, K_CHANCE, K_CHEST, K_GOTOJAIL = 0, 1, 2, 3, 4, 5, 6, 7
 # --- GI columns (one row per group) ------------------------------------------
-G_N, G_NEED, G_STREET = 0, 1, 2
+G_N, G_NEED, G_STREET, G_PRICE = 0, 1, 2, 3  # G_PRICE: the printed prices of all its lots
+GI_COLS = 4
 # --- CD columns (card tables [deck, card, col]) -------------------------------
 C_ACT, C_SQUARE, C_KIND, C_RMULT, C_DMULT, C_STEPS, C_HOUSE, C_HOTEL, C_AMOUNT = 0, 1, 2, 3, 4, 5, 6, 7, 8
 CD_COLS = 9
@@ -46,8 +47,9 @@ A_ADVANCE, A_NEAREST, A_MOVE, A_JAIL, A_JAILFREE, A_REPAIRS, A_CASH, A_EACH = 0,
 # --- R (rules) ---------------------------------------------------------------
 R_SALARY, R_FINE, R_HOUSES, R_HOTELS, R_JAILROLLS, R_DBLJAIL, R_JAILSQ, R_SIZE, R_NDICE, R_SIDES, R_LOADED, R_NPL = range(12)
 R_LEN = 12
-# --- POL (policy) --------------------------------------------------------------
-P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL = 0, 1, 2, 3, 4
+# --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM = range(8)
+P_LEN = 8
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
@@ -58,13 +60,15 @@ TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MA
 )
 M_LEN = 17
 """``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
-the act phase: a property of ``p`` changing hands or being mortgaged or
-lifted, and any building change anywhere (the bank's supply). The phase's
-options depend only on those and on ``p``'s cash, each option through a
-threshold (its cost plus the policy's reserve). A phase that finds nothing
-records the version and the lowest threshold it was short of
-(``SKIP_NEED``); the phase need not run again until the version changes or
-the cash reaches that threshold."""
+the act phase: a lot of a group where ``p`` holds a lot changing hands or
+being mortgaged or lifted (:func:`touch`: ``p``'s trades depend on the
+groups it holds a lot of, and on nothing else of the other players' but
+their cash, which only sets the amount of a swap), and any building change
+anywhere (the bank's supply). The phase's options depend only on those and
+on ``p``'s cash, each option through a threshold (its cost plus the policy's
+reserve). A phase that finds nothing records the version and the lowest
+threshold it was short of (``SKIP_NEED``); the phase need not run again
+until the version changes or the cash reaches that threshold."""
 REASON_BANKRUPTCY, REASON_CAP = 0, 1
 # --- SCR rows (scratch) -------------------------------------------------------
 S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL, S_PROPS_SINGLE = range(10)
@@ -264,6 +268,18 @@ def bump(X, p):
     X[0][p, VER] += 1
 
 
+@jit
+def touch(B, X, g):
+    """A lot of group ``g`` changed hands or was mortgaged or lifted: new options
+    for every player holding a lot of ``g`` (call it after the change)."""
+    GL, GI = B[1], B[2]
+    OWN = X[1]
+    for k in range(GI[g, G_N]):
+        q = OWN[GL[g, k]]
+        if q >= 0:
+            bump(X, q)
+
+
 @jit_inline
 def bump_all(X):
     PL = X[0]
@@ -421,7 +437,7 @@ def liquidate(B, X, p, owed):
                 bv = v
         if best >= 0:
             MOR[best] = 1
-            bump(X, p)
+            touch(B, X, SQ[best, GROUP])
             PL[p, CASH] += SQ[best, MVAL]
             continue
         # legal sales: lots at their group's highest level (over p's lots)
@@ -515,7 +531,7 @@ def bankrupt_multi(B, X, key, p, nc):
     for i in range(npr):
         OWN[props[i]] = -1
         MOR[props[i]] = 0
-        bump(X, p)
+        touch(B, X, B[0][props[i], GROUP])
     for k in range(PL[p, JC]):
         HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
     _mark_bankrupt(X, p)
@@ -557,7 +573,7 @@ def bankrupt_single(B, X, key, p, c):
     PL[p, CASH] = 0
     for i in range(npr):
         OWN[props[i]] = c
-        bump(X, c)
+        touch(B, X, SQ[props[i], GROUP])
     acquired(B, X, c, props, npr)
     base = PL[c, JC]
     for k in range(PL[p, JC]):
@@ -638,7 +654,7 @@ def auction(B, X, sq, lander):
         q = (lander + k) % n
         if PL[q, BK]:
             continue
-        m = min(price, PL[q, CASH] - POL[P_BUY])
+        m = min(price, PL[q, CASH] - POL[q, P_BUY])
         m = min(max(0, m), PL[q, CASH])
         if m < 1:
             continue
@@ -652,7 +668,7 @@ def auction(B, X, sq, lander):
         return
     PL[winner, CASH] -= min(top, second + 1)
     OWN[sq] = winner
-    bump(X, winner)
+    touch(B, X, SQ[sq, GROUP])
     even_out(B, X, winner, SQ[sq, GROUP])
 
 
@@ -661,10 +677,10 @@ def offer(B, X, p, sq):
     SQ, POL = B[0], B[9]
     PL, OWN = X[0], X[1]
     price = SQ[sq, PRICE]
-    if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[P_BUY]:
+    if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[p, P_BUY]:
         PL[p, CASH] -= price
         OWN[sq] = p
-        bump(X, p)
+        touch(B, X, SQ[sq, GROUP])
         even_out(B, X, p, SQ[sq, GROUP])
     else:
         auction(B, X, sq, p)
@@ -674,37 +690,22 @@ def offer(B, X, p, sq):
 # the policy's act phase
 # ---------------------------------------------------------------------------
 @jit
-def _choose_lift(B, X, p):
-    SQ, POL = B[0], B[9]
-    PL, OWN, MOR = X[0], X[1], X[3]
-    cash = PL[p, CASH]
-    best = -1
-    bm = 0
-    need = NEVER
-    for sq in range(OWN.shape[0]):
-        if OWN[sq] != p or MOR[sq] == 0:
-            continue
-        cost = SQ[sq, UNMORT]
-        if cash < cost or cash - cost < POL[P_UNMORT]:
-            need = min(need, cost + POL[P_UNMORT])
-            continue
-        nm = 0 if has_mono(B, X, p, SQ[sq, GROUP]) else 1
-        if best < 0 or nm < bm:
-            best = sq
-            bm = nm
-    return best, need
-
-
-@jit
-def _choose_build(B, X, p):
+def _scan_builds(B, X, p):
+    """``p``'s build targets (:mod:`engine.rollout_policy`: a lot where a building
+    would be legal but for the cash, below ``max_level``). Returns the target to
+    build now (the lowest level, then the highest square, among those it can pay
+    keeping ``build_reserve``; -1: none), the lowest cash threshold of the others,
+    and the cheapest target's cost (``NEVER``: no target)."""
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     cash = PL[p, CASH]
+    reserve = POL[p, P_BUILD]
     best = -1
     bl = 0
     hb = -1
     tb = -1
     need = NEVER
+    cheapest = NEVER
     for g in range(GI.shape[0]):
         if GI[g, G_STREET] == 0 or not has_mono(B, X, p, g):
             continue
@@ -716,7 +717,7 @@ def _choose_build(B, X, p):
                 if MOR[s]:
                     bad = True
                 low = min(low, HOU[s])
-        if bad or low >= HOTEL or low >= POL[P_MAXLVL]:
+        if bad or low >= HOTEL or low >= POL[p, P_MAXLVL]:
             continue
         for k in range(GI[g, G_N]):
             s = GL[g, k]
@@ -733,18 +734,152 @@ def _choose_build(B, X, p):
                     hb = houses_in_bank(B, X)
                 if hb < 1:
                     continue
-            if cash < cost or cash - cost < POL[P_BUILD]:
-                need = min(need, cost + POL[P_BUILD])
+            cheapest = min(cheapest, cost)
+            if cash < cost or cash - cost < reserve:
+                need = min(need, cost + reserve)
                 continue
             if best < 0 or low < bl or (low == bl and s > best):
                 best = s
                 bl = low
+    return best, need, cheapest
+
+
+@jit
+def _choose_lift(B, X, p, outside):
+    """The mortgage to lift (-1: none) and the lowest cash threshold of the others;
+    lots of groups ``p`` does not hold completely only when ``outside``."""
+    SQ, POL = B[0], B[9]
+    PL, OWN, MOR = X[0], X[1], X[3]
+    cash = PL[p, CASH]
+    best = -1
+    bm = 0
+    need = NEVER
+    for sq in range(OWN.shape[0]):
+        if OWN[sq] != p or MOR[sq] == 0:
+            continue
+        nm = 0 if has_mono(B, X, p, SQ[sq, GROUP]) else 1
+        if nm and not outside:
+            continue
+        cost = SQ[sq, UNMORT]
+        if cash < cost or cash - cost < POL[p, P_UNMORT]:
+            need = min(need, cost + POL[p, P_UNMORT])
+            continue
+        if best < 0 or nm < bm:
+            best = sq
+            bm = nm
     return best, need
+
+
+@jit
+def _choose_spare(B, X, p):
+    """``p``'s spare lot to mortgage (unmortgaged, of a group it does not hold
+    completely and without buildings; the lowest price, then the lowest square;
+    -1: none) and the mortgage values of all its spare lots."""
+    SQ = B[0]
+    OWN, MOR = X[1], X[3]
+    best = -1
+    bp = 0
+    total = 0
+    for sq in range(OWN.shape[0]):
+        if OWN[sq] != p or MOR[sq]:
+            continue
+        g = SQ[sq, GROUP]
+        if group_has_buildings(B, X, g) or has_mono(B, X, p, g):
+            continue
+        total += SQ[sq, MVAL]
+        if best < 0 or SQ[sq, PRICE] < bp:
+            best = sq
+            bp = SQ[sq, PRICE]
+    return best, total
+
+
+@jit
+def _one_short(B, X, p, g):
+    """``p`` owns a lot of street group ``g``, one fewer than the set size, and ``g`` has no buildings."""
+    GI = B[2]
+    if GI[g, G_STREET] == 0:
+        return False
+    n = count_in_group(B, X, p, g)
+    return n >= 1 and n == GI[g, G_NEED] - 1 and not group_has_buildings(B, X, g)
+
+
+@jit
+def _lot_for_sale(B, X, q, g):
+    """``q``'s first unmortgaged lot of ``g`` when it does not hold ``g`` completely (-1: none)."""
+    GL, GI = B[1], B[2]
+    OWN, MOR = X[1], X[3]
+    if has_mono(B, X, q, g):
+        return -1
+    for k in range(GI[g, G_N]):
+        s = GL[g, k]
+        if OWN[s] == q and MOR[s] == 0:
+            return s
+    return -1
+
+
+@jit
+def _trade(B, X, p):
+    """``p``'s proposal (:mod:`engine.rollout_policy`, rules (a) then (b)), carried
+    out: the other side's acceptance is a known rule that the proposal meets.
+    Returns whether a trade was made and, when not, the lowest cash at which a
+    purchase would be."""
+    SQ, GI, POL = B[0], B[2], B[9]
+    PL, OWN = X[0], X[1]
+    P = PL.shape[0]
+    G = GI.shape[0]
+    for g in range(G):
+        if not _one_short(B, X, p, g):
+            continue
+        for q in range(P):
+            if q == p or PL[q, BK] or POL[q, P_TRADE] == 0:
+                continue
+            s = _lot_for_sale(B, X, q, g)
+            if s < 0:
+                continue
+            for h in range(G):
+                if h == g or not _one_short(B, X, q, h):
+                    continue
+                t = _lot_for_sale(B, X, p, h)
+                if t < 0:
+                    continue
+                diff = GI[g, G_PRICE] - GI[h, G_PRICE]
+                if diff > 0:
+                    c = min(diff // 2, max(0, PL[p, CASH] - POL[p, P_BUILD]))
+                    PL[p, CASH] -= c
+                    PL[q, CASH] += c
+                else:
+                    c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
+                    PL[q, CASH] -= c
+                    PL[p, CASH] += c
+                OWN[s] = p
+                OWN[t] = q
+                touch(B, X, g)
+                touch(B, X, h)
+                return True, NEVER
+    need = NEVER
+    for g in range(G):
+        if not _one_short(B, X, p, g):
+            continue
+        for q in range(P):
+            if q == p or PL[q, BK] or POL[q, P_TRADE] == 0:
+                continue
+            s = _lot_for_sale(B, X, q, g)
+            if s < 0:
+                continue
+            offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
+            if PL[p, CASH] - offer >= POL[p, P_BUILD]:
+                PL[p, CASH] -= offer
+                PL[q, CASH] += offer
+                OWN[s] = p
+                touch(B, X, g)
+                return True, NEVER
+            need = min(need, offer + POL[p, P_BUILD])
+    return False, need
 
 
 @jit_inline
 def act(B, X, p):
-    """:meth:`Game._act` with the policy: lift mortgages, then build, one action at a time.
+    """:meth:`Game._act` with the policy: lift, build, mortgage to build, trade, one action at a time.
 
     Skipped when a phase of ``p`` found nothing at the same board version
     with at least as much cash (see ``VER``)."""
@@ -758,23 +893,45 @@ def act(B, X, p):
 
 @jit
 def _act_phase(B, X, p):
-    SQ = B[0]
+    SQ, POL = B[0], B[9]
     PL, HOU, MOR = X[0], X[2], X[3]
+    mtb = POL[p, P_MTB] != 0
+    traded = False  # at most one proposal per phase
     for _ in range(MAX_ACTIONS):
-        sq, need_lift = _choose_lift(B, X, p)
+        build, need_build, cheapest = _scan_builds(B, X, p)
+        sq, need_lift = _choose_lift(B, X, p, not (mtb and cheapest < NEVER))
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
             MOR[sq] = 0
-            bump(X, p)
+            touch(B, X, SQ[sq, GROUP])
             continue
-        sq, need_build = _choose_build(B, X, p)
-        if sq < 0:
+        if build >= 0:
+            PL[p, CASH] -= SQ[build, HCOST]
+            HOU[build] += 1
+            bump_all(X)
+            continue
+        need = min(need_lift, need_build)
+        if mtb and cheapest < NEVER:
+            spare, total = _choose_spare(B, X, p)
+            if spare >= 0:
+                if PL[p, CASH] + total - cheapest >= POL[p, P_BUILD]:
+                    MOR[spare] = 1
+                    PL[p, CASH] += SQ[spare, MVAL]
+                    touch(B, X, SQ[spare, GROUP])
+                    continue
+                need = min(need, cheapest + POL[p, P_BUILD] - total)
+        if POL[p, P_TRADE] and not traded:
+            made, need_trade = _trade(B, X, p)
+            if made:
+                traded = True
+                continue
+            need = min(need, need_trade)
+        if traded:
+            PL[p, SKIP_VER] = -1  # the next phase may propose again
+        else:
             PL[p, SKIP_VER] = PL[p, VER]
-            PL[p, SKIP_NEED] = min(need_lift, need_build)
-            return
-        PL[p, CASH] -= SQ[sq, HCOST]
-        HOU[sq] += 1
-        bump_all(X)
+            PL[p, SKIP_NEED] = need
+        return
 
 
 # ---------------------------------------------------------------------------
@@ -962,7 +1119,7 @@ def jail_turn(B, X, key, p):
         PL[p, JC] = k
         _leave_jail(X, p)
         return roll_and_move(B, X, key, p)
-    if POL[P_JAILPAY] and PL[p, CASH] >= fine:
+    if POL[p, P_JAILPAY] and PL[p, CASH] >= fine:
         pay_bank(B, X, key, p, fine)
         _leave_jail(X, p)
         return roll_and_move(B, X, key, p)

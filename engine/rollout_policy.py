@@ -1,13 +1,15 @@
 """The fixed rollout policy, as a value and as an agent of the reference engine.
 
-The batch kernel (:mod:`engine.rollout`) plays every seat with one fixed,
-deterministic policy. The same policy is an ordinary
-:class:`engine.agents.Agent` here, so that the reference engine can play the
-same games on the same dice and cards and the two engines can be compared turn
-by turn (``tests/engine/test_rollout_differential.py``).
+The batch kernel (:mod:`engine.rollout`) plays every seat with a fixed,
+deterministic policy (one :class:`RolloutPolicy` per seat). The same policy
+is an ordinary :class:`engine.agents.Agent` here, so that the reference
+engine can play the same games on the same dice and cards and the two engines
+can be compared turn by turn (``tests/engine/test_rollout_differential.py``).
 
 The policy (all amounts in dollars; "reserve" is the cash that must be left
-after the payment):
+after the payment; a *group* is a colour group, railroads or utilities; a
+seat *holds a group completely* when it owns the group's set size of it,
+:meth:`models.state.GameState.has_monopoly`):
 
 ``buy``
     Buy an unowned property when ``cash - price >= buy_reserve``.
@@ -18,69 +20,372 @@ after the payment):
     Use a Get Out of Jail Free card when holding one; otherwise pay the fine
     when ``jail == "pay"`` and the cash covers it; otherwise roll for doubles.
 ``act``
-    One action at a time, in this order: (1) lift a mortgage when ``cash -
-    cost >= unmortgage_reserve``, lots of a group the player holds completely
-    first, then the lowest square index; (2) build one level on a legal lot
-    (:func:`engine.legal.legal_builds`) below ``max_level`` when ``cash -
-    house_cost >= build_reserve``, the lowest level first (even building),
-    then the highest square index (the dearer groups pay more rent per
-    dollar); (3) stop.
+    One action at a time, the first that applies:
+
+    1. *Lift* a mortgage when ``cash - cost >= unmortgage_reserve``: lots of
+       a group the seat holds completely first, then the lowest square index.
+       With ``mortgage_to_build``, a lot of a group the seat does not hold
+       completely is lifted only when the seat has no *build target* (below).
+    2. *Build* one level on a build target when ``cash - house_cost >=
+       build_reserve``: the lowest level first (even building), then the
+       highest square index (the dearer groups pay more rent per dollar).
+       A build target is a lot where a building would be legal if the seat
+       had the cash (:func:`engine.legal.why_not_build` but for the cash)
+       and whose level is below ``max_level``.
+    3. *Mortgage to build* (``mortgage_to_build``): when no build target is
+       affordable, the *spare lots* are the seat's unmortgaged properties of
+       groups it does not hold completely and that carry no buildings. If
+       ``cash`` plus their mortgage values would pay for the cheapest build
+       target and keep ``build_reserve``, mortgage the spare lot with the
+       lowest printed price (then the lowest square index); step 2 builds
+       once the cash suffices.
+    4. *Trade* (``trade``; at most one proposal per act phase), see below.
+    5. Stop.
+Trades
+    A seat is *one short* of a street group ``g`` when it owns at least one
+    lot of it, one lot fewer than the set size, and nobody has buildings in
+    ``g``. A lot of ``g`` is *for sale* by seat ``q`` when ``q`` is active,
+    plays with ``trade`` on, owns it unmortgaged and does not hold ``g``
+    completely; ``q``'s lot of ``g`` is the first such lot in the group's
+    order. Street groups are scanned in name order (the kernel's group ids),
+    the other seats in seat order.
+
+    (a) *Mutual completion swap*: the first ``(g, q, h)`` such that the
+        proposer ``p`` is one short of ``g``, ``q`` has a lot of ``g`` for
+        sale, ``q`` is one short of a street group ``h != g`` and ``p`` has a
+        lot of ``h`` for sale. The two lots are swapped; the seat completing
+        the dearer group (the sum of the printed prices of all its lots) pays
+        the other ``(difference) // 2``, capped at its ``cash -
+        build_reserve`` (0 if that is negative).
+    (b) *Completion bought for cash* (only when no swap exists): the first
+        ``(g, q)`` such that ``p`` is one short of ``g``, ``q`` has a lot of
+        ``g`` for sale and ``p`` keeps its ``build_reserve`` after paying
+        ``q``'s asking price, ``price * (100 + sell_premium_q) // 100``; ``p``
+        offers exactly that.
+
+    A seat with ``trade`` on accepts (a) a one-for-one swap of unmortgaged
+    lots where the lot it receives completes a group of its own, the lot it
+    gives is not in a group it holds completely and the cash it pays is at
+    most half the difference of the two completed groups' prices (when its
+    group is the dearer one; it may receive cash); (b) the sale of one
+    unmortgaged lot, not from a group it holds completely, for cash at least
+    its asking price. Everything else (and everything, with ``trade`` off)
+    is refused. A proposer only proposes what the other side accepts, so no
+    refusal is ever needed: the agent must know every seat's policy
+    (``policies``).
 ``raise_cash``
     Nothing: the engine's fixed liquidation order (:meth:`engine.game.Game.liquidate`).
-Trades, shortage auctions, lifting a received mortgage
-    Never: no proposals, every proposal refused, no premium bid for a
-    scarce building, interest only on a mortgaged lot received.
+Shortage auctions, lifting a received mortgage
+    Never: no premium bid for a scarce building, interest only on a
+    mortgaged lot received.
+
+``RolloutPolicy(trade=False, mortgage_to_build=False)`` is the policy before
+trading was added (buy, build from spare cash, lift, never trade).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Build, JailChoice, Unmortgage
+from engine.actions import (
+    Action,
+    Build,
+    Event,
+    JailChoice,
+    Mortgage,
+    ProposeTrade,
+    Unmortgage,
+)
 from engine.agents import BaseAgent
 from engine.seeding import SeedLike
 from engine.view import GameView
 from models.board import HOTEL
+from models.trade import Trade
+
+NON_STREET_GROUPS = ("railroad", "utility")
 
 
 @dataclass(frozen=True, slots=True)
 class RolloutPolicy:
-    """Parameters of the fixed rollout policy (see the module docstring)."""
+    """Parameters of the fixed rollout policy (see the module docstring).
+
+    ``sell_premium`` is a percentage: a seat asks ``price * (100 +
+    sell_premium) // 100`` for a lot that completes another seat's group
+    (100: twice the printed price).
+    """
 
     buy_reserve: int = 0
     build_reserve: int = 150
     unmortgage_reserve: int = 300
     jail: str = "roll"
     max_level: int = HOTEL
+    trade: bool = True
+    mortgage_to_build: bool = True
+    sell_premium: int = 100
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
             raise ValueError(f"jail must be 'roll' or 'pay', got {self.jail!r}")
         if not 0 <= self.max_level <= HOTEL:
             raise ValueError(f"max_level must be in 0..{HOTEL}, got {self.max_level}")
-        for name in ("buy_reserve", "build_reserve", "unmortgage_reserve"):
+        for name in (
+            "buy_reserve",
+            "build_reserve",
+            "unmortgage_reserve",
+            "sell_premium",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
+        if self.sell_premium != int(self.sell_premium):
+            raise ValueError("sell_premium is a whole percentage")
 
     def as_array(self) -> list[int]:
-        """The kernel's encoding: ``[buy, build, unmortgage reserves, jail pays (0/1), max_level]``."""
-        return [self.buy_reserve, self.build_reserve, self.unmortgage_reserve, int(self.jail == "pay"), self.max_level]
+        """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
+        unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
+        mortgage_to_build (0/1), sell_premium]``."""
+        return [
+            self.buy_reserve,
+            self.build_reserve,
+            self.unmortgage_reserve,
+            int(self.jail == "pay"),
+            self.max_level,
+            int(self.trade),
+            int(self.mortgage_to_build),
+            int(self.sell_premium),
+        ]
+
+    def asking_price(self, price: int) -> int:
+        """What this seat asks for a lot of printed price ``price`` that completes another seat's group."""
+        return price * (100 + int(self.sell_premium)) // 100
+
+
+PolicyLike = RolloutPolicy | Sequence[RolloutPolicy] | None
+
+
+def seat_policies(policy: PolicyLike, n_players: int) -> tuple[RolloutPolicy, ...]:
+    """One policy per seat: ``None`` (the default policy everywhere), one
+    policy for every seat, or a sequence with one per seat."""
+    if policy is None:
+        return (RolloutPolicy(),) * n_players
+    if isinstance(policy, RolloutPolicy):
+        return (policy,) * n_players
+    out = tuple(policy)
+    if len(out) != n_players or not all(isinstance(p, RolloutPolicy) for p in out):
+        raise ValueError(
+            f"need one RolloutPolicy per seat ({n_players}), got {len(out)}"
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the rules, on the view of a seat
+# ---------------------------------------------------------------------------
+def _street_groups(view: GameView) -> list[str]:
+    """Street groups in name order (the kernel's group ids are the sorted names)."""
+    return [g for g in sorted(view.board.groups) if g not in NON_STREET_GROUPS]
+
+
+def build_targets(view: GameView, p: int, policy: RolloutPolicy) -> list[int]:
+    """Lots of ``p`` where a building would be legal if ``p`` had the cash, below ``max_level``."""
+    s = view
+    board = s.board
+    out = []
+    houses = hotels = None
+    for g in _street_groups(view):
+        if not s.can_build_on_group(p, g):
+            continue
+        lots = [sq for sq in board.groups[g] if s.owner_of(sq) == p]
+        low = min(s.level(sq) for sq in lots)
+        if low >= HOTEL or low >= policy.max_level:
+            continue
+        if low == HOTEL - 1:
+            if hotels is None:
+                hotels = s.hotels_in_bank()
+            if hotels < 1:
+                continue
+        else:
+            if houses is None:
+                houses = s.houses_in_bank()
+            if houses < 1:
+                continue
+        out.extend(sq for sq in lots if s.level(sq) == low)
+    return out
+
+
+def _one_short(view: GameView, p: int, g: str) -> bool:
+    n = view.count_in_group(p, g)
+    return n >= 1 and n == view.set_size(g) - 1 and not view.group_has_buildings(g)
+
+
+def _lot_for_sale(view: GameView, q: int, g: str) -> int | None:
+    """``q``'s first unmortgaged lot of ``g`` when ``q`` does not hold ``g`` completely."""
+    if view.has_monopoly(q, g):
+        return None
+    for sq in view.board.groups[g]:
+        if view.owner_of(sq) == q and not view.is_mortgaged(sq):
+            return sq
+    return None
+
+
+def _group_price(view: GameView, g: str) -> int:
+    return sum(view.board.squares[sq].price for sq in view.board.groups[g])
+
+
+def _spare(cash: int, reserve: int) -> int:
+    return max(0, cash - reserve)
+
+
+def find_trade(
+    view: GameView, p: int, policies: Sequence[RolloutPolicy]
+) -> Trade | None:
+    """The trade seat ``p`` proposes now (module docstring, rules (a) and (b)), or ``None``."""
+    pol = policies[p]
+    if not pol.trade:
+        return None
+    groups = _street_groups(view)
+    short = [g for g in groups if _one_short(view, p, g)]
+    if not short:
+        return None
+    others = [
+        q
+        for q in range(view.n_players)
+        if q != p and policies[q].trade and not view.player(q).bankrupt
+    ]
+    name = view.board.squares
+    for g in short:
+        for q in others:
+            s = _lot_for_sale(view, q, g)
+            if s is None:
+                continue
+            for h in groups:
+                if h == g or not _one_short(view, q, h):
+                    continue
+                t = _lot_for_sale(view, p, h)
+                if t is None:
+                    continue
+                diff = _group_price(view, g) - _group_price(view, h)
+                if diff > 0:
+                    cash = min(diff // 2, _spare(view.cash(p), pol.build_reserve))
+                else:
+                    cash = -min(
+                        -diff // 2, _spare(view.cash(q), policies[q].build_reserve)
+                    )
+                return Trade.bilateral(
+                    view.name(p), view.name(q), (name[t].name,), (name[s].name,), cash
+                )
+    for g in short:
+        for q in others:
+            s = _lot_for_sale(view, q, g)
+            if s is None:
+                continue
+            offer = policies[q].asking_price(name[s].price)
+            if view.cash(p) - offer >= pol.build_reserve:
+                return Trade.bilateral(
+                    view.name(p), view.name(q), (), (name[s].name,), offer
+                )
+    return None
+
+
+def accepts(view: GameView, me: int, policy: RolloutPolicy, trade: Trade) -> bool:
+    """Whether seat ``me`` accepts ``trade`` (module docstring)."""
+    if not policy.trade:
+        return False
+    my_name = view.name(me)
+    parts = trade.participants()
+    if (
+        len(parts) != 2
+        or my_name not in parts
+        or any(t.jail_cards for t in trade.transfers)
+    ):
+        return False
+    other_name = parts[0] if parts[1] == my_name else parts[1]
+    other_i = next(i for i in range(view.n_players) if view.name(i) == other_name)
+    board = view.board
+    got = [board.property_index[x] for x in trade.properties_received(my_name)]
+    gave = [board.property_index[x] for x in trade.properties_given(my_name)]
+    if (
+        len(gave) != 1
+        or len(got) > 1
+        or any(view.is_mortgaged(sq) for sq in got + gave)
+    ):
+        return False
+    given_group = board.squares[gave[0]].group or ""
+    if view.has_monopoly(me, given_group):
+        return False
+    net = trade.net_cash(my_name)
+    if not got:
+        return net >= policy.asking_price(board.squares[gave[0]].price)
+    got_group = board.squares[got[0]].group or ""
+    if (
+        got_group in NON_STREET_GROUPS
+        or given_group in NON_STREET_GROUPS
+        or got_group == given_group
+    ):
+        return False
+    if not (_one_short(view, me, got_group) and _one_short(view, other_i, given_group)):
+        return False
+    return -net <= max(
+        0, (_group_price(view, got_group) - _group_price(view, given_group)) // 2
+    )
 
 
 class PolicyAgent(BaseAgent):
-    """:class:`RolloutPolicy` as an agent of the reference engine."""
+    """:class:`RolloutPolicy` as an agent of the reference engine.
+
+    ``policies``: every seat's policy, in seat order (to know whom to propose
+    trades to and at what price); default: every seat plays ``policy``.
+    Without ``policy``, the seat's own policy is its entry in ``policies``.
+    """
 
     name = "rollout-policy"
 
-    def __init__(self, seed: SeedLike = None, policy: RolloutPolicy | None = None) -> None:
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        policy: RolloutPolicy | None = None,
+        policies: Sequence[RolloutPolicy] | None = None,
+    ) -> None:
         super().__init__(seed)
+        self._given = policy
+        self._given_all = tuple(policies) if policies is not None else None
         self.policy = policy or RolloutPolicy()
+        self.policies: tuple[RolloutPolicy, ...] = ()
+        self._proposed = False
+
+    def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        super().start_game(me, names)
+        if self._given_all is not None:
+            if len(self._given_all) != len(names):
+                raise ValueError(
+                    f"{len(self._given_all)} seat policies for {len(names)} seats"
+                )
+            self.policies = self._given_all
+            self.policy = self._given or self._given_all[me]
+        else:
+            self.policies = (self.policy,) * len(names)
+        self._proposed = False
+
+    def notify(self, event: Event) -> None:
+        # Every act phase of a seat follows a "turn" or a "roll_end" event
+        # after its previous one: a new phase, a new proposal allowed.
+        if event.kind in ("turn", "roll_end"):
+            self._proposed = False
 
     def buy(self, view: GameView, square: int) -> bool:
-        return view.cash(self.me) - view.board.squares[square].price >= self.policy.buy_reserve
+        return (
+            view.cash(self.me) - view.board.squares[square].price
+            >= self.policy.buy_reserve
+        )
 
     def auction_max(self, view: GameView, square: int) -> int:
-        return max(0, min(view.board.squares[square].price, view.cash(self.me) - self.policy.buy_reserve))
+        return max(
+            0,
+            min(
+                view.board.squares[square].price,
+                view.cash(self.me) - self.policy.buy_reserve,
+            ),
+        )
 
     def jail_choice(self, view: GameView) -> JailChoice:
         me = view.player(self.me)
@@ -91,24 +396,69 @@ class PolicyAgent(BaseAgent):
         return "roll"
 
     def act(self, view: GameView) -> Action | None:
-        cash = view.cash(self.me)
+        me = self.me
+        cash = view.cash(me)
         pol = self.policy
+        board = view.board
+        targets = build_targets(view, me, pol)
         lifts = [
             sq
             for sq in view.legal_unmortgages()
-            if cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= pol.unmortgage_reserve
+            if cash - view.rules.unmortgage_cost(view.mortgage_value(sq))
+            >= pol.unmortgage_reserve
+            and (
+                not pol.mortgage_to_build
+                or not targets
+                or view.has_monopoly(me, board.squares[sq].group or "")
+            )
         ]
         if lifts:
-            board = view.board
-            return Unmortgage(min(lifts, key=lambda q: (not view.has_monopoly(self.me, board.squares[q].group or ""), q)))
+            return Unmortgage(
+                min(
+                    lifts,
+                    key=lambda q: (
+                        not view.has_monopoly(me, board.squares[q].group or ""),
+                        q,
+                    ),
+                )
+            )
         builds = [
             sq
-            for sq in view.legal_builds()
-            if view.level(sq) < pol.max_level and cash - view.board.squares[sq].house_cost >= pol.build_reserve
+            for sq in targets
+            if cash - board.squares[sq].house_cost >= pol.build_reserve
         ]
         if builds:
             return Build(min(builds, key=lambda q: (view.level(q), -q)))
+        if pol.mortgage_to_build and targets:
+            spare = [
+                sq
+                for sq in view.legal_mortgages()
+                if not view.has_monopoly(me, board.squares[sq].group or "")
+            ]
+            cheapest = min(board.squares[sq].house_cost for sq in targets)
+            if (
+                spare
+                and cash + sum(view.mortgage_value(sq) for sq in spare) - cheapest
+                >= pol.build_reserve
+            ):
+                return Mortgage(min(spare, key=lambda q: (board.squares[q].price, q)))
+        if pol.trade and not self._proposed:
+            trade = find_trade(view, me, self.policies)
+            if trade is not None:
+                self._proposed = True
+                return ProposeTrade(trade)
         return None
 
+    def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        return accepts(view, self.me, self.policy, trade)
 
-__all__ = ["PolicyAgent", "RolloutPolicy"]
+
+__all__ = [
+    "PolicyAgent",
+    "PolicyLike",
+    "RolloutPolicy",
+    "accepts",
+    "build_targets",
+    "find_trade",
+    "seat_policies",
+]

@@ -1,7 +1,7 @@
 """A :class:`models.state.GameState` as the integer arrays of the batch kernel.
 
 :func:`encode` turns a state (any board the state format allows, inline
-boards, other dice, ``set_size``) and a :class:`RolloutPolicy` into the two
+boards, other dice, ``set_size``) and the seats' :class:`RolloutPolicy` into the two
 tuples of :mod:`engine._kernel`: the constant tables ``B`` and the initial
 mutable state ``X0``. Every derived number (mortgage value, interest, the
 building sell-back value) is computed here by the same methods that the
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine import _kernel as k
-from engine.rollout_policy import RolloutPolicy
+from engine.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
 from models.state import GameState
 
 _KINDS = {
@@ -83,13 +83,14 @@ def _group_tables(state: GameState, names: list[str]) -> tuple[np.ndarray, np.nd
     groups = state.board.groups
     width = max(len(groups[g]) for g in names)
     gl = np.full((len(names), width), -1, dtype=np.int64)
-    gi = np.zeros((len(names), 3), dtype=np.int64)
+    gi = np.zeros((len(names), k.GI_COLS), dtype=np.int64)
     for g, name in enumerate(names):
         lots = groups[name]
         gl[g, : len(lots)] = lots
         gi[g, k.G_N] = len(lots)
         gi[g, k.G_NEED] = state.set_size(name)
-        gi[g, k.G_STREET] = int(name not in ("railroad", "utility"))
+        gi[g, k.G_STREET] = int(name not in NON_STREET_GROUPS)
+        gi[g, k.G_PRICE] = sum(state.board.squares[sq].price for sq in lots)
     return gl, gi
 
 
@@ -173,8 +174,10 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[A
     return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
-def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:
-    """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap.
+def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
+    """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap;
+    ``policy`` is one :class:`RolloutPolicy` for every seat or one per seat
+    (:func:`engine.rollout_policy.seat_policies`; ``None``: the default).
 
     Raises
     ------
@@ -194,7 +197,8 @@ def encode(state: GameState, policy: RolloutPolicy, max_rounds: int) -> Tables:
     board = state.board
     rr = np.array(board.railroad_rents or (0,), dtype=np.int64)
     um = np.array(board.utility_multipliers or (0,), dtype=np.int64)
-    pol = np.array(policy.as_array(), dtype=np.int64)
+    pol = np.array([p.as_array() for p in seat_policies(policy, len(state.players))], dtype=np.int64)
+    assert pol.shape[1] == k.P_LEN
     b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
     x0 = _initial_state(state, max_rounds, nc)
     return Tables(b, x0, len(state.players), board.size)
