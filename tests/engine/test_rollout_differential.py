@@ -6,7 +6,12 @@ cash, positions, jail, bankruptcy, net worths, held Get Out of Jail Free cards
 decks (order of the cards left, shuffles, held cards), and, once the game is
 over, on its winner and why it ended (:class:`engine.rollout.TraceLayout`).
 A low round cap checks the capped winner, ties included, also against
-:func:`engine.rollout.simulate`, the untraced kernel."""
+:func:`engine.rollout.simulate`, the untraced kernel.
+
+The policies: the default (trades and mortgages to build), two variants of
+it, the old one (``trade=False, mortgage_to_build=False``), and one policy
+per seat (seat 0 holds: ``trade=False``; the others with other premiums,
+reserves and ``mortgage_to_build`` settings)."""
 
 from __future__ import annotations
 
@@ -35,11 +40,28 @@ from models.rules import DiceSpec, Rules
 from models.state import GameState
 
 INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))
-POLICIES = (
+MIXED = "one policy per seat"
+POLICIES: tuple[RolloutPolicy | str, ...] = (
     RolloutPolicy(),
-    RolloutPolicy(jail="pay", build_reserve=0, unmortgage_reserve=0),
+    RolloutPolicy(jail="pay", build_reserve=0, unmortgage_reserve=0, sell_premium=0),
     RolloutPolicy(buy_reserve=200, max_level=3),
+    RolloutPolicy(trade=False, mortgage_to_build=False),
+    MIXED,
 )
+"""Every seat plays the same policy, or (``MIXED``) one per seat (:func:`_seat_policies`)."""
+
+
+def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[RolloutPolicy, ...]:
+    """``policy`` for every seat; ``MIXED``: seat 0 holds (``trade=False``), seat ``i``
+    asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd."""
+    n = len(state.players)
+    if isinstance(policy, RolloutPolicy):
+        return (policy,) * n
+    return tuple(
+        RolloutPolicy(trade=i != 0, sell_premium=50 * i, mortgage_to_build=i % 2 == 1, build_reserve=100 + 50 * (i % 2))
+        for i in range(n)
+    )
+
 KEYS_PER_CASE = 10
 HORIZON = 80
 
@@ -78,13 +100,38 @@ NEEDED = {
     "jail cards back to the decks",
     "ended by bankruptcy",
     "ended at the round cap",
+    # the policy's trades and mortgages (see _coverage)
+    "swap",
+    "swap with cash",
+    "purchase",
+    "mortgage to build",
+    "held seat",
 }
 
 
 def _coverage(counter: collections.Counter[str]):  # type: ignore[no-untyped-def]
+    last: list[tuple[str, int | None]] = [("", None)]
+
     def observe(ev: Event, game: Game) -> None:
         d = ev.data
-        if ev.kind == "bankrupt":
+        if ev.kind == "cash" and d["why"] in ("mortgage", "building"):
+            pass  # part of a mortgage or a build: not a break between them
+        elif ev.kind == "build" and last[0] == ("mortgage", ev.player):
+            counter["mortgage to build"] += 1  # a liquidation's mortgage is followed by the payment
+        if not (ev.kind == "cash" and d["why"] in ("mortgage", "building")):
+            last[0] = (ev.kind, ev.player)
+        if ev.kind == "trade":
+            assert d["accepted"], "the policy proposes only what the other side accepts"
+            trade = d["trade"]
+            held = [i for i, a in enumerate(game.agents) if not a.policy.trade]  # type: ignore[attr-defined]
+            assert not {game.state.players[i].name for i in held} & set(trade.participants()), "a held seat traded"
+            counter["held seat"] += bool(held)
+            if all(t.properties for t in trade.transfers):
+                counter["swap"] += 1
+                counter["swap with cash"] += any(t.cash for t in trade.transfers)
+            else:
+                counter["purchase"] += 1
+        elif ev.kind == "bankrupt":
             counter["bankrupt to a player" if d["creditor"] is not None else "bankrupt to bank or several"] += 1
         elif ev.kind == "sell_building":
             counter["liquidation sale"] += 1
@@ -146,8 +193,9 @@ def _trace_coverage(counter: collections.Counter[str], layout: TraceLayout, rows
         counter["ended at the round cap"] += 1
 
 
-def _compare(state: GameState, key: int, policy: RolloutPolicy, observers=(), horizon: int = HORIZON) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _compare(state: GameState, key: int, policy: RolloutPolicy | str, observers=(), horizon: int = HORIZON) -> np.ndarray:  # type: ignore[no-untyped-def]
     """Both engines' traces of one game, which must be equal; returns the reference's."""
+    policy = _seat_policies(state, policy)
     ref = reference_trace(state, key, horizon, policy, observers=observers)
     ker = kernel_trace(state, key, horizon, policy)
     assert ker.shape == ref.shape, f"{len(ker)} kernel turns against {len(ref)} reference turns"
@@ -160,7 +208,7 @@ def _compare(state: GameState, key: int, policy: RolloutPolicy, observers=(), ho
     return ref
 
 
-def test_instances_all_policies_450_games() -> None:
+def test_instances_all_policies_750_games() -> None:
     counter: collections.Counter[str] = collections.Counter()
     observe = _coverage(counter)
     games = 0
@@ -216,7 +264,7 @@ def test_round_cap_winner_and_ties() -> None:
         for pi, policy in enumerate(POLICIES):
             seed = 100 * si + pi
             keys = stream_keys(seed, 8)
-            sim = simulate(state, len(keys), cap, seed=seed, policy=policy)
+            sim = simulate(state, len(keys), cap, seed=seed, policy=_seat_policies(state, policy))
             for g, key in enumerate(keys):
                 last = _compare(state, int(key), policy, horizon=cap)[-1]
                 winner = int(last[layout.game + GAME_FIELDS.index("winner")])
