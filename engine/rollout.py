@@ -32,11 +32,10 @@ Scoring
     A game that ends by bankruptcy is won by the last player standing: its
     score is 1 for the winner and 0 for the others. A game still running
     after ``horizon`` rounds is cut there, and scored either
-    (``scoring="model"``) by the calibrated horizon value of
+    (``scoring="model"``, the default) by the calibrated horizon value of
     :mod:`engine.win_model`: each player's score is its modelled probability
     of winning from the state the game reached, fitted on games played to
-    the end; or (``scoring="net_worth"``, the default until the rollout
-    policy trades, see docs/kernel.md) as the reference engine scores its
+    the end; or (``scoring="net_worth"``) as the reference engine scores its
     round cap: the highest net worth wins
     (:meth:`models.state.GameState.net_worth`), ties to the earlier seat.
     ``scores[g, p]`` holds each game's scores; ``win_prob`` is their mean and
@@ -231,7 +230,7 @@ def simulate(
 
 
 SCORINGS = ("model", "net_worth")
-DEFAULT_SCORING = "net_worth"
+DEFAULT_SCORING = "model"
 """How :func:`simulate` scores a game cut at the horizon unless told (see the module docstring)."""
 
 

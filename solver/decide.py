@@ -11,7 +11,10 @@
    trade search (its win delta is still simulated and reported).
 3. **Trades**: the bilateral CP-SAT search (:func:`solver.trades.cpsat.generate_trades`,
    top ``candidates``), re-scored by simulation on common dice
-   (:mod:`solver.trades.rescore`), then filtered: the Nash zone (both traders gain
+   (:mod:`solver.trades.rescore`) with the player holding in the rollouts
+   (:meth:`RescoreSettings.holding`: the rollout policy trades, and "no
+   trade now" must not be simulated as the same trade a turn later), then
+   filtered: the Nash zone (both traders gain
    beyond the noise) and the third-party check (``balanced``). When no
    bilateral trade survives, 3-way cycles are searched and filtered the same
    way (the seed's Phase 3 trigger). ``self_balancing`` is computed for the
@@ -212,7 +215,7 @@ def decide(
     _load_kernel()
     clock = _Clock(budget_s)
     chain = chain or PositionChain(state.board, state.rules, "long")
-    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed)
+    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed).holding(p, len(state.players))
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     plan, built = build_plan(state, p, st.reserve, chain)
     base = baseline(state, rs)

@@ -159,9 +159,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             self._reserves[key] = hit
         return hit
 
-    def _settings(self, rollouts: int) -> RescoreSettings:
+    def _settings(self, rollouts: int, n_players: int) -> RescoreSettings:
+        """Settings for one search or answer, the agent holding in the rollouts
+        (:meth:`RescoreSettings.holding`)."""
         self._seed_counter += 1
-        return RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=RolloutPolicy())
+        rs = RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=RolloutPolicy())
+        return rs.holding(self.me, n_players)
 
     # -- buying and auctions ------------------------------------------------------
     def _auction_evaluator(self, view: GameView, square: int) -> AuctionEvaluator:
@@ -237,7 +240,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             cands = [c for c in cands if c.kind == "cycle3"]
         if not cands:
             return None
-        rs = self._settings(self.rollouts)
+        rs = self._settings(self.rollouts, len(state.players))
         base = baseline(state, rs)
         best: Rescored | None = None
         for c in cands:
@@ -269,7 +272,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     # -- answering ---------------------------------------------------------------
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
         state = view.copy()
-        rs = self._settings(self.accept_rollouts)
+        rs = self._settings(self.accept_rollouts, len(state.players))
         try:
             after = state.copy()
             trade.apply(after)

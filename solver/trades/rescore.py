@@ -33,13 +33,14 @@ probability is compared game by game (:func:`engine.rollout.paired_delta`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.rollout import RolloutResult, paired_delta, simulate
-from engine.rollout_policy import RolloutPolicy
+from engine.rollout_policy import PolicyLike, RolloutPolicy, seat_policies
 from engine.strategic import StrategicTradeAgent
 from engine.view import GameView
 from models.errors import InvalidTradeError
@@ -50,14 +51,38 @@ from solver.trades.space import Candidate
 
 @dataclass(frozen=True)
 class RescoreSettings:
+    """How candidates are simulated and judged.
+
+    ``policy`` is the rollout policy, one for every seat or one per seat
+    (:data:`engine.rollout_policy.PolicyLike`); ``scoring`` how a rollout cut
+    at the horizon is scored (:func:`engine.rollout.simulate`).
+    """
+
     rollouts: int = 800
     horizon: int = 30
     seed: int = 0
     z: float = 1.645
     balance: float = 0.55
     acceptance_slope: float = 40.0
-    policy: RolloutPolicy = field(default_factory=RolloutPolicy)
-    scoring: str | None = None  # how a rollout cut at the horizon is scored (engine.rollout.simulate)
+    policy: PolicyLike = field(default_factory=RolloutPolicy)
+    scoring: str | None = None
+
+    def holding(self, seat: int, n_players: int) -> RescoreSettings:
+        """The same settings with ``seat`` holding in the rollouts: it proposes and
+        accepts no trade there (its policy gets ``trade=False``); the other seats keep
+        theirs.
+
+        Why: the rollout policy itself makes the set-completing trades that the
+        candidates are made of, so if the seat under evaluation traded in the
+        rollouts, "no trade now" would be simulated as "the same trade a turn
+        later" and every trade's change would shrink toward 0. With the seat
+        holding, the baseline is "this seat does not trade" and the change is
+        the trade's own worth (as the decision to build is judged against a
+        seat that does not build, see :mod:`solver.decide`).
+        """
+        seats = list(seat_policies(self.policy, n_players))
+        seats[seat] = dataclasses.replace(seats[seat], trade=False)
+        return dataclasses.replace(self, policy=tuple(seats))
 
 
 @dataclass

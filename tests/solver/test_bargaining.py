@@ -26,8 +26,8 @@ from solver.trades.bargaining import nash_cash, trade_with_cash
 from solver.trades.rescore import RescoreSettings, baseline
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
-RS = RescoreSettings(rollouts=400, horizon=20, seed=5)
 A, B = "Bob", "Ann"  # proposer and counterparty in midgame-no-monopolies
+RS = RescoreSettings(rollouts=400, horizon=20, seed=5).holding(1, 4)  # Bob holds in the rollouts, as in decide
 
 
 @pytest.fixture(scope="module")
@@ -226,7 +226,7 @@ def test_real_samples_match_independent_simulations(midgame: GameState, swap: Tr
                 after.owner[after.square_of(p)] = after.player_index(x.to)
         after.players[ia].cash -= c
         after.players[ib].cash += c
-        r = simulate(after, RS.rollouts, RS.horizon, RS.seed)
+        r = simulate(after, RS.rollouts, RS.horizon, RS.seed, policy=RS.policy)
         assert got.samples_a[k] == r.win_prob[A] and got.samples_b[k] == r.win_prob[B]
     # on common dice, paying more hurts the payer and helps the payee
     assert list(got.samples_a) == sorted(got.samples_a, reverse=True)

@@ -21,15 +21,22 @@ from engine.ept import street_ept
 from engine.invariants import check_state
 from engine.markov import PositionChain
 from engine.rollout import simulate
+from engine.rollout_policy import PolicyLike
 from models.board import HOTEL
 from models.io import load_state
 from models.state import GameState
 from solver.decide import BUILD, HOLD, TRADE, Decision, build_plan, decide
+from solver.trades.rescore import RescoreSettings
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 ROLLOUTS, HORIZON = 200, 20
 FUNNEL = ("raw", "completion", "proposer", "counterparty", "cash", "domination")
+
+
+def held(state: GameState, seat: int) -> PolicyLike:
+    """The rollout policies decide uses for ``seat``: the default policy, ``seat`` holding."""
+    return RescoreSettings().holding(seat, len(state.players)).policy
 
 
 def run(state: GameState, player: str, seed: int = 0, budget_s: float = 120.0) -> Decision:
@@ -137,8 +144,8 @@ def test_fast_path_builds_evenly_affordably_and_optimally(cash: int) -> None:
     assert after.players[0].cash == cash - plan.cost
     for sq, level in plan.levels.items():
         assert after.houses[sq] == level
-    b = simulate(s, ROLLOUTS, HORIZON, 0)
-    a = simulate(after, ROLLOUTS, HORIZON, 0)
+    b = simulate(s, ROLLOUTS, HORIZON, 0, policy=held(s, 0))
+    a = simulate(after, ROLLOUTS, HORIZON, 0, policy=held(s, 0))
     diff = a.scores[:, 0] - b.scores[:, 0]
     assert plan.win_delta == pytest.approx(diff.mean(), abs=1e-12)
     assert plan.win_delta_se == pytest.approx(diff.std(ddof=1) / math.sqrt(diff.size), abs=1e-12)
@@ -198,7 +205,7 @@ def check_choice(s: GameState, d: Decision) -> None:
         and d.build.win_delta >= -1.645 * d.build.win_delta_se
     )
     assert d.action == (BUILD if build_ok else HOLD)
-    assert d.win_prob == pytest.approx(simulate(s, ROLLOUTS, HORIZON, 0).win_prob)
+    assert d.win_prob == pytest.approx(simulate(s, ROLLOUTS, HORIZON, 0, policy=held(s, s.player_index(me))).win_prob)
 
 
 @pytest.mark.parametrize(("name", "player"), DECISIONS, ids=lambda x: str(x))
