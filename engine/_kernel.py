@@ -53,12 +53,14 @@ P_LEN = 8
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
-PL_COLS = 9
+TURN_NO = 9  # the player's turns begun since the simulation started (aligned dice)
+PL_COLS = 10
 # --- M (misc) -----------------------------------------------------------------
 TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
 )
-M_LEN = 17
+IN_TURN = 17  # dice thrown so far in the current turn (aligned dice)
+M_LEN = 18
 """``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
 the act phase: a lot of a group where ``p`` holds a lot changing hands or
 being mortgaged or lifted (:func:`touch`: ``p``'s trades depend on the
@@ -80,6 +82,7 @@ TRACE_ROLLS = 8  # rolls of a turn recorded (a turn has at most doubles_to_jail)
 TRACE_STATE = 1 + TRACE_ROLLS  # the state after the turn starts here
 TRACE_GAME, TRACE_PLAYER, TRACE_DECK = 8, 7, 2  # fixed columns of each block
 NEVER = 1 << 62  # a cash threshold that is never reached
+_PLAYER_SHIFT, _TURN_SHIFT = 40, 16  # engine.streams.PLAYER_SHIFT, TURN_SHIFT
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -114,8 +117,13 @@ def roll(B, X, key):
     total = 0
     first = -1
     same = True
+    # Aligned dice (engine.streams.dice_counter): die r of player p's t-th turn.
+    PL = X[0]
+    mover = M[TO_MOVE]
+    base = ((mover + 1) << _PLAYER_SHIFT) | (PL[mover, TURN_NO] << _TURN_SHIFT)
     for _ in range(n):
-        u = uniform(key, 0, M[DICE_CTR])
+        u = uniform(key, 0, base | M[IN_TURN])
+        M[IN_TURN] += 1
         M[DICE_CTR] += 1
         if R[R_LOADED]:
             face = 1
@@ -1183,6 +1191,8 @@ def play_turn(B, X, key, rec):
         return
     p = M[TO_MOVE]
     M[TURNS] += 1
+    PL[p, TURN_NO] += 1  # CounterStream.begin_turn
+    M[IN_TURN] = 0
     if M[PHASE] == 0:
         n = PL.shape[0]
         for k in range(n):

@@ -235,6 +235,7 @@ class Game:
         s = self.state
         p = s.to_move
         self.turns += 1
+        self.stream.begin_turn(p)
         if s.phase == "start":
             self._emit("turn", p, round=s.round)
             for q in self._turn_order(p):

@@ -24,10 +24,13 @@ How
 Randomness
     Game ``g`` of a call seeded ``S`` has the 64-bit key
     :func:`engine.streams.stream_keys` ``(S)[g]``; its dice and cards are the
-    counter-based stream :class:`engine.streams.CounterStream` of that key
-    (die ``r`` of the game is a pure function of the key and ``r``). Two
-    states simulated with the same seed are therefore played on the same dice
-    and cards: common random numbers. :func:`paired_delta` uses this.
+    counter-based stream :class:`engine.streams.CounterStream` of that key:
+    die ``r`` of player ``p``'s ``t``-th turn is a pure function of the key
+    and ``(p, t, r)`` (:func:`engine.streams.dice_counter`), and each deck's
+    shuffles of the key and the shuffle number. Two states simulated with the
+    same seed are therefore played on the same dice and cards (common random
+    numbers), and stay aligned after an event that makes one of them throw
+    more dice (a utility card, a jail roll). :func:`paired_delta` uses this.
 Scoring
     A game that ends by bankruptcy is won by the last player standing: its
     score is 1 for the winner and 0 for the others. A game still running

@@ -36,6 +36,12 @@ _BLOCK = 256
 
 
 class RandomStream(Protocol):
+    def begin_turn(self, player: int) -> None:
+        """Called by the engine at the start of each turn (each :meth:`Game.play_turn`):
+        ``player`` is about to throw the dice of this turn, if any. Streams that index
+        dice by (player, turn) use it; the others ignore it."""
+        ...
+
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
         """Throw ``dice.count`` dice; return the faces (1-based)."""
         ...
@@ -83,6 +89,9 @@ class SeededStream:
             self._cdf_cache[dice] = cdf
         return cdf
 
+    def begin_turn(self, player: int) -> None:
+        """Dice are sequential here: the turn is not part of their index."""
+
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
         if dice.weights is None:
             sides = dice.sides
@@ -108,6 +117,16 @@ DECK_STREAMS = {"chance": 1, "community_chest": 2}
 DRAW_STREAMS = {"chance": 3, "community_chest": 4}
 SHUFFLE_SHIFT = 16
 """Fisher-Yates step ``i`` of shuffle ``k`` uses counter ``(k << 16) | i`` (decks up to 65,536 cards)."""
+
+
+PLAYER_SHIFT, TURN_SHIFT = 40, 16
+
+
+def dice_counter(player: int, turn: int, die: int) -> int:
+    """The dice counter of die ``die`` (from 0) of ``player``'s ``turn``-th turn:
+    ``(player + 1) << 40 | turn << 16 | die`` (below 2**48 for up to 254 players,
+    2**24 turns each and 65,536 dice a turn)."""
+    return ((player + 1) << PLAYER_SHIFT) | (turn << TURN_SHIFT) | die
 
 
 def mix64(z: int) -> int:
@@ -145,8 +164,14 @@ def stream_keys(seed: SeedLike, n_games: int, first: int = 0) -> np.ndarray:
 class CounterStream:
     """Dice and cards of one game from a 64-bit key (see :func:`counter_uniform`).
 
-    Die number ``r`` of the game uses ``u(K, 0, r)`` and shows ``1 + floor(u *
-    sides)`` (loaded dice: the inverse CDF as in :class:`SeededStream`). Shuffle
+    Dice are indexed by who throws them and when: die ``r`` of player ``p``'s
+    ``t``-th turn (``t = 1, 2, ...`` counted from the stream's start, ``r``
+    from 0 within the turn, jail rolls and a utility card's fresh roll
+    included) uses ``u(K, 0, dice_counter(p, t, r))`` and shows ``1 + floor(u *
+    sides)`` (loaded dice: the inverse CDF as in :class:`SeededStream`). Two
+    games that differ in one event therefore keep throwing the same dice for
+    the same player's same turn afterwards, however many dice the event made
+    someone throw (common random numbers that stay aligned). Shuffle
     ``k`` of a deck of ``n`` cards is a Fisher-Yates shuffle of ``0..n-1``:
     for ``i = n-1 .. 1``, swap ``i`` with ``floor(u(K, d, (k << 16) | i) * (i +
     1))``, where ``d`` is 1 for Chance and 2 for Community Chest. The batch
@@ -159,9 +184,19 @@ class CounterStream:
         self._shuffles = {name: 0 for name in DECKS}
         self._draws = {name: 0 for name in DECKS}
         self._cdf_cache: dict[DiceSpec, list[float]] = {}
+        self._turns: dict[int, int] = {}
+        self._mover = 0
+        self._in_turn = 0
+
+    def begin_turn(self, player: int) -> None:
+        self._turns[player] = self._turns.get(player, 0) + 1
+        self._mover = player
+        self._in_turn = 0
 
     def _uniform(self) -> float:
-        u = counter_uniform(self.key, DICE_STREAM, self.dice_thrown)
+        counter = dice_counter(self._mover, self._turns.get(self._mover, 0), self._in_turn)
+        u = counter_uniform(self.key, DICE_STREAM, counter)
+        self._in_turn += 1
         self.dice_thrown += 1
         return u
 
@@ -236,6 +271,9 @@ class ScriptedStream:
     @property
     def remaining_rolls(self) -> int:
         return len(self._dice) - self._pos
+
+    def begin_turn(self, player: int) -> None:
+        """Scripted dice come in the given order, whoever throws them."""
 
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
         if self._pos >= len(self._dice):

@@ -18,6 +18,7 @@ import pytest
 from engine.agents import BaseAgent
 from engine.game import Game
 from engine.rollout import RolloutResult, simulate
+from engine.rollout_policy import RolloutPolicy
 from engine.strategic import StrategicTradeAgent
 from engine.streams import SeededStream
 from models.io import load_state
@@ -104,11 +105,17 @@ def test_win_delta_equals_paired_difference_of_two_independent_simulations(
 
 def test_common_random_numbers_shrink_the_standard_error(midgame: GameState) -> None:
     """A small change ($20) paired on the same dice leaves most games' winners as they
-    were, and its paired SE is far below that of two independently seeded runs."""
-    before = simulate(midgame, N, H, SEED)
+    were, and its paired SE is far below that of two independently seeded runs.
+
+    Played with the no-trade policy, so that the dice alone are measured: under the
+    trading policy a $20 change also changes which trades are affordable (a real
+    difference, not noise); the variance ratio with the default policy is checked in
+    tests/engine/test_rollout.py against the issue's target."""
+    quiet = RolloutPolicy(trade=False, mortgage_to_build=False)
+    before = simulate(midgame, N, H, SEED, policy=quiet)
     cand = with_cash("bilateral", (2, 3), [], [(3, 20)])
-    same = simulate(by_hand(midgame, cand), N, H, SEED)
-    other = simulate(by_hand(midgame, cand), N, H, SEED + 1000)
+    same = simulate(by_hand(midgame, cand), N, H, SEED, policy=quiet)
+    other = simulate(by_hand(midgame, cand), N, H, SEED + 1000, policy=quiet)
     assert np.mean(same.winners == before.winners) > 0.8
     seat = cand.players[0]
     se_same = paired_by_hand(before, same, seat)[1]
