@@ -49,20 +49,20 @@ def midgame() -> GameState:
 
 
 @pytest.fixture(scope="module")
-def bob_midgame(midgame: GameState) -> Decision:
-    """Bob's decision in the midgame: a bilateral trade, priced by Nash bargaining."""
-    return run(midgame, "Bob")
+def trader_midgame(midgame: GameState) -> Decision:
+    """Ann's decision in the midgame: a bilateral trade, priced by Nash bargaining."""
+    return run(midgame, "Ann")
 
 
 # ---------------------------------------------------------------------------
 # determinism
 # ---------------------------------------------------------------------------
-def test_same_seed_same_decision_other_seed_other_numbers(midgame: GameState, bob_midgame: Decision) -> None:
-    again = run(midgame, "Bob")
-    assert json.dumps(again.to_dict(midgame), sort_keys=True) == json.dumps(bob_midgame.to_dict(midgame), sort_keys=True)
-    other = run(midgame, "Bob", seed=1)
-    assert other.win_prob != bob_midgame.win_prob
-    assert other.pruning["raw"] == bob_midgame.pruning["raw"]  # the enumeration does not depend on dice
+def test_same_seed_same_decision_other_seed_other_numbers(midgame: GameState, trader_midgame: Decision) -> None:
+    again = run(midgame, "Ann")
+    assert json.dumps(again.to_dict(midgame), sort_keys=True) == json.dumps(trader_midgame.to_dict(midgame), sort_keys=True)
+    other = run(midgame, "Ann", seed=1)
+    assert other.win_prob != trader_midgame.win_prob
+    assert other.pruning["raw"] == trader_midgame.pruning["raw"]  # the enumeration does not depend on dice
 
 
 # ---------------------------------------------------------------------------
@@ -223,11 +223,11 @@ def test_pruning_counts_shrink_and_choice_obeys_the_filters(decisions, name: str
     check_choice(s, d)
 
 
-def test_bilateral_trade_is_bargained(midgame: GameState, bob_midgame: Decision) -> None:
-    d = bob_midgame
+def test_bilateral_trade_is_bargained(midgame: GameState, trader_midgame: Decision) -> None:
+    d = trader_midgame
     assert d.action == TRADE and d.scored is not None and d.scored.candidate.kind == "bilateral"
     a, b = (midgame.players[i].name for i in d.scored.candidate.players)
-    assert a == "Bob"
+    assert a == "Ann"
     survivor = next(r for r in d.trades if r.nash_zone and r.balanced)
     now = survivor.trade.net_cash(b)
     assert d.bargain is not None
@@ -343,6 +343,6 @@ def test_solve_tiny_budget_says_truncated(capsys: pytest.CaptureFixture[str]) ->
     assert doc["truncated"] is True and doc["decision"]["action"] in (HOLD, BUILD)
 
 
-def test_win_prob_rows_are_probabilities(bob_midgame: Decision) -> None:
-    p = np.array(list(bob_midgame.win_prob.values()))
+def test_win_prob_rows_are_probabilities(trader_midgame: Decision) -> None:
+    p = np.array(list(trader_midgame.win_prob.values()))
     assert ((p >= 0) & (p <= 1)).all() and p.sum() == pytest.approx(1.0)
