@@ -55,12 +55,15 @@ CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
 TURN_NO = 9  # the player's turns begun since the simulation started (aligned dice)
 PL_COLS = 10
+CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
 # --- M (misc) -----------------------------------------------------------------
 TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
 )
 IN_TURN = 17  # dice thrown so far in the current turn (aligned dice)
-M_LEN = 18
+HB, TB = 18, 19  # houses and hotels on the board
+M_LEN = 20
+GB0 = M_LEN  # M[GB0 + g]: the building levels on group g (one slot per group)
 """``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
 the act phase: a lot of a group where ``p`` holds a lot changing hands or
 being mortgaged or lifted (:func:`touch`: ``p``'s trades depend on the
@@ -178,40 +181,24 @@ def draw(B, X, key, d):
 # ---------------------------------------------------------------------------
 @jit_inline
 def count_in_group(B, X, p, g):
-    GL, GI = B[1], B[2]
-    OWN = X[1]
-    c = 0
-    for k in range(GI[g, G_N]):
-        if OWN[GL[g, k]] == p:
-            c += 1
-    return c
+    return X[0][p, CNT0 + g]
 
 
 @jit_inline
 def has_mono(B, X, p, g):
     if p < 0:
         return False
-    return count_in_group(B, X, p, g) >= B[2][g, G_NEED]
+    return X[0][p, CNT0 + g] >= B[2][g, G_NEED]
 
 
-@jit
+@jit_inline
 def houses_in_bank(B, X):
-    HOU = X[2]
-    n = 0
-    for sq in range(HOU.shape[0]):
-        if HOU[sq] < HOTEL:
-            n += HOU[sq]
-    return B[7][R_HOUSES] - n
+    return B[7][R_HOUSES] - X[4][HB]
 
 
-@jit
+@jit_inline
 def hotels_in_bank(B, X):
-    HOU = X[2]
-    n = 0
-    for sq in range(HOU.shape[0]):
-        if HOU[sq] == HOTEL:
-            n += 1
-    return B[7][R_HOTELS] - n
+    return B[7][R_HOTELS] - X[4][TB]
 
 
 @jit
@@ -239,14 +226,9 @@ def liquidation_value(B, X, p):
     return total
 
 
-@jit
+@jit_inline
 def group_has_buildings(B, X, g):
-    GL, GI = B[1], B[2]
-    HOU = X[2]
-    for k in range(GI[g, G_N]):
-        if HOU[GL[g, k]] > 0:
-            return True
-    return False
+    return X[4][GB0 + g] > 0
 
 
 @jit_inline
@@ -295,6 +277,52 @@ def bump_all(X):
         PL[q, VER] += 1
 
 
+@jit_inline
+def supply(B, X):
+    """Whether the bank has a house (2) and a hotel (1)."""
+    return 2 * (houses_in_bank(B, X) >= 1) + (hotels_in_bank(B, X) >= 1)
+
+
+@jit
+def set_owner(B, X, sq, q):
+    """``sq`` passes to ``q`` (-1: the bank), keeping the counts ``CNT0``."""
+    g = B[0][sq, GROUP]
+    PL, OWN = X[0], X[1]
+    old = OWN[sq]
+    if old >= 0:
+        PL[old, CNT0 + g] -= 1
+    OWN[sq] = q
+    if q >= 0:
+        PL[q, CNT0 + g] += 1
+    touch(B, X, g)
+
+
+@jit
+def set_level(B, X, sq, level):
+    """``sq``'s building level becomes ``level``, keeping the counts ``HB``, ``TB``
+    and ``GB0``. New options for the players holding a lot of its group (a
+    group with buildings cannot be mortgaged or traded), and for everyone when
+    the bank's supply of houses or hotels runs out or comes back: the other
+    players' options depend on nothing else of a building change."""
+    HOU, M = X[2], X[4]
+    before = supply(B, X)
+    old = HOU[sq]
+    if old == HOTEL:
+        M[TB] -= 1
+    else:
+        M[HB] -= old
+    if level == HOTEL:
+        M[TB] += 1
+    else:
+        M[HB] += level
+    g = B[0][sq, GROUP]
+    M[GB0 + g] += level - old
+    HOU[sq] = level
+    touch(B, X, g)
+    if supply(B, X) != before:
+        bump_all(X)
+
+
 # ---------------------------------------------------------------------------
 # end of game
 # ---------------------------------------------------------------------------
@@ -338,8 +366,7 @@ def sell_one(B, X, p, sq):
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU = X[0], X[1], X[2]
     if HOU[sq] != HOTEL:
-        HOU[sq] -= 1
-        bump_all(X)
+        set_level(B, X, sq, HOU[sq] - 1)
         PL[p, CASH] += SQ[sq, SELL]
         return
     g = SQ[sq, GROUP]
@@ -381,8 +408,7 @@ def sell_one(B, X, p, sq):
     value = 0
     for i in range(m):
         value += (old[i] - new[i]) * SQ[lots[i], SELL]
-        HOU[lots[i]] = new[i]
-        bump_all(X)
+        set_level(B, X, lots[i], new[i])
     PL[p, CASH] += value
 
 
@@ -426,47 +452,52 @@ def liquidate(B, X, p, owed):
     """:meth:`Game.liquidate`: mortgages first, then buildings."""
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
-    n = OWN.shape[0]
     while PL[p, CASH] < owed:
+        # the mortgage of the lowest (in a monopoly, mortgage value, square)
         best = -1
         bm = 0
         bv = 0
-        for sq in range(n):
-            if OWN[sq] != p or MOR[sq]:
-                continue
-            g = SQ[sq, GROUP]
-            if group_has_buildings(B, X, g):
+        for g in range(GI.shape[0]):
+            if PL[p, CNT0 + g] == 0 or group_has_buildings(B, X, g):
                 continue
             mono = 1 if has_mono(B, X, p, g) else 0
-            v = SQ[sq, MVAL]
-            if best < 0 or mono < bm or (mono == bm and v < bv):
-                best = sq
-                bm = mono
-                bv = v
+            for k in range(GI[g, G_N]):
+                sq = GL[g, k]
+                if OWN[sq] != p or MOR[sq]:
+                    continue
+                v = SQ[sq, MVAL]
+                if best < 0 or mono < bm or (mono == bm and (v < bv or (v == bv and sq < best))):
+                    best = sq
+                    bm = mono
+                    bv = v
         if best >= 0:
             MOR[best] = 1
             touch(B, X, SQ[best, GROUP])
             PL[p, CASH] += SQ[best, MVAL]
             continue
-        # legal sales: lots at their group's highest level (over p's lots)
+        # legal sales: lots at their group's highest level (over p's lots);
+        # the lowest (house cost, -level, square)
         bc = 0
         bl = 0
-        for sq in range(n):
-            if OWN[sq] != p or HOU[sq] == 0:
+        for g in range(GI.shape[0]):
+            if PL[p, CNT0 + g] == 0 or not group_has_buildings(B, X, g):
                 continue
-            g = SQ[sq, GROUP]
             top = 0
             for k in range(GI[g, G_N]):
                 s = GL[g, k]
                 if OWN[s] == p and HOU[s] > top:
                     top = HOU[s]
-            if HOU[sq] < top:
+            if top == 0:
                 continue
-            c = SQ[sq, HCOST]
-            if best < 0 or c < bc or (c == bc and HOU[sq] > bl):
-                best = sq
-                bc = c
-                bl = HOU[sq]
+            for k in range(GI[g, G_N]):
+                sq = GL[g, k]
+                if OWN[sq] != p or HOU[sq] < top:
+                    continue
+                c = SQ[sq, HCOST]
+                if best < 0 or c < bc or (c == bc and (HOU[sq] > bl or (HOU[sq] == bl and sq < best))):
+                    best = sq
+                    bc = c
+                    bl = HOU[sq]
         if best < 0:
             return
         sell_one(B, X, p, best)
@@ -493,8 +524,7 @@ def _bankrupt_common(B, X, p, props):
         if OWN[sq] == p:
             if HOU[sq]:
                 PL[p, CASH] += HOU[sq] * SQ[sq, SELL]
-                HOU[sq] = 0
-                bump_all(X)
+                set_level(B, X, sq, 0)
             props[m] = sq
             m += 1
     return m
@@ -515,7 +545,7 @@ def bankrupt_multi(B, X, key, p, nc):
     """Bankrupt to the bank or to several players (``nc`` creditors in the
     scratch rows ``S_CREDS``/``S_AMOUNTS``, -1 = the bank): shared cash,
     properties auctioned."""
-    PL, OWN, MOR, HELD, STACK = X[0], X[1], X[3], X[6], X[7]
+    PL, MOR, HELD, STACK = X[0], X[3], X[6], X[7]
     SCR = X[8]
     creds, amounts, props = SCR[S_CREDS], SCR[S_AMOUNTS], SCR[S_PROPS_MULTI]
     npr = _bankrupt_common(B, X, p, props)
@@ -537,9 +567,8 @@ def bankrupt_multi(B, X, key, p, nc):
     if creds[0] >= 0:
         PL[creds[0], CASH] += v0
     for i in range(npr):
-        OWN[props[i]] = -1
         MOR[props[i]] = 0
-        touch(B, X, B[0][props[i], GROUP])
+        set_owner(B, X, props[i], -1)
     for k in range(PL[p, JC]):
         HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
     _mark_bankrupt(X, p)
@@ -574,14 +603,13 @@ def pay_bank(B, X, key, p, amount):
 def bankrupt_single(B, X, key, p, c):
     """Bankrupt to one player ``c``: everything passes to it; it pays interest on mortgaged lots."""
     SQ = B[0]
-    PL, OWN, MOR, STACK = X[0], X[1], X[3], X[7]
+    PL, MOR, STACK = X[0], X[3], X[7]
     props = X[8][S_PROPS_SINGLE]
     npr = _bankrupt_common(B, X, p, props)
     PL[c, CASH] += PL[p, CASH]
     PL[p, CASH] = 0
     for i in range(npr):
-        OWN[props[i]] = c
-        touch(B, X, SQ[props[i], GROUP])
+        set_owner(B, X, props[i], c)
     acquired(B, X, c, props, npr)
     base = PL[c, JC]
     for k in range(PL[p, JC]):
@@ -652,7 +680,7 @@ def pay_each(B, X, key, p, each):
 def auction(B, X, sq, lander):
     """Second-price auction; each bidder's maximum is ``min(price, cash - buy_reserve)``."""
     SQ, POL = B[0], B[9]
-    PL, OWN = X[0], X[1]
+    PL = X[0]
     top = 0
     second = 0
     winner = -1
@@ -675,20 +703,18 @@ def auction(B, X, sq, lander):
     if winner < 0:
         return
     PL[winner, CASH] -= min(top, second + 1)
-    OWN[sq] = winner
-    touch(B, X, SQ[sq, GROUP])
+    set_owner(B, X, sq, winner)
     even_out(B, X, winner, SQ[sq, GROUP])
 
 
 @jit
 def offer(B, X, p, sq):
     SQ, POL = B[0], B[9]
-    PL, OWN = X[0], X[1]
+    PL = X[0]
     price = SQ[sq, PRICE]
     if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[p, P_BUY]:
         PL[p, CASH] -= price
-        OWN[sq] = p
-        touch(B, X, SQ[sq, GROUP])
+        set_owner(B, X, sq, p)
         even_out(B, X, p, SQ[sq, GROUP])
     else:
         auction(B, X, sq, p)
@@ -698,34 +724,59 @@ def offer(B, X, p, sq):
 # the policy's act phase
 # ---------------------------------------------------------------------------
 @jit
-def _scan_builds(B, X, p):
-    """``p``'s build targets (:mod:`engine.rollout_policy`: a lot where a building
-    would be legal but for the cash, below ``max_level``). Returns the target to
-    build now (the lowest level, then the highest square, among those it can pay
-    keeping ``build_reserve``; -1: none), the lowest cash threshold of the others,
-    and the cheapest target's cost (``NEVER``: no target)."""
+def _scan(B, X, p, mtb):
+    """One pass over ``p``'s groups for the first two steps of the act phase.
+
+    Build targets (:mod:`engine.rollout_policy`: a lot where a building would
+    be legal but for the cash, below ``max_level``): the one to build now (the
+    lowest level, then the highest square, among those ``p`` can pay keeping
+    ``build_reserve``; -1: none), the lowest cash threshold of the others and
+    the cheapest target's cost (``NEVER``: no target). Mortgages to lift: the
+    one to lift now (lots of groups ``p`` holds completely first, then the
+    lowest square; lots of other groups only when ``p`` has no build target
+    or not ``mtb``; -1: none) and the lowest cash threshold of the others.
+    Returns ``(lift, need_lift, build, need_build, cheapest)``."""
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     cash = PL[p, CASH]
-    reserve = POL[p, P_BUILD]
-    best = -1
+    breserve = POL[p, P_BUILD]
+    ureserve = POL[p, P_UNMORT]
+    build = -1
     bl = 0
     hb = -1
     tb = -1
-    need = NEVER
+    need_build = NEVER
     cheapest = NEVER
+    lift_in = -1
+    lift_out = -1
+    need_in = NEVER
+    need_out = NEVER
     for g in range(GI.shape[0]):
-        if GI[g, G_STREET] == 0 or not has_mono(B, X, p, g):
+        n = PL[p, CNT0 + g]
+        if n == 0:
             continue
+        mono = n >= GI[g, G_NEED]
         low = 99
         bad = False
         for k in range(GI[g, G_N]):
             s = GL[g, k]
-            if OWN[s] == p:
-                if MOR[s]:
-                    bad = True
-                low = min(low, HOU[s])
-        if bad or low >= HOTEL or low >= POL[p, P_MAXLVL]:
+            if OWN[s] != p:
+                continue
+            if MOR[s]:
+                bad = True
+                cost = SQ[s, UNMORT]
+                if cash < cost or cash - cost < ureserve:
+                    if mono:
+                        need_in = min(need_in, cost + ureserve)
+                    else:
+                        need_out = min(need_out, cost + ureserve)
+                elif mono:
+                    if lift_in < 0 or s < lift_in:
+                        lift_in = s
+                elif lift_out < 0 or s < lift_out:
+                    lift_out = s
+            low = min(low, HOU[s])
+        if not mono or bad or GI[g, G_STREET] == 0 or low >= HOTEL or low >= POL[p, P_MAXLVL]:
             continue
         for k in range(GI[g, G_N]):
             s = GL[g, k]
@@ -743,39 +794,20 @@ def _scan_builds(B, X, p):
                 if hb < 1:
                     continue
             cheapest = min(cheapest, cost)
-            if cash < cost or cash - cost < reserve:
-                need = min(need, cost + reserve)
+            if cash < cost or cash - cost < breserve:
+                need_build = min(need_build, cost + breserve)
                 continue
-            if best < 0 or low < bl or (low == bl and s > best):
-                best = s
+            if build < 0 or low < bl or (low == bl and s > build):
+                build = s
                 bl = low
-    return best, need, cheapest
-
-
-@jit
-def _choose_lift(B, X, p, outside):
-    """The mortgage to lift (-1: none) and the lowest cash threshold of the others;
-    lots of groups ``p`` does not hold completely only when ``outside``."""
-    SQ, POL = B[0], B[9]
-    PL, OWN, MOR = X[0], X[1], X[3]
-    cash = PL[p, CASH]
-    best = -1
-    bm = 0
-    need = NEVER
-    for sq in range(OWN.shape[0]):
-        if OWN[sq] != p or MOR[sq] == 0:
-            continue
-        nm = 0 if has_mono(B, X, p, SQ[sq, GROUP]) else 1
-        if nm and not outside:
-            continue
-        cost = SQ[sq, UNMORT]
-        if cash < cost or cash - cost < POL[p, P_UNMORT]:
-            need = min(need, cost + POL[p, P_UNMORT])
-            continue
-        if best < 0 or nm < bm:
-            best = sq
-            bm = nm
-    return best, need
+    outside = not (mtb and cheapest < NEVER)
+    lift = lift_in
+    need_lift = need_in
+    if outside:
+        if lift < 0:
+            lift = lift_out
+        need_lift = min(need_lift, need_out)
+    return lift, need_lift, build, need_build, cheapest
 
 
 @jit
@@ -783,21 +815,23 @@ def _choose_spare(B, X, p):
     """``p``'s spare lot to mortgage (unmortgaged, of a group it does not hold
     completely and without buildings; the lowest price, then the lowest square;
     -1: none) and the mortgage values of all its spare lots."""
-    SQ = B[0]
-    OWN, MOR = X[1], X[3]
+    SQ, GL, GI = B[0], B[1], B[2]
+    PL, OWN, MOR = X[0], X[1], X[3]
     best = -1
     bp = 0
     total = 0
-    for sq in range(OWN.shape[0]):
-        if OWN[sq] != p or MOR[sq]:
+    for g in range(GI.shape[0]):
+        if PL[p, CNT0 + g] == 0 or group_has_buildings(B, X, g) or has_mono(B, X, p, g):
             continue
-        g = SQ[sq, GROUP]
-        if group_has_buildings(B, X, g) or has_mono(B, X, p, g):
-            continue
-        total += SQ[sq, MVAL]
-        if best < 0 or SQ[sq, PRICE] < bp:
-            best = sq
-            bp = SQ[sq, PRICE]
+        for k in range(GI[g, G_N]):
+            sq = GL[g, k]
+            if OWN[sq] != p or MOR[sq]:
+                continue
+            total += SQ[sq, MVAL]
+            pr = SQ[sq, PRICE]
+            if best < 0 or pr < bp or (pr == bp and sq < best):
+                best = sq
+                bp = pr
     return best, total
 
 
@@ -832,7 +866,7 @@ def _trade(B, X, p):
     Returns whether a trade was made and, when not, the lowest cash at which a
     purchase would be."""
     SQ, GI, POL = B[0], B[2], B[9]
-    PL, OWN = X[0], X[1]
+    PL = X[0]
     P = PL.shape[0]
     G = GI.shape[0]
     for g in range(G):
@@ -859,10 +893,8 @@ def _trade(B, X, p):
                     c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
                     PL[q, CASH] -= c
                     PL[p, CASH] += c
-                OWN[s] = p
-                OWN[t] = q
-                touch(B, X, g)
-                touch(B, X, h)
+                set_owner(B, X, s, p)
+                set_owner(B, X, t, q)
                 return True, NEVER
     need = NEVER
     for g in range(G):
@@ -878,8 +910,7 @@ def _trade(B, X, p):
             if PL[p, CASH] - offer >= POL[p, P_BUILD]:
                 PL[p, CASH] -= offer
                 PL[q, CASH] += offer
-                OWN[s] = p
-                touch(B, X, g)
+                set_owner(B, X, s, p)
                 return True, NEVER
             need = min(need, offer + POL[p, P_BUILD])
     return False, need
@@ -906,8 +937,7 @@ def _act_phase(B, X, p):
     mtb = POL[p, P_MTB] != 0
     traded = False  # at most one proposal per phase
     for _ in range(MAX_ACTIONS):
-        build, need_build, cheapest = _scan_builds(B, X, p)
-        sq, need_lift = _choose_lift(B, X, p, not (mtb and cheapest < NEVER))
+        sq, need_lift, build, need_build, cheapest = _scan(B, X, p, mtb)
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
             MOR[sq] = 0
@@ -915,8 +945,7 @@ def _act_phase(B, X, p):
             continue
         if build >= 0:
             PL[p, CASH] -= SQ[build, HCOST]
-            HOU[build] += 1
-            bump_all(X)
+            set_level(B, X, build, HOU[build] + 1)
             continue
         need = min(need_lift, need_build)
         if mtb and cheapest < NEVER:

@@ -137,17 +137,26 @@ def _rules_table(state: GameState) -> tuple[np.ndarray, np.ndarray]:
     return r, cdf
 
 
-def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray) -> tuple[Any, ...]:
+def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids: dict[str, int]) -> tuple[Any, ...]:
     board = state.board
     n_pl = len(state.players)
-    pl = np.zeros((n_pl, k.PL_COLS), dtype=np.int64)
+    n_groups = len(group_ids)
+    pl = np.zeros((n_pl, k.PL_COLS + n_groups), dtype=np.int64)
     for i, p in enumerate(state.players):
         pl[i, : k.SKIP_VER] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
         pl[i, k.SKIP_VER] = -1  # no act phase has been skipped yet
     own = np.array(state.owner, dtype=np.int64)
     hou = np.array(state.houses, dtype=np.int64)
     mor = np.array(state.mortgaged, dtype=np.int64)
-    m = np.zeros(k.M_LEN, dtype=np.int64)
+    m = np.zeros(k.M_LEN + n_groups, dtype=np.int64)
+    # the kernel's running counts: lots per player and group, buildings
+    for sq in board.property_squares:
+        g = group_ids[state.group_of(sq)]
+        if own[sq] >= 0:
+            pl[own[sq], k.CNT0 + g] += 1
+        m[k.GB0 + g] += hou[sq]
+    m[k.HB] = state.houses_on_board()
+    m[k.TB] = state.hotels_on_board()
     m[k.TO_MOVE] = state.to_move
     m[k.ROUND] = state.round
     m[k.PHASE] = int(state.phase != "start")
@@ -200,7 +209,7 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     pol = np.array([p.as_array() for p in seat_policies(policy, len(state.players))], dtype=np.int64)
     assert pol.shape[1] == k.P_LEN
     b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
-    x0 = _initial_state(state, max_rounds, nc)
+    x0 = _initial_state(state, max_rounds, nc, group_ids)
     return Tables(b, x0, len(state.players), board.size)
 
 
