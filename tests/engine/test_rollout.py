@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from engine.game import Game
-from engine.rollout import kernel_trace, paired_delta, reference_game, simulate
+from engine.rollout import (
+    kernel_trace,
+    paired_delta,
+    reference_game,
+    reference_trace,
+    simulate,
+)
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
 from engine.streams import (
     CounterStream,
@@ -205,3 +211,94 @@ def test_counter_stream_is_a_fair_stream() -> None:
     ]
     assert 0.0 <= counter_uniform(123, 0, 0) < 1.0
     assert mix64(0) == 0 and mix64(1) != 1  # the SplitMix64 finaliser fixes 0 only
+
+
+# ---------------------------------------------------------------------------
+# the rollout policy's trades and mortgages (engine.rollout_policy)
+# ---------------------------------------------------------------------------
+def test_policy_parameters_and_seat_policies() -> None:
+    from engine import _kernel
+    from engine.rollout_policy import seat_policies
+
+    pol = RolloutPolicy()
+    assert pol.trade and pol.mortgage_to_build and pol.sell_premium == 100
+    assert len(pol.as_array()) == _kernel.P_LEN
+    assert pol.asking_price(350) == 700 and RolloutPolicy(sell_premium=50).asking_price(99) == 148
+    held = RolloutPolicy(trade=False)
+    assert seat_policies(None, 2) == (pol, pol)
+    assert seat_policies(held, 3) == (held,) * 3
+    assert seat_policies([pol, held], 2) == (pol, held)
+    with pytest.raises(ValueError, match="one RolloutPolicy per seat"):
+        seat_policies([pol, held], 3)
+    with pytest.raises(ValueError, match="sell_premium"):
+        RolloutPolicy(sell_premium=-1)
+    state = GameState.new_game(["A", "B", "C"])
+    with pytest.raises(ValueError, match="one RolloutPolicy per seat"):
+        simulate(state, 10, 5, policy=[pol, held])
+    r = simulate(state, 50, 20, seed=1, policy=[pol, held, pol])
+    assert r.n_games == 50
+
+
+def _views(state: GameState):  # type: ignore[no-untyped-def]
+    from engine.view import GameView
+
+    return [GameView(state, i) for i in range(len(state.players))]
+
+
+def test_policy_trades_in_the_midgame() -> None:
+    """Mid-game instance: Cy (pink, one short: Virginia is Dee's) and Dee (yellow,
+    one short: Atlantic is Cy's) swap, and Dee, completing the dearer group
+    (yellow $800 against pink $440), pays half the difference; Ann and Bob swap
+    Kentucky for New York (red $680 against orange $560: Bob pays $60). With Bob
+    held, Ann buys Connecticut from Cy at twice its price instead."""
+    from engine.rollout_policy import accepts, find_trade
+
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    views = _views(state)
+    pols = (RolloutPolicy(),) * 4
+    cy_dee = find_trade(views[2], 2, pols)
+    assert cy_dee == Trade.bilateral("Cy", "Dee", ("Atlantic Avenue",), ("Virginia Avenue",), -180)
+    assert accepts(views[3], 3, pols[3], cy_dee)
+    assert not accepts(views[3], 3, RolloutPolicy(trade=False), cy_dee)
+    greedy = Trade.bilateral("Cy", "Dee", ("Atlantic Avenue",), ("Virginia Avenue",), -181)
+    assert not accepts(views[3], 3, pols[3], greedy)
+    assert find_trade(views[0], 0, pols) == Trade.bilateral("Ann", "Bob", ("Kentucky Avenue",), ("New York Avenue",), -60)
+    held = (pols[0], RolloutPolicy(trade=False), pols[2], pols[3])
+    buy = find_trade(views[0], 0, held)
+    assert buy == Trade.bilateral("Ann", "Cy", (), ("Connecticut Avenue",), 240)
+    assert accepts(views[2], 2, pols[2], buy)
+    assert not accepts(views[2], 2, RolloutPolicy(sell_premium=101), buy)
+    assert find_trade(views[1], 1, held) is None  # a held seat never proposes
+    assert find_trade(views[0], 0, (pols[0], held[1], held[1], held[1])) is None  # nor is proposed to
+
+
+def test_policy_mortgages_to_build_and_holds_off_lifting() -> None:
+    """Ann completes light blue with $100: she mortgages her cheapest spare lots
+    (St. James Place, then Tennessee Avenue: $180 each, the lower square first)
+    until a $50 house leaves $150, builds, and does not lift a lot outside her
+    complete groups while she still has a house to build. Both engines play
+    the same games from there."""
+    from engine.actions import Build, Mortgage
+
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    conn = state.square_of("Connecticut Avenue")
+    state.owner[conn] = 0
+    state.players[0].cash = 100
+    state.mortgaged[state.square_of("Reading Railroad")] = True
+    agent = PolicyAgent()
+    agent.start_game(0, tuple(p.name for p in state.players))
+    view = _views(state)[0]
+    assert agent.act(view) == Mortgage(state.square_of("St. James Place"))
+    state.mortgaged[state.square_of("St. James Place")] = True
+    state.players[0].cash += 90
+    assert agent.act(view) == Mortgage(state.square_of("Tennessee Avenue"))  # $190 - $50 < $150
+    state.mortgaged[state.square_of("Tennessee Avenue")] = True
+    state.players[0].cash += 90
+    assert agent.act(view) == Build(conn)  # the highest square first; Reading Railroad stays mortgaged
+    old = PolicyAgent(policy=RolloutPolicy(trade=False, mortgage_to_build=False))
+    old.start_game(0, tuple(p.name for p in state.players))
+    state.players[0].cash = 100
+    assert old.act(view) is None
+    mixed = [RolloutPolicy(), RolloutPolicy(trade=False), RolloutPolicy(sell_premium=0), RolloutPolicy(mortgage_to_build=False)]
+    for key in stream_keys(21, 4):
+        assert np.array_equal(kernel_trace(state, int(key), 40, mixed), reference_trace(state, int(key), 40, mixed))
