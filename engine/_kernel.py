@@ -472,7 +472,7 @@ def liquidate(B, X, p, owed):
                     bv = v
         if best >= 0:
             MOR[best] = 1
-            touch(B, X, SQ[best, GROUP])
+            bump(X, p)  # a mortgage gives no other player an option (its owner: lifting it)
             PL[p, CASH] += SQ[best, MVAL]
             continue
         # legal sales: lots at their group's highest level (over p's lots);
@@ -864,11 +864,16 @@ def _trade(B, X, p):
     """``p``'s proposal (:mod:`engine.rollout_policy`, rules (a) then (b)), carried
     out: the other side's acceptance is a known rule that the proposal meets.
     Returns whether a trade was made and, when not, the lowest cash at which a
-    purchase would be."""
+    purchase would be. One pass: the purchases are met in the order that rule
+    (b) scans them, so the first affordable one is kept until no swap is found."""
     SQ, GI, POL = B[0], B[2], B[9]
     PL = X[0]
     P = PL.shape[0]
     G = GI.shape[0]
+    need = NEVER
+    buy = -1
+    seller = -1
+    price = 0
     for g in range(G):
         if not _one_short(B, X, p, g):
             continue
@@ -896,23 +901,19 @@ def _trade(B, X, p):
                 set_owner(B, X, s, p)
                 set_owner(B, X, t, q)
                 return True, NEVER
-    need = NEVER
-    for g in range(G):
-        if not _one_short(B, X, p, g):
-            continue
-        for q in range(P):
-            if q == p or PL[q, BK] or POL[q, P_TRADE] == 0:
-                continue
-            s = _lot_for_sale(B, X, q, g)
-            if s < 0:
-                continue
-            offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
-            if PL[p, CASH] - offer >= POL[p, P_BUILD]:
-                PL[p, CASH] -= offer
-                PL[q, CASH] += offer
-                set_owner(B, X, s, p)
-                return True, NEVER
-            need = min(need, offer + POL[p, P_BUILD])
+            if buy < 0:
+                offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
+                if PL[p, CASH] - offer >= POL[p, P_BUILD]:
+                    buy = s
+                    seller = q
+                    price = offer
+                else:
+                    need = min(need, offer + POL[p, P_BUILD])
+    if buy >= 0:
+        PL[p, CASH] -= price
+        PL[seller, CASH] += price
+        set_owner(B, X, buy, p)
+        return True, NEVER
     return False, need
 
 
@@ -954,7 +955,7 @@ def _act_phase(B, X, p):
                 if PL[p, CASH] + total - cheapest >= POL[p, P_BUILD]:
                     MOR[spare] = 1
                     PL[p, CASH] += SQ[spare, MVAL]
-                    touch(B, X, SQ[spare, GROUP])
+                    bump(X, p)
                     continue
                 need = min(need, cheapest + POL[p, P_BUILD] - total)
         if POL[p, P_TRADE] and not traded:
