@@ -39,7 +39,9 @@ seat *holds a group completely* when it owns the group's set size of it,
        target and keep ``build_reserve``, mortgage the spare lot with the
        lowest printed price (then the lowest square index); step 2 builds
        once the cash suffices.
-    4. *Trade* (``trade``; at most one proposal per act phase), see below.
+    4. *Trade* (``trade``; at most one proposal per act phase: the agent
+       allows a new one after each ``turn`` or ``roll_end`` event, which
+       precede every act phase), see below.
     5. Stop.
 Trades
     A seat is *one short* of a street group ``g`` when it owns at least one
@@ -64,8 +66,9 @@ Trades
         offers exactly that.
 
     A seat with ``trade`` on accepts (a) a one-for-one swap of unmortgaged
-    lots where the lot it receives completes a group of its own, the lot it
-    gives is not in a group it holds completely and the cash it pays is at
+    lots of two street groups where the lot it receives completes a group of
+    its own and the lot it gives completes the proposer's (both one short),
+    the lot it gives is not in a group it holds completely and the cash it pays is at
     most half the difference of the two completed groups' prices (when its
     group is the dearer one; it may receive cash); (b) the sale of one
     unmortgaged lot, not from a group it holds completely, for cash at least
