@@ -66,7 +66,7 @@ def main() -> None:
     print(f"{args.games} kernel games per line, at most {args.horizon} rounds, seed {args.seed}")
     for label, state in starts:
         for name, policy in POLICIES.items():
-            r = simulate(state, args.games, args.horizon, seed=args.seed, policy=policy)
+            r = simulate(state, args.games, args.horizon, seed=args.seed, policy=policy, scoring="net_worth")
             k = round(r.finished * args.games)
             lo, hi = wilson(k, args.games)
             print(
