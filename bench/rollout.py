@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import math
 import resource
+import statistics
 import time
 from pathlib import Path
 
@@ -158,6 +159,7 @@ def _trade(state: GameState, legs: list[tuple[int, int, tuple[str, ...], int]]) 
     return after
 
 
+CRN_HORIZON = 30  # the default horizon of RescoreSettings
 CRN_TRADES = (
     # (description, proposer seat, transfers (from, to, properties, cash))
     ("Ann buys Park Place from Cy for $250 (no set completed)", 0, [(2, 0, ("Park Place",), 0), (0, 2, (), 250)]),
@@ -169,21 +171,25 @@ CRN_TRADES = (
 
 def crn_report(games: int) -> None:
     state = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
-    print(f"3. common random numbers: variance of the proposer's win change, {games} games per run, horizon 40")
-    base = simulate(state, games, 40, seed=11)
+    print(f"3. common random numbers: variance of the proposer's score change (default policy and scoring), "
+          f"{games} games per run, horizon {CRN_HORIZON}")
+    base = simulate(state, games, CRN_HORIZON, seed=11)
+    ratios = []
     for label, who, legs in CRN_TRADES:
         after = _trade(state, legs)
-        same = simulate(after, games, 40, seed=11)  # the same dice and cards as `base`
-        other = simulate(after, games, 40, seed=12)  # independent dice and cards
-        b = (base.winners == who).astype(float)
-        d_p = (same.winners == who).astype(float) - b
-        d_u = (other.winners == who).astype(float) - b
+        same = simulate(after, games, CRN_HORIZON, seed=11)  # the same dice and cards as `base`
+        other = simulate(after, games, CRN_HORIZON, seed=12)  # independent dice and cards
+        b = base.score(who)
+        d_p = same.score(who) - b
+        d_u = other.score(who) - b
         v_p, v_u = float(d_p.var(ddof=1)), float(d_u.var(ddof=1))
+        ratios.append(v_u / max(v_p, 1e-12))
         print(
             f"   {label}: delta {d_p.mean():+.3f} +- {math.sqrt(v_p / games):.3f} (paired) "
             f"/ {d_u.mean():+.3f} +- {math.sqrt(v_u / games):.3f} (unpaired); "
-            f"variance ratio unpaired/paired {v_u / max(v_p, 1e-12):.1f}"
+            f"variance ratio unpaired/paired {ratios[-1]:.1f}"
         )
+    print(f"   median variance ratio {statistics.median(ratios):.1f} (target >= 4)")
 
 
 def main() -> None:
