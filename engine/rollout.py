@@ -237,7 +237,7 @@ DEFAULT_SCORING = "model"
 """How :func:`simulate` scores a game cut at the horizon unless told (see the module docstring)."""
 
 
-def _model_scorer(state: GameState):  # type: ignore[no-untyped-def]
+def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarray]:
     """``f(final, n_players, n_squares) -> scores``: the shipped horizon model on the end
     states written by :func:`engine._kernel.run_batch` (one row per game)."""
     from engine import win_model as wm

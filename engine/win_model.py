@@ -80,7 +80,7 @@ from engine.ept import long_run_blocks, railroad_ept, street_ept, utility_ept
 from engine.markov import PositionChain, chain_for
 from models.board import HOTEL, Board
 from models.rules import Rules
-from models.state import BANK, GameState
+from models.state import GameState
 
 FEATURES = ("worth_share", "income_share", "flow", "danger", "monopolies")
 SIGNS = (1, 1, 1, -1, 1)
@@ -245,7 +245,7 @@ def features_from_arrays(
 def state_arrays(state: GameState) -> tuple[np.ndarray, ...]:
     """``(cash, owner, houses, mortgaged, bankrupt)`` of one state, with a leading game axis of 1."""
     cash = np.array([[p.cash for p in state.players]], float)
-    owner = np.array([[o if o != BANK else -1 for o in state.owner]], np.int64)
+    owner = np.array([state.owner], np.int64)  # BANK is -1, as the features expect
     houses = np.array([state.houses], np.int64)
     mortgaged = np.array([state.mortgaged], bool)
     bankrupt = np.array([[p.bankrupt for p in state.players]], bool)
