@@ -61,7 +61,7 @@ out negative (-0.57), and without it the net-worth share's weight is -0.26,
 because in observed play idle cash marks a player that cannot invest. So
 the fit (:func:`fit`) bounds every weight to its sign in :data:`SIGNS`
 (L-BFGS-B with bounds); on the held-out games of the shipped fit this costs
-0.001 of Brier score (see the provenance in the data file). Cash still
+0.0001 of Brier score (see the provenance in the data file). Cash still
 counts through ``worth_share`` and ``danger``, and through what the rollout
 policy buys and builds with it before the horizon.
 """
