@@ -60,6 +60,13 @@ relaxing rule 1 (``relax=True``, the default)
     same simulation and filters; the 3-cycle search stays strict.
     The seed's Assumptions report (README) found rule-1-dropped trades in the
     Nash zone beating the best survivor in a fifth of the pairs.
+evaluation (``hold``, ``rollout_trades``, ``scoring``)
+    the rollouts use the trading rollout policy (``rollout_trades=False``:
+    the old policy that never trades nor mortgages to build), the agent
+    holds in them (``hold=True``, :meth:`RescoreSettings.holding`), and a
+    rollout cut at the horizon is scored by the horizon model
+    (``scoring="model"``; ``"net_worth"``: the richest wins). These options
+    exist for ablations (docs/evaluation.md).
 reserves
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -72,7 +79,13 @@ the position changed, and most positions have no partial set to complete.
 from __future__ import annotations
 
 from engine.markov import PositionChain, chain_for
-from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
+from engine.rollout import (
+    SCORINGS,
+    RolloutResult,
+    paired_delta,
+    paired_worth_delta,
+    simulate,
+)
 from engine.rollout_policy import RolloutPolicy
 from engine.seeding import SeedLike
 from engine.strategic import StrategicTradeAgent, trade_key
@@ -113,10 +126,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_sure_buy: int = 700,
         relax: bool = True,
         exploit: bool = True,
+        hold: bool = True,
+        rollout_trades: bool = True,
+        scoring: str = "model",
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if auction not in ("policy", "price"):
             raise ValueError(f"auction must be 'policy' or 'price', got {auction!r}")
+        if scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+        self.hold = hold
+        self.rollout_policy = RolloutPolicy() if rollout_trades else RolloutPolicy(trade=False, mortgage_to_build=False)
+        self.scoring = scoring
         self.auction = auction
         self.auction_rollouts = auction_rollouts
         self.auction_horizon = auction_horizon
@@ -163,8 +184,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         """Settings for one search or answer, the agent holding in the rollouts
         (:meth:`RescoreSettings.holding`)."""
         self._seed_counter += 1
-        rs = RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=RolloutPolicy())
-        return rs.holding(self.me, n_players)
+        rs = RescoreSettings(
+            rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=self.rollout_policy, scoring=self.scoring
+        )
+        return rs.holding(self.me, n_players) if self.hold else rs
 
     # -- buying and auctions ------------------------------------------------------
     def _auction_evaluator(self, view: GameView, square: int) -> AuctionEvaluator:
