@@ -200,15 +200,14 @@ def simulate(
         turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace, final))
         winners[lo : lo + m] = w
         ended = info[:, 2] == _kernel.REASON_BANKRUPTCY
+        one_hot = (ended if model is not None else np.ones(m, bool)) & (w >= 0)
         block = scores[lo : lo + m]
-        block[np.arange(m)[ended], w[ended]] = 1.0
-        if model is None:
-            block[np.arange(m)[~ended], w[~ended]] = 1.0
-        elif (~ended).any():
+        block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
+        if model is not None and not ended.all():
             block[~ended] = model(final[~ended], n_pl, n_sq)
         all_worths[lo : lo + m] = worths
         worth_sum += worths.sum(axis=0)
-        finished += int((info[:, 2] == _kernel.REASON_BANKRUPTCY).sum())
+        finished += int(ended.sum())
         rounds += int(info[:, 1].sum()) - m * state.round
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
