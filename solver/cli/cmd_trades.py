@@ -1,7 +1,8 @@
-"""``monopoly-trade trades STATE``: the proposer's best trades by the CP-SAT model's linear value
-estimate (:func:`solver.trades.cpsat.generate_trades`), bilateral and with ``--cycles`` 3-way,
-before any simulation; prints each trade's legs and estimated gains, and why the strict search came
-back empty or was relaxed or truncated, as text or one JSON object.
+"""``monopoly-trade trades STATE``: the proposer's best trades by the CP-SAT model's value
+(:func:`solver.trades.cpsat.generate_trades`; by default the fitted prediction of each participant's
+change in win probability, ``--value linear`` the older horizon-rent estimate in dollars), bilateral
+and with ``--cycles`` 3-way, before any simulation; prints each trade's legs and estimated gains, and
+why the strict search came back empty or was relaxed or truncated, as text or one JSON object.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ def add_parser(subparsers: Any) -> None:
         "trades",
         help="trade candidates from the CP-SAT model, before any simulation",
         description=(
-            "The proposer's best trades by the model's linear value estimate (solver.trades.cpsat): bilateral, "
+            "The proposer's best trades by the model's value (solver.trades.cpsat; by default the fitted "
+            "prediction of each participant's change in win probability): bilateral, "
             "and 3-way cycles with --cycles; top K distinct, minimal trades. Deterministic: fixed seed, one "
             "worker, a deterministic time limit per solve."
         ),
@@ -30,6 +32,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--player", help="the proposer (default: the state's to_move)")
     p.add_argument("--top", type=pos_int, default=20, help="how many trades (default 20)")
     p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
+    p.add_argument(
+        "--value",
+        choices=("fitted", "linear"),
+        default="fitted",
+        help="the generator's value: fitted change in win probability (default) or the horizon-rent estimate in dollars",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -43,27 +51,37 @@ def _transfer_dict(t: Transfer) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Run ``trades`` on the parsed ``args``: the exit status."""
     from solver.trades.cpsat import Limits, generate_trades
+    from solver.trades.space import TradeSettings
 
     state = load_state(args.state)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
-    result = generate_trades(state, player, cycles=args.cycles, limits=Limits(top_k=args.top))
+    result = generate_trades(state, player, settings=TradeSettings(value=args.value), cycles=args.cycles, limits=Limits(top_k=args.top))
+    dollars = result.unit == "dollars"
     names = [p.name for p in state.players]
     trades: list[dict[str, Any]] = [
         {
             "kind": g.candidate.kind,
             "transfers": [_transfer_dict(t) for t in g.candidate.to_trade(state).transfers],
-            "estimated_gain": {names[i]: g.gains[i] for i in g.candidate.players},
+            "estimated_gain": {names[i]: g.gains[i] if dollars else round(result.gain(g, i), 6) for i in g.candidate.players},
         }
         for g in result.trades
     ]
     if args.json:
-        doc = {"trades": trades, "empty_reason": result.empty_reason, "relaxed": result.relaxed, "truncated": result.truncated}
+        doc = {
+            "trades": trades,
+            "value": args.value,
+            "unit": result.unit,
+            "empty_reason": result.empty_reason,
+            "relaxed": result.relaxed,
+            "truncated": result.truncated,
+        }
         print(json.dumps(doc))
         return 0
+    unit = "dollars of value over 20 rounds" if dollars else "predicted change in win probability"
     print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "
-          "ranked by the model's estimated gain (dollars of value over 20 rounds):")
+          f"ranked by the model's estimated gain ({unit}):")
     if result.empty_reason:
         print(f"  strict rules: {result.empty_reason}")
     if result.relaxed:
@@ -73,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             f"{x['from']} -> {x['to']}: " + ", ".join([*x["properties"], *([f"${x['cash']}"] if x["cash"] else [])])
             for x in t["transfers"]
         )
-        gains = ", ".join(f"{n} {v:+d}" for n, v in t["estimated_gain"].items())
+        gains = ", ".join(f"{n} {v:+d}" if dollars else f"{n} {v:+.3f}" for n, v in t["estimated_gain"].items())
         print(f"  {k:2d}. [{t['kind']}] {legs}  (gain {gains})")
     if not trades:
         print("  none")

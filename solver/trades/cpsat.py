@@ -21,19 +21,29 @@ variables (:class:`_Vars`)
     a participant completes a colour group only if every participant does
     (relaxed: or receives at least ``compensation`` dollars in cash).
 ``_rule_gains`` (rules 2 and 3)
-    on the linear value estimate :class:`solver.trades.space.LinearValues`:
-    the proposer does not lose; every other participant gains at least
-    ``min_gain``.
+    on the generator's value (:func:`solver.trades.value_model.trade_values`,
+    chosen by ``TradeSettings.value``): by default the fitted prediction of
+    each participant's change in win probability
+    (:mod:`solver.trades.value_model`: own and rivals' holdings and cash, in
+    micro-probabilities), or the older horizon-rent estimate in dollars
+    (:class:`solver.trades.space.LinearValues`, ``value="linear"``). Either is
+    a :class:`~solver.trades.space.GainTerms` per player: a table per (holder,
+    group) of counts, linear cash terms and ``min(cash, cap)`` terms
+    (``add_min_equality``), so the model stays linear. The proposer does not
+    lose; every other participant gains at least the value's ``min_gain``.
 ``_rule_cash`` (rule 4)
     every participant's cash after the trade stays at or above its reserve.
 objective
     ``(proposer's gain) x W - (number of moves)``, ``W`` larger than any
-    move count, so that among trades of equal gain the one with fewest moves
+    move count (one unit of gain, a dollar or a micro-probability, outweighs
+    every move), so that among trades of equal gain the one with fewest moves
     comes first and value-neutral sweeteners do not flood the list.
 
 Top-K: successive solves of the same model, each adding a no-good cut
 ``sum(moves of the trade found) <= |moves| - 1``, which forbids that trade
-and every trade containing all its moves (so listed trades are minimal).
+and every trade containing all its moves: no listed trade contains the moves
+of one listed before it (a later one may be a subset of an earlier one, the
+same lots paid in cash instead of a sweetener lot).
 Deterministic: one worker, a fixed seed, a deterministic time limit per
 solve and at most K solves; a wall-clock limit is a safety cap only, and a
 search it cuts is reported ``truncated``. Every solver status is handled:
@@ -58,12 +68,11 @@ from models.state import GameState
 from solver.trades.candidates import run_funnel
 from solver.trades.space import (
     Candidate,
-    LinearValues,
     TradeSettings,
     TradeSpace,
-    linear_values,
     with_cash,
 )
+from solver.trades.value_model import TradeValues, trade_values
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
@@ -94,6 +103,12 @@ class TradeList:
     truncated: bool = False
     solves: int = 0
     stats: dict[str, Any] = field(default_factory=dict)
+    unit: str = "dollars"  # what ``gains`` count: "dollars" (linear) or "win probability" (fitted) x ``scale``
+    scale: float = 1.0
+
+    def gain(self, trade: GeneratedTrade, player: int) -> float:
+        """``player``'s estimated gain from ``trade`` in :attr:`unit` (the integer gain x ``scale``)."""
+        return trade.gains[player] * self.scale
 
 
 # ---------------------------------------------------------------------------
@@ -118,7 +133,7 @@ class TradeModel:
     def __init__(
         self,
         space: TradeSpace,
-        values: LinearValues,
+        values: TradeValues,
         *,
         cycles: bool = False,
         bilateral: bool = True,
@@ -130,6 +145,7 @@ class TradeModel:
         self.values = values
         self.model = cp_model.CpModel()
         self.v = _Vars()
+        self._kinks: dict[tuple[int, int], Any] = {}
         self.relaxed = relaxed
         self.compensation = compensation
         self._structure(cycles, bilateral)
@@ -220,15 +236,34 @@ class TradeModel:
             m.add(sum(k * h for k, h in hot.items()) == base + sum(c * lit for c, lit in terms))
             self.v.onehot[(i, g)] = hot
 
-    def _value_change(self, i: int) -> Any:
+    def _kink(self, j: int, cap: int) -> Any:
+        """``min(cash_j after, cap)`` as an integer variable (``add_min_equality``)."""
+        key = (j, cap)
+        y = self._kinks.get(key)
+        if y is None:
+            cash = self.space.state.players[j].cash
+            y = self.model.new_int_var(-(10**9), cap, f"kink_{j}_{cap}")
+            self.model.add_min_equality(y, [cash + self._cash_change(j), cap])
+            self._kinks[key] = y
+        return y
+
+    def _gain_expr(self, i: int) -> Any:
+        """``i``'s value change (:class:`~solver.trades.space.GainTerms` of the values):
+        group terms through the one-hot counts, cash terms through the net cash."""
         s = self.space.state
-        table = self.values.table[i]
+        t = self.values.terms(i)
         expr: Any = 0
         for (j, g), hot in self.v.onehot.items():
-            if j != i:
+            coef = t.group.get((j, g))
+            if coef is None:
                 continue
-            base = s.count_in_group(i, g)
-            expr += sum((table[g][k] - table[g][base]) * h for k, h in hot.items())
+            base = s.count_in_group(j, g)
+            expr += sum((coef[k] - coef[base]) * h for k, h in hot.items() if coef[k] != coef[base])
+        for j, c in t.cash.items():
+            expr += c * self._cash_change(j)
+        for j, c in t.kink.items():
+            cap = t.cap[j]
+            expr += c * (self._kink(j, cap) - min(s.players[j].cash, cap))
         return expr
 
     def _cash_change(self, i: int) -> Any:
@@ -280,10 +315,10 @@ class TradeModel:
 
     def _rule_gains(self) -> None:
         sp, m = self.space, self.model
-        need = sp.settings.min_gain
+        need = getattr(self.values, "min_gain", sp.settings.min_gain)
         for i in sp.participants:
             gain = m.new_int_var(-(10**9), 10**9, f"gain_{i}")
-            m.add(gain == self._value_change(i) + self._cash_change(i))
+            m.add(gain == self._gain_expr(i))
             self.v.gain[i] = gain
             if i == sp.proposer:
                 m.add(gain >= 0)
@@ -414,10 +449,10 @@ def generate_trades(
 
         reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
     space = TradeSpace(state, proposer, settings, reserves)
-    values = linear_values(space, chain)
+    values = trade_values(space, chain)
     model = TradeModel(space, values, cycles=cycles, relaxed=relaxed)
     trades, truncated, solves = top_k(model, limits)
-    out = TradeList(trades, None, relaxed and bool(trades), truncated, solves)
+    out = TradeList(trades, None, relaxed and bool(trades), truncated, solves, unit=values.unit, scale=values.scale)
     if relaxed:
         return out
     if trades or truncated or not explain:

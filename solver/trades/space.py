@@ -74,6 +74,8 @@ class TradeSettings:
     horizon: int = 20
     reserve_epsilon: float = 0.05
     value_reserve: int = 150  # the cash ``frontier_value`` keeps back when planning development
+    value: str = "fitted"  # the generator's value: "fitted" (solver.trades.value_model) or "linear"
+    min_win_gain: float = 0.0  # rule 3 under the fitted value: a counterparty's least predicted gain
 
 
 @dataclass(frozen=True, order=True)
@@ -238,6 +240,18 @@ class FrontierValues:
 
 
 @dataclass(frozen=True)
+class GainTerms:
+    """Player ``i``'s value as a linear function of the after-state, in the value's units:
+    ``sum_(j,g) group[(j, g)][k_jg] + sum_j cash[j] cash_j + sum_j kink[j] min(cash_j, cap[j])``
+    (``k_jg``: lots of ``g`` held by ``j``). What the CP-SAT model writes as constraints."""
+
+    group: dict[tuple[int, str], tuple[int, ...]]
+    cash: dict[int, int]
+    kink: dict[int, int] = field(default_factory=dict)
+    cap: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class LinearValues:
     """The linear estimate: ``value_i = sum_g table[i][g][count of g held by i] + cash_i``,
     integers (dollars over the horizon).
@@ -255,6 +269,12 @@ class LinearValues:
     """
 
     table: dict[int, dict[str, tuple[int, ...]]]
+    min_gain: int = 10
+    unit: str = "dollars"
+    scale: float = 1.0
+
+    def terms(self, i: int) -> GainTerms:
+        return GainTerms({(i, g): t for g, t in self.table[i].items()}, {i: 1})
 
     def counts(self, state: GameState, player: int) -> dict[str, int]:
         return {g: sum(1 for sq in state.board.groups[g] if state.owner[sq] == player) for g in self.table[player]}
@@ -294,7 +314,7 @@ def linear_values(space: TradeSpace, chain: PositionChain | None = None) -> Line
                 vals = [c * lot if c < need else full for c in range(n + 1)]
             per[g] = tuple(round(st.horizon * v) for v in vals)
         table[i] = per
-    return LinearValues(table)
+    return LinearValues(table, st.min_gain)
 
 
 def _completed_value(state: GameState, chain: PositionChain, player: int, group: str, spare: int) -> float:
@@ -355,7 +375,7 @@ def evaluate(
     gains = {i: values(after, i) - base[i] for i in parts}
     if gains[space.proposer] < 0:
         return Evaluation(cand, gains, "proposer")
-    need = space.settings.min_gain
+    need = getattr(values, "min_gain", space.settings.min_gain)
     for i in parts:
         if i != space.proposer and (gains[i] < need if need > 0 else gains[i] <= 0):
             return Evaluation(cand, gains, "counterparty")
@@ -411,6 +431,7 @@ __all__ = [
     "Candidate",
     "Evaluation",
     "FrontierValues",
+    "GainTerms",
     "LinearValues",
     "TradeSettings",
     "TradeSpace",

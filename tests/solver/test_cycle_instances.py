@@ -3,13 +3,18 @@
 Each ``instances/cycle-*.json`` (described in ``instances/README.md``) is a
 mid-game state in which, for the player to move:
 
-1. the bilateral search (CP-SAT, default reserves) finds no strict trade;
+1. the bilateral search (CP-SAT, default reserves, under the linear
+   horizon-rent estimate the instances were built for: ``value="linear"``)
+   finds no strict trade;
 2. with cycles, it finds a strict ``cycle3`` trade whose properties move
    around a directed cycle through three players, and applying it gives each
    of the three a colour group it did not hold complete before;
 3. the explicit enumerator agrees: among the candidates that pass rules 1-4
    there is a ``cycle3`` and no ``bilateral``, and the CP-SAT cycles are
    among them.
+
+What the fitted generator and the simulation make of each instance is
+reported in ``instances/README.md`` (``bench/instance_outcomes.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ def _state(name: str) -> GameState:
 @cache
 def _search(name: str, cycles: bool) -> TradeList:
     state = _state(name)
-    return generate_trades(state, state.to_move, cycles=cycles)
+    return generate_trades(state, state.to_move, settings=TradeSettings(value="linear"), cycles=cycles)
 
 
 @cache

@@ -28,6 +28,7 @@ Two state generators feed the comparison:
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -50,6 +51,7 @@ from solver.trades.space import (
     minimal,
     undominated,
 )
+from solver.trades.value_model import trade_values
 
 BOARD = standard_board()
 CHAIN = PositionChain(BOARD, GameState.new_game(["a", "b"]).rules, "long")
@@ -68,12 +70,13 @@ def _post(evals: list[Evaluation]) -> list:  # type: ignore[type-arg]
     return sorted(e.candidate for e in minimal(undominated(evals)))
 
 
-def _cross_check(case: Case, cycles: bool) -> None:
+def _cross_check(case: Case, cycles: bool, value: str = "linear") -> None:
     """CP-SAT's enumeration equals the enumerator's survivors of rules 1-4, and so do
-    rule 5 and minimality applied to both."""
+    rule 5 and minimality applied to both (``value``: the generator's value, the
+    dollar estimate or the fitted win-probability prediction)."""
     state, proposer, reserves = case
-    space = TradeSpace(state, proposer, SETTINGS, reserves)
-    values = linear_values(space, CHAIN)
+    space = TradeSpace(state, proposer, dataclasses.replace(SETTINGS, value=value), reserves)
+    values = trade_values(space, CHAIN)
     funnel = run_funnel(space, values, cycles=cycles)
     explicit = sorted(e.candidate for e in funnel.passed_rules_1_4)
     model = TradeModel(space, values, cycles=cycles, objective=False)
@@ -257,18 +260,29 @@ def test_cpsat_enumeration_equals_explicit_survivors_on_partial_sets(case: Case)
         _cross_check(case, cycles)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_set_states())
+def test_cpsat_enumeration_equals_explicit_survivors_under_the_fitted_value(case: Case) -> None:
+    """The same cross-check with the fitted value: rival terms, cash terms and the
+    ``min(cash, cap)`` terms (``add_min_equality``) written by CP-SAT select exactly
+    the trades the explicit enumerator selects with the same integers."""
+    note(describe(case))
+    for cycles in (False, True):
+        _cross_check(case, cycles, "fitted")
+
+
 DRAWS = 200
 SEED = 20240611
 
 
 def test_partial_set_states_are_not_vacuous() -> None:
     """On ``DRAWS`` seeded draws of :func:`partial_set_state`, at least 30% have a trade
-    that passes rules 1-4 and at least 10% a 3-cycle that does, so the cross-check
+    that passes rules 1-4 and at least 10% a 3-cycle that does, under either value, so the cross-check
     compares non-empty sets, cycles included; and each of rules 1-4 rejects
     candidates in at least 10% of the draws, so every rule is exercised
     (printed with ``-s``)."""
     rng = np.random.default_rng(SEED)
-    with_trade = with_cycle = no_candidate = 0
+    with_trade = with_cycle = no_candidate = fitted_trade = fitted_cycle = 0
     rejects: Counter[str] = Counter()  # draws where the rule rejects some candidate
     emptied: Counter[str] = Counter()  # draws where it rejects the last ones
     for _ in range(DRAWS):
@@ -276,6 +290,10 @@ def test_partial_set_states_are_not_vacuous() -> None:
         space = TradeSpace(state, proposer, SETTINGS, reserves)
         funnel = run_funnel(space, linear_values(space, CHAIN), cycles=True)
         kinds = {e.candidate.kind for e in funnel.passed_rules_1_4}
+        fitted_space = TradeSpace(state, proposer, dataclasses.replace(SETTINGS, value="fitted"), reserves)
+        fitted = {e.candidate.kind for e in run_funnel(fitted_space, trade_values(fitted_space, CHAIN), cycles=True).passed_rules_1_4}
+        fitted_trade += bool(fitted)
+        fitted_cycle += "cycle3" in fitted
         with_trade += bool(kinds)
         with_cycle += "cycle3" in kinds
         no_candidate += funnel.raw == 0
@@ -283,11 +301,18 @@ def test_partial_set_states_are_not_vacuous() -> None:
         rejects.update(rule for rule, before, after in zip(RULES[:4], stages, stages[1:]) if after < before)
         if funnel.raw and not kinds:
             emptied[funnel.emptied_by() or "?"] += 1
-    shares = {"trade": with_trade / DRAWS, "cycle3": with_cycle / DRAWS, "no candidate": no_candidate / DRAWS}
+    shares = {
+        "trade": with_trade / DRAWS,
+        "cycle3": with_cycle / DRAWS,
+        "no candidate": no_candidate / DRAWS,
+        "trade (fitted)": fitted_trade / DRAWS,
+        "cycle3 (fitted)": fitted_cycle / DRAWS,
+    }
     measured = ", ".join(f"{k} {v:.0%}" for k, v in shares.items())
     print(f"\npartial_set_state, {DRAWS} draws: {measured}")
     print(f"draws where a rule rejects candidates: {dict(rejects)}; rejects all that are left: {dict(emptied)}")
     assert shares["trade"] >= 0.30 and shares["cycle3"] >= 0.10, shares
+    assert shares["trade (fitted)"] >= 0.30 and shares["cycle3 (fitted)"] >= 0.10, shares
     assert all(rejects[rule] >= DRAWS // 10 for rule in RULES[:4]), rejects
 
 

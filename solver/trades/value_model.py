@@ -1,0 +1,358 @@
+"""The fitted trade value: a linear prediction of the simulated change in win probability.
+
+The trade generator (:mod:`solver.trades.cpsat`) needs a value that is linear
+in its decision variables (who holds how many lots of each group, and the
+cash each player receives) so that CP-SAT stays exact; the re-scoring
+(:mod:`solver.trades.rescore`) judges trades by simulated changes in win
+probability. This module makes the first predict the second.
+
+Features
+--------
+For a player ``j`` and a state (before or after a trade), with ``T_jg(k)``
+the horizon value in dollars of ``j`` holding ``k`` lots of group ``g`` (the
+table of :func:`solver.trades.space.linear_values`: expected rent over the
+horizon, a complete colour group valued with the development ``j`` can
+afford) and ``W`` the summed net worth of the active players before the
+trade:
+
+``completion``
+    ``sum_g T_jg(k_jg) / W`` over colour groups held at or above their set size;
+``lots``
+    the same sum over every other holding (partial sets, railroads, utilities);
+``near``
+    ``sum_g T_jg(set size) / W`` over colour groups held one lot short of their
+    set size (one trade from completion: the rollout policy trades, so such a
+    holding is often completed before the horizon);
+``cash``
+    ``cash_j / W``;
+``cash_near_reserve``
+    ``min(cash_j, cap_j) / W`` with ``cap_j = reserve_j + CASH_BUFFER``: money
+    below the cap counts twice (diminishing returns above it; the reserve is
+    the ruin-chain reserve of :func:`solver.analysis.reserve.reserves`);
+``set:<group>``
+    1 when colour group ``<group>`` is held complete (one per group of the
+    standard board: the simulation values a complete brown set very
+    differently from a complete orange one, beyond their rents over the
+    horizon). A group of another board takes the mean of these weights.
+
+A trade changes the features ``x_j`` of its participants only, by ``dx_j``.
+
+Model
+-----
+The predicted change in ``i``'s win probability is::
+
+    dp_i = a_r . dx_i + b_r . sum_{j != i} dx_j
+
+with one pair of weight vectors per role ``r``: the proposer's (``a_P``,
+``b_P``) and the counterparties' (``a_Q``, ``b_Q``). The roles differ because
+the simulation they predict differs: the proposer holds in the rollouts (its
+baseline makes no trade), while a counterparty keeps trading there, so part of
+what a trade gives it would have come by a later trade anyway. Own weights
+are non-negative and rival weights non-positive (a trade is an intervention,
+so more rent or money must never hurt its holder; :mod:`engine.win_model`
+says why the signs are bounded). They are fitted by weighted least squares
+(scipy ``lsq_linear``, bounded-variable least squares) on simulated paired
+changes of trades sampled from games, by ``bench/fit_trade_model.py``; the
+weights ship in ``solver/data/trade-value.json`` with the fit's provenance and
+its held-out figures. Tried and not kept: the same model with the logit's
+scaling ``p_i (1 - p_i)`` for own and ``-p_i p_j`` for rival effects (held-out
+Spearman 0.527 vs 0.531 without it, one role), an interaction of complete
+sets with the cash above the reserve (no gain) and per-group "one short"
+indicators (no gain over ``near``, ill-conditioned).
+
+In CP-SAT the prediction is an integer in micro-probabilities
+(:data:`UNIT`): every coefficient is rounded to an integer number of units,
+and :class:`FittedValues` evaluates the same integers outside the solver, so
+the explicit enumerator and the model agree exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from engine.markov import PositionChain
+from models.state import GameState
+from solver.trades.space import GainTerms, LinearValues, TradeSpace, linear_values
+
+BASE_FEATURES = ("completion", "lots", "near", "cash", "cash_near_reserve")
+BLOCKS = ("proposer_own", "proposer_rival", "counterparty_own", "counterparty_rival")
+FORMAT = "monopoly-trade-value/2"
+UNIT = 1e-6
+"""One unit of the integer prediction: a millionth of win probability."""
+CASH_BUFFER = 200
+"""Dollars above the ruin reserve within which cash counts twice (``cap_j``)."""
+
+
+@dataclass(frozen=True)
+class TradeValueModel:
+    """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``."""
+
+    features: tuple[str, ...]
+    weights: dict[str, tuple[float, ...]]
+    provenance: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        if self.features[: len(BASE_FEATURES)] != BASE_FEATURES or not all(f.startswith("set:") for f in self.features[len(BASE_FEATURES) :]):
+            raise ValueError(f"trade value features must be {', '.join(BASE_FEATURES)} then set:<group> entries")
+        if set(self.weights) != set(BLOCKS) or any(len(w) != len(self.features) for w in self.weights.values()):
+            raise ValueError(f"trade value weights must have the blocks {', '.join(BLOCKS)}, one weight per feature")
+        if not all(np.isfinite(w).all() for w in self.weights.values()):
+            raise ValueError("trade value weights must be finite")
+
+    @property
+    def set_groups(self) -> tuple[str, ...]:
+        return tuple(f[4:] for f in self.features[len(BASE_FEATURES) :])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "features": list(self.features),
+            "weights": {b: list(self.weights[b]) for b in BLOCKS},
+            "provenance": self.provenance,
+        }
+
+
+def load_model(doc: dict[str, Any]) -> TradeValueModel:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document")
+    weights = {b: tuple(map(float, doc["weights"][b])) for b in BLOCKS}
+    return TradeValueModel(tuple(map(str, doc["features"])), weights, dict(doc.get("provenance", {})))
+
+
+@cache
+def default_trade_model() -> TradeValueModel:
+    """The shipped fit (``solver/data/trade-value.json``)."""
+    text = resources.files("solver").joinpath("data/trade-value.json").read_text(encoding="utf-8")
+    return load_model(json.loads(text))
+
+
+def standard_features(state: GameState) -> tuple[str, ...]:
+    """The feature names for ``state``'s board (what a fit on its games uses)."""
+    return (*BASE_FEATURES, *(f"set:{g}" for g in state.board.street_groups))
+
+
+# ---------------------------------------------------------------------------
+# features
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Context:
+    """The constants of one state: the horizon-value table, ``W``, the cash caps."""
+
+    state: GameState
+    table: dict[int, dict[str, tuple[int, ...]]]
+    worth: float
+    cap: dict[int, int]
+    features: tuple[str, ...]
+
+    def group_features(self, j: int, g: str, k: int) -> np.ndarray:
+        """The part of ``x_j`` from holding ``k`` lots of ``g`` (cash features 0)."""
+        s = self.state
+        x = np.zeros(len(self.features))
+        v = self.table[j][g][k] / self.worth
+        if g in s.board.street_groups:
+            need = s.set_size(g)
+            if k >= need:
+                x[0] = v
+                name = f"set:{g}"
+                if name in self.features:
+                    x[self.features.index(name)] = 1.0
+                else:  # a group the fit did not see: the mean of the set weights
+                    n_sets = len(self.features) - len(BASE_FEATURES)
+                    x[len(BASE_FEATURES) :] = 1.0 / max(1, n_sets)
+                return x
+            if need >= 2 and k == need - 1:
+                x[2] = self.table[j][g][need] / self.worth
+        x[1] = v
+        return x
+
+    def cash_features(self, j: int, cash: int) -> np.ndarray:
+        x = np.zeros(len(self.features))
+        x[3] = cash / self.worth
+        x[4] = min(cash, self.cap[j]) / self.worth
+        return x
+
+    def features_of(self, state: GameState, j: int) -> np.ndarray:
+        """``x_j`` in ``state`` (the context's state or one after a trade from it)."""
+        x = self.cash_features(j, state.players[j].cash)
+        for g in self.table[j]:
+            k = sum(1 for sq in state.board.groups[g] if state.owner[sq] == j)
+            x += self.group_features(j, g, k)
+        return x
+
+
+def context(state: GameState, values: LinearValues, reserves: dict[int, int], features: tuple[str, ...] | None = None) -> Context:
+    active = state.active_players()
+    worth = float(max(1, sum(state.net_worth(i) for i in active)))
+    cap = {i: reserves.get(i, 0) + CASH_BUFFER for i in active}
+    return Context(state, values.table, worth, cap, features or standard_features(state))
+
+
+# ---------------------------------------------------------------------------
+# the prediction as integer coefficients (what CP-SAT and the enumerator share)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FittedValues:
+    """``dp_i`` in :data:`UNIT` s, as a value function of after-states.
+
+    ``terms[i]`` (:class:`~solver.trades.space.GainTerms`): units of ``i``'s value
+    when ``j`` holds ``k`` lots of ``g``, and per dollar of ``cash_j`` and of
+    ``min(cash_j, cap_j)``. ``values(after, i) - values(before, i)`` is the integer
+    prediction for the trade, the same integers as in CP-SAT. ``min_gain`` is the
+    least predicted gain, in units, a counterparty must get (rule 3).
+    """
+
+    by_player: dict[int, GainTerms]
+    min_gain: int = 1
+    unit: str = "win probability"
+    scale: float = UNIT
+
+    def terms(self, i: int) -> GainTerms:
+        return self.by_player[i]
+
+    def __call__(self, state: GameState, i: int) -> float:
+        t = self.by_player[i]
+        total = 0
+        for (j, g), coef in t.group.items():
+            total += coef[sum(1 for sq in state.board.groups[g] if state.owner[sq] == j)]
+        for j, c in t.cash.items():
+            total += c * state.players[j].cash
+        for j, c in t.kink.items():
+            total += c * min(state.players[j].cash, t.cap[j])
+        return total
+
+
+def block_of(proposer: int, i: int, j: int) -> str:
+    """The weight block for the effect of ``dx_j`` on ``i``'s win probability."""
+    return ("proposer_" if i == proposer else "counterparty_") + ("own" if i == j else "rival")
+
+
+def fitted_values(
+    ctx: Context, model: TradeValueModel, proposer: int, players: tuple[int, ...], min_gain: float = 0.0
+) -> FittedValues:
+    """The integer coefficients of ``model`` at ``ctx`` for the trades of ``proposer`` among
+    ``players``; ``min_gain`` in win probability (at least one unit: a strict gain)."""
+    s = ctx.state
+    out: dict[int, GainTerms] = {}
+    for i in players:
+        group: dict[tuple[int, str], tuple[int, ...]] = {}
+        cash: dict[int, int] = {}
+        kink: dict[int, int] = {}
+        for j in players:
+            w = np.asarray(model.weights[block_of(proposer, i, j)]) / UNIT
+            for g in ctx.table[j]:
+                n = len(s.board.groups[g])
+                group[(j, g)] = tuple(round(float(w @ ctx.group_features(j, g, k))) for k in range(n + 1))
+            # the cash features are linear in cash_j (slope 1 / W) and in min(cash_j, cap_j)
+            if c := round(float(w[3]) / ctx.worth):
+                cash[j] = c
+            if c := round(float(w[4]) / ctx.worth):
+                kink[j] = c
+        out[i] = GainTerms(group, cash, kink, {j: ctx.cap[j] for j in kink})
+    return FittedValues(out, max(1, round(min_gain / UNIT)))
+
+
+TradeValues = LinearValues | FittedValues
+"""A value the CP-SAT model can write: per-player :class:`~solver.trades.space.GainTerms`."""
+
+
+def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: TradeValueModel | None = None) -> TradeValues:
+    """The value the generator uses under ``space.settings.value``: ``"fitted"`` (this
+    module's prediction, counterparties must gain at least ``min_win_gain``) or
+    ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``)."""
+    lin = linear_values(space, chain)
+    kind = space.settings.value
+    if kind == "linear":
+        return lin
+    if kind != "fitted":
+        raise ValueError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
+    model = model or default_trade_model()
+    ctx = context(space.state, lin, space.reserves, model.features)
+    return fitted_values(ctx, model, space.proposer, space.participants, space.settings.min_win_gain)
+
+
+def predict(ctx: Context, model: TradeValueModel, proposer: int, after: GameState, players: tuple[int, ...]) -> dict[int, float]:
+    """The real-valued prediction ``dp_i`` (no rounding) for each of ``players``."""
+    dx = {j: ctx.features_of(after, j) - ctx.features_of(ctx.state, j) for j in players}
+    return {i: float(sum(np.asarray(model.weights[block_of(proposer, i, j)]) @ dx[j] for j in players)) for i in players}
+
+
+# ---------------------------------------------------------------------------
+# fitting (bench/fit_trade_model.py)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sample:
+    """One simulated trade: its proposer and participants, each participant's feature change
+    ``dx[j]`` (ordered as the model's features), simulated change ``sim[i]`` and its SE."""
+
+    proposer: int
+    players: tuple[int, ...]
+    dx: dict[int, np.ndarray]
+    sim: dict[int, float]
+    se: dict[int, float]
+
+
+def design(samples: list[Sample], tau: float = 0.01) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(X, y, w, is_proposer)``, one line per (sample, participant ``i``): ``X`` holds the four
+    blocks of :data:`BLOCKS` side by side, ``dx_i`` in the own block of ``i``'s role and
+    ``sum_{j != i} dx_j`` in its rival block (the other two zero); ``w = 1 / (se^2 + tau^2)``."""
+    xs, ys, ws, roles = [], [], [], []
+    for smp in samples:
+        k = len(next(iter(smp.dx.values())))
+        for i in smp.players:
+            x = np.zeros(len(BLOCKS) * k)
+            for j in smp.players:
+                blk = BLOCKS.index(block_of(smp.proposer, i, j))
+                x[blk * k : (blk + 1) * k] += smp.dx[j]
+            xs.append(x)
+            ys.append(smp.sim[i])
+            ws.append(1.0 / (smp.se[i] ** 2 + tau**2))
+            roles.append(i == smp.proposer)
+    return np.asarray(xs, float), np.asarray(ys, float), np.asarray(ws, float), np.asarray(roles, bool)
+
+
+def fit_weights(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, tuple[float, ...]]:
+    """Weighted least squares on :func:`design`'s matrix, own weights >= 0 and rival weights
+    <= 0 (scipy ``lsq_linear``, bounded-variable least squares: exact, a convex problem)."""
+    from scipy.optimize import lsq_linear
+
+    k = X.shape[1] // len(BLOCKS)
+    lo = np.concatenate([np.zeros(k) if b.endswith("own") else np.full(k, -np.inf) for b in BLOCKS])
+    hi = np.concatenate([np.full(k, np.inf) if b.endswith("own") else np.zeros(k) for b in BLOCKS])
+    sw = np.sqrt(w / w.mean())
+    res = lsq_linear(X * sw[:, None], y * sw, bounds=(lo, hi), method="bvls")
+    return {b: tuple(float(c) for c in res.x[n * k : (n + 1) * k]) for n, b in enumerate(BLOCKS)}
+
+
+def predict_rows(X: np.ndarray, weights: dict[str, tuple[float, ...]]) -> np.ndarray:
+    """The prediction for :func:`design`'s rows."""
+    return X @ np.concatenate([np.asarray(weights[b]) for b in BLOCKS])
+
+
+__all__ = [
+    "BASE_FEATURES",
+    "BLOCKS",
+    "CASH_BUFFER",
+    "UNIT",
+    "Context",
+    "FittedValues",
+    "Sample",
+    "TradeValueModel",
+    "TradeValues",
+    "block_of",
+    "context",
+    "default_trade_model",
+    "design",
+    "fit_weights",
+    "fitted_values",
+    "load_model",
+    "predict",
+    "predict_rows",
+    "standard_features",
+    "trade_values",
+]
