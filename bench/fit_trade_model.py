@@ -14,7 +14,9 @@ can add the fitted generator's own region) are added, bilateral and with
 with ``--rollouts`` paired rollouts, the proposer holding, as ``solve``
 re-scores. Rows stream to ``bench/out/trade-samples-S.jsonl`` (``--resume``).
 
-Fit. States are split by index (every 4th held out). The four weight blocks
+Fit. ``--also S...`` adds the samples of earlier runs (other seeds, e.g. a
+run whose ``--top`` trades came from the fitted generator). States are split
+by index (every 4th held out). The four weight blocks
 of :mod:`solver.trades.value_model` are fitted by least squares, weighted by
 ``1 / (se^2 + tau^2)`` (``tau = 0.01``: the model's own error, so that a
 near-exact paired delta does not dominate), each weight bounded to its sign
@@ -138,12 +140,16 @@ def main() -> int:
     ap.add_argument("--random", type=int, default=8)
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--top-value", choices=("linear", "fitted"), default="linear", help="the generator value of the --top trades")
+    ap.add_argument("--also", type=int, nargs="*", default=[], help="seeds of earlier runs whose samples join the fit")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     OPTS.update(random=args.random, top=args.top, rollouts=args.rollouts, top_value=args.top_value)
     out = Path(__file__).resolve().parent / "out" / f"trade-samples-{args.seed}.jsonl"
     rows, wall = run(play_one, games=args.states, seed=args.seed, workers=args.workers, out=out, resume=args.resume, progress_every=50)
+    for other in args.also:
+        extra = Path(__file__).resolve().parent / "out" / f"trade-samples-{other}.jsonl"
+        rows += [json.loads(line) for line in extra.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if r.get("trades")]
     n_trades = sum(len(r["trades"]) for r in rows)
     print(f"{len(rows)} states with trades, {n_trades} simulated trades, {wall:.0f} s, peak RSS {peak_rss_mb():.0f} MB")

@@ -29,6 +29,7 @@ and by role). Rows stream to ``bench/out/generation-quality-S.jsonl``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -79,8 +80,13 @@ def play_one(seed: int, i: int) -> dict[str, Any]:
         }
 
     for value in VALUES:
+        settings = TradeSettings(value=value)
+        if value == "fitted" and OPTS["margins"] is not None:
+            settings = dataclasses.replace(settings, min_win_gain=OPTS["margins"][0], min_own_win_gain=OPTS["margins"][1])
+        if value == "fitted" and OPTS["objective"] is not None:
+            settings = dataclasses.replace(settings, objective=OPTS["objective"])
         res = generate_trades(
-            state, p, settings=TradeSettings(value=value), limits=Limits(top_k=OPTS["top"]), chain=chain, reserves=space.reserves, cycles=True, explain=False
+            state, p, settings=settings, limits=Limits(top_k=OPTS["top"]), chain=chain, reserves=space.reserves, cycles=True, explain=False
         )
         scale = 1e-6 if value == "fitted" else 1.0
         row[value] = [x for g in res.trades if (x := score(g.candidate, {j: v * scale for j, v in g.gains.items()})) is not None]
@@ -139,10 +145,19 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=5)
     ap.add_argument("--random", type=int, default=5)
     ap.add_argument("--rollouts", type=int, default=800)
+    ap.add_argument(
+        "--margins",
+        type=lambda t: tuple(float(x) for x in t.split(",")),
+        default=None,
+        help="Q,P: the fitted generator's least predicted gain for counterparties and for the proposer (default: the product's)",
+    )
+    ap.add_argument("--objective", choices=("proposer", "balanced"), default=None, help="the fitted generator's objective (default: the product's)")
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
-    OPTS.update(top=args.top, random=args.random, rollouts=args.rollouts)
-    out = Path(__file__).resolve().parent / "out" / f"generation-quality-{args.seed}.jsonl"
+    OPTS.update(top=args.top, random=args.random, rollouts=args.rollouts, margins=args.margins, objective=args.objective)
+    tag = "" if args.margins is None else "-m" + "_".join(f"{x:g}" for x in args.margins)
+    tag += "" if args.objective is None else f"-{args.objective}"
+    out = Path(__file__).resolve().parent / "out" / f"generation-quality-{args.seed}{tag}.jsonl"
     rows, wall = run(play_one, games=args.states, seed=args.seed, workers=args.workers, out=out, resume=args.resume, progress_every=50)
     summary = summarize(rows)
     summary.update(command=" ".join(["python", "bench/generation_quality.py", *sys.argv[1:]]), wall_s=round(wall, 1), peak_rss_mb=round(peak_rss_mb()))

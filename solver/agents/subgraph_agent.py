@@ -67,6 +67,11 @@ evaluation (``hold``, ``rollout_trades``, ``scoring``)
     rollout cut at the horizon is scored by the horizon model
     (``scoring="model"``; ``"net_worth"``: the richest wins). These options
     exist for ablations (docs/evaluation.md).
+the generator's value (``value``)
+    ``"fitted"`` (default): CP-SAT ranks and filters trades by the fitted
+    prediction of each participant's change in win probability
+    (:mod:`solver.trades.value_model`); ``"linear"``: the older horizon-rent
+    estimate in dollars, for ablations.
 reserves
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -129,8 +134,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         hold: bool = True,
         rollout_trades: bool = True,
         scoring: str = "model",
+        value: str = "fitted",
     ) -> None:
         super().__init__(seed, reserve=reserve)
+        if value not in ("fitted", "linear"):
+            raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
+        self.trade_settings = TradeSettings(value=value)
         if auction not in ("policy", "price"):
             raise ValueError(f"auction must be 'policy' or 'price', got {auction!r}")
         if scoring not in SCORINGS:
@@ -251,6 +260,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         res = generate_trades(
             state,
             self.me,
+            settings=self.trade_settings,
             cycles=cycles,
             limits=Limits(top_k=self.candidates),
             chain=chain,

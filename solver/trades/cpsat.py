@@ -316,12 +316,13 @@ class TradeModel:
     def _rule_gains(self) -> None:
         sp, m = self.space, self.model
         need = getattr(self.values, "min_gain", sp.settings.min_gain)
+        own = getattr(self.values, "proposer_min", 0)
         for i in sp.participants:
             gain = m.new_int_var(-(10**9), 10**9, f"gain_{i}")
             m.add(gain == self._gain_expr(i))
             self.v.gain[i] = gain
             if i == sp.proposer:
-                m.add(gain >= 0)
+                m.add(gain >= own)
             else:
                 m.add(gain >= max(need, 1)).only_enforce_if(self.v.part[i])
 
@@ -336,7 +337,20 @@ class TradeModel:
 
     def _objective(self) -> None:
         moves = sum(self.v.moves.values())
-        self.model.maximize(self.v.gain[self.space.proposer] * MOVE_WEIGHT - moves)
+        sp, m = self.space, self.model
+        mine = self.v.gain[sp.proposer]
+        if sp.settings.objective == "proposer":
+            m.maximize(mine * MOVE_WEIGHT - moves)
+            return
+        if sp.settings.objective != "balanced":
+            raise ValueError(f"unknown trade objective {sp.settings.objective!r} (expected 'balanced' or 'proposer')")
+        # the least gain of the participants of the chosen structure (the proposer always)
+        least = m.new_int_var(-(10**9), 10**9, "least_gain")
+        m.add(least <= mine)
+        for i in sp.participants:
+            if i != sp.proposer:
+                m.add(least <= self.v.gain[i]).only_enforce_if(self.v.part[i])
+        m.maximize((2 * least + mine) * MOVE_WEIGHT - moves)
 
     # -- reading solutions -----------------------------------------------------
     def candidate(self, value: Any) -> Candidate:

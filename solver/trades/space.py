@@ -76,6 +76,8 @@ class TradeSettings:
     value_reserve: int = 150  # the cash ``frontier_value`` keeps back when planning development
     value: str = "fitted"  # the generator's value: "fitted" (solver.trades.value_model) or "linear"
     min_win_gain: float = 0.0  # rule 3 under the fitted value: a counterparty's least predicted gain
+    min_own_win_gain: float = 0.0  # rule 2 under the fitted value: the proposer's least predicted gain
+    objective: str = "proposer"  # CP-SAT's ranking: "proposer" (its gain) or "balanced" (2 x least gain + proposer's)
 
 
 @dataclass(frozen=True, order=True)
@@ -373,7 +375,7 @@ def evaluate(
     if any(completes.values()) and not all(completes.values()):
         return Evaluation(cand, {}, "completion")
     gains = {i: values(after, i) - base[i] for i in parts}
-    if gains[space.proposer] < 0:
+    if gains[space.proposer] < getattr(values, "proposer_min", 0):
         return Evaluation(cand, gains, "proposer")
     need = getattr(values, "min_gain", space.settings.min_gain)
     for i in parts:

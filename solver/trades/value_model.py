@@ -209,6 +209,7 @@ class FittedValues:
 
     by_player: dict[int, GainTerms]
     min_gain: int = 1
+    proposer_min: int = 0
     unit: str = "win probability"
     scale: float = UNIT
 
@@ -233,10 +234,11 @@ def block_of(proposer: int, i: int, j: int) -> str:
 
 
 def fitted_values(
-    ctx: Context, model: TradeValueModel, proposer: int, players: tuple[int, ...], min_gain: float = 0.0
+    ctx: Context, model: TradeValueModel, proposer: int, players: tuple[int, ...], min_gain: float = 0.0, own_min: float = 0.0
 ) -> FittedValues:
     """The integer coefficients of ``model`` at ``ctx`` for the trades of ``proposer`` among
-    ``players``; ``min_gain`` in win probability (at least one unit: a strict gain)."""
+    ``players``; ``min_gain`` (a counterparty's least gain, at least one unit: a strict
+    gain) and ``own_min`` (the proposer's) in win probability."""
     s = ctx.state
     out: dict[int, GainTerms] = {}
     for i in players:
@@ -254,7 +256,7 @@ def fitted_values(
             if c := round(float(w[4]) / ctx.worth):
                 kink[j] = c
         out[i] = GainTerms(group, cash, kink, {j: ctx.cap[j] for j in kink})
-    return FittedValues(out, max(1, round(min_gain / UNIT)))
+    return FittedValues(out, max(1, round(min_gain / UNIT)), max(0, round(own_min / UNIT)))
 
 
 TradeValues = LinearValues | FittedValues
@@ -263,7 +265,8 @@ TradeValues = LinearValues | FittedValues
 
 def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: TradeValueModel | None = None) -> TradeValues:
     """The value the generator uses under ``space.settings.value``: ``"fitted"`` (this
-    module's prediction, counterparties must gain at least ``min_win_gain``) or
+    module's prediction; counterparties must gain at least ``min_win_gain``, the
+    proposer ``min_own_win_gain``) or
     ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``)."""
     lin = linear_values(space, chain)
     kind = space.settings.value
@@ -273,7 +276,8 @@ def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: T
         raise ValueError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
     model = model or default_trade_model()
     ctx = context(space.state, lin, space.reserves, model.features)
-    return fitted_values(ctx, model, space.proposer, space.participants, space.settings.min_win_gain)
+    st = space.settings
+    return fitted_values(ctx, model, space.proposer, space.participants, st.min_win_gain, st.min_own_win_gain)
 
 
 def predict(ctx: Context, model: TradeValueModel, proposer: int, after: GameState, players: tuple[int, ...]) -> dict[int, float]:
