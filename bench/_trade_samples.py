@@ -110,7 +110,7 @@ def simulate_trades(space: TradeSpace, chain: Any, cands: list[Candidate], rollo
     rs = RescoreSettings(rollouts=rollouts, seed=seed).holding(space.proposer, len(s.players))
     base = baseline(s, rs)
     lin = linear_values(space, chain)
-    ctx = context(s, lin, space.reserves)
+    ctx = context(s, space.proposer, lin, space.reserves)
     out = []
     names = [pl.name for pl in s.players]
     for cand in cands:
@@ -126,7 +126,11 @@ def simulate_trades(space: TradeSpace, chain: Any, cands: list[Candidate], rollo
                 "cash": [list(c) for c in cand.cash],
                 "sim": {str(i): r.win_delta[names[i]] for i in cand.players},
                 "se": {str(i): r.win_delta_se[names[i]] for i in cand.players},
-                "dx": {str(j): dict(zip(ctx.features, (ctx.features_of(after, j) - ctx.features_of(s, j)).tolist(), strict=True)) for j in cand.players},
+                # every active player: a bystander's one-short status can change too
+                "dx": {
+                    str(j): dict(zip(ctx.features, (ctx.features_of(after, j) - ctx.features_of(s, j)).tolist(), strict=True))
+                    for j in s.active_players()
+                },
                 "linear_gain": {str(i): lin(after, i) - lin(s, i) for i in cand.players},
             }
         )

@@ -64,7 +64,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from engine.markov import PositionChain
-from models.state import GameState
+from models.state import BANK, GameState
 from solver.trades.candidates import run_funnel
 from solver.trades.space import (
     Candidate,
@@ -72,7 +72,7 @@ from solver.trades.space import (
     TradeSpace,
     with_cash,
 )
-from solver.trades.value_model import TradeValues, trade_values
+from solver.trades.value_model import TradeValues, near_status, trade_values
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
@@ -146,6 +146,7 @@ class TradeModel:
         self.model = cp_model.CpModel()
         self.v = _Vars()
         self._kinks: dict[tuple[int, int], Any] = {}
+        self._nears: dict[tuple[int, str], Any] = {}
         self.relaxed = relaxed
         self.compensation = compensation
         self._structure(cycles, bilateral)
@@ -247,6 +248,54 @@ class TradeModel:
             self._kinks[key] = y
         return y
 
+    def _and(self, a: Any, b: Any, name: str) -> Any:
+        """``a AND b`` for two 0/1 expressions (either may be a constant 0 or 1)."""
+        if isinstance(a, int):
+            return b if a else 0
+        if isinstance(b, int):
+            return a if b else 0
+        u = self.model.new_bool_var(name)
+        self.model.add(u <= a)
+        self.model.add(u <= b)
+        self.model.add(u >= a + b - 1)
+        return u
+
+    def _near(self, j: int, g: str) -> tuple[tuple[Any, Any, Any], tuple[int, int, int]] | None:
+        """``j``'s one-short status in ``g`` after the trade as three 0/1 expressions
+        (blocked, open, bank; :func:`solver.trades.value_model.near_status`) and their
+        values before; ``None`` when the trade cannot change it.
+
+        With ``n`` lots, set size ``need`` and ``b`` unowned lots (trades never move
+        them), ``j`` is one short when it holds ``need - 1``; then some other lot is
+        held by a third player (open) exactly when the proposer holds at most
+        ``n - need - b`` (for the proposer itself: when ``n - need + 1 - b >= 1``);
+        otherwise the rest is unowned (bank, ``b >= 1``) or the proposer's (blocked)."""
+        key = (j, g)
+        if key in self._nears:
+            return self._nears[key]
+        s, p = self.space.state, self.space.proposer
+        lots = s.board.groups[g]
+        n, need = len(lots), s.set_size(g)
+        b = sum(1 for sq in lots if s.owner[sq] == BANK)
+        hot_j, hot_p = self.v.onehot.get((j, g)), self.v.onehot.get((p, g))
+        out: tuple[tuple[Any, Any, Any], tuple[int, int, int]] | None = None
+        if hot_j is not None or (j != p and hot_p is not None):
+            short: Any = hot_j[need - 1] if hot_j is not None else int(s.count_in_group(j, g) == need - 1)
+            if j == p:
+                ind: tuple[Any, Any, Any] = (0, short, 0) if n - need + 1 - b >= 1 else (0, 0, short)
+            else:
+                thr = n - need - b
+                cond: Any = (
+                    int(s.count_in_group(p, g) <= thr) if hot_p is None else sum(h for k, h in hot_p.items() if k <= thr)
+                )
+                u = self._and(short, cond, f"near_open_{j}_{g}")
+                ind = (short - u, u, 0) if b == 0 else (0, u, short - u)
+            st = near_status(s, j, g, p)
+            before = tuple(int(st == k) for k in range(3))
+            out = (ind, before)  # type: ignore[assignment]
+        self._nears[key] = out
+        return out
+
     def _gain_expr(self, i: int) -> Any:
         """``i``'s value change (:class:`~solver.trades.space.GainTerms` of the values):
         group terms through the one-hot counts, cash terms through the net cash."""
@@ -264,6 +313,11 @@ class TradeModel:
         for j, c in t.kink.items():
             cap = t.cap[j]
             expr += c * (self._kink(j, cap) - min(s.players[j].cash, cap))
+        for (j, g), coef in t.near.items():
+            near = self._near(j, g)
+            if near is not None:
+                ind, before = near
+                expr += sum(c * (x - x0) for c, x, x0 in zip(coef, ind, before, strict=True) if c)
         return expr
 
     def _cash_change(self, i: int) -> Any:

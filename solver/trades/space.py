@@ -245,12 +245,15 @@ class FrontierValues:
 class GainTerms:
     """Player ``i``'s value as a linear function of the after-state, in the value's units:
     ``sum_(j,g) group[(j, g)][k_jg] + sum_j cash[j] cash_j + sum_j kink[j] min(cash_j, cap[j])``
-    (``k_jg``: lots of ``g`` held by ``j``). What the CP-SAT model writes as constraints."""
+    ``+ sum_(j,g) near[(j, g)][status_jg]`` (``k_jg``: lots of ``g`` held by ``j``;
+    ``status_jg``: :func:`solver.trades.value_model.near_status`, no term when ``j`` is
+    not one short of ``g``). What the CP-SAT model writes as constraints."""
 
     group: dict[tuple[int, str], tuple[int, ...]]
     cash: dict[int, int]
     kink: dict[int, int] = field(default_factory=dict)
     cap: dict[int, int] = field(default_factory=dict)
+    near: dict[tuple[int, str], tuple[int, int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

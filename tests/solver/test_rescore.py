@@ -34,7 +34,7 @@ from solver.trades.rescore import (
     self_balancing,
     trade_after,
 )
-from solver.trades.space import Candidate, with_cash
+from solver.trades.space import Candidate, TradeSettings, with_cash
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 N, H, SEED = 400, 20, 7
@@ -48,7 +48,7 @@ def midgame() -> GameState:
 
 @pytest.fixture(scope="module")
 def midgame_cands(midgame: GameState) -> list[Candidate]:
-    res = generate_trades(midgame, midgame.to_move)
+    res = generate_trades(midgame, midgame.to_move, settings=TradeSettings(value="linear"))  # several candidates
     assert not res.relaxed and len(res.trades) >= 3
     return [g.candidate for g in res.trades]
 

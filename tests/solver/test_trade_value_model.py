@@ -39,13 +39,13 @@ def test_integer_coefficients_match_the_float_prediction(path: Path) -> None:
     float weights): equal within the rounding, on every enumerated trade."""
     space, chain = _space(path)
     model = vm.default_trade_model()
-    ctx = vm.context(space.state, linear_values(space, chain), space.reserves, model.features)
+    ctx = vm.context(space.state, space.proposer, linear_values(space, chain), space.reserves, model.features)
     values = vm.fitted_values(ctx, model, space.proposer, space.participants)
     s = space.state
     checked = 0
     for cand in [*bilateral_candidates(space), *cycle_candidates(space)][:400]:
         after = after_state(s, cand)
-        exact = vm.predict(ctx, model, space.proposer, after, cand.players)
+        exact = vm.predict(ctx, model, after, cand.players)
         for i in cand.players:
             got = (values(after, i) - values(s, i)) * vm.UNIT
             # each group table entry is off by at most half a unit, each per-dollar slope too
