@@ -15,7 +15,13 @@ with ``--rollouts`` paired rollouts, the proposer holding, as ``solve``
 re-scores. Rows stream to ``bench/out/trade-samples-S.jsonl`` (``--resume``).
 
 Fit. ``--also S...`` adds the samples of earlier runs (other seeds, e.g. a
-run whose ``--top`` trades came from the fitted generator). States are split
+run whose ``--top`` trades came from the fitted generator); each run's
+sampling command is kept beside its samples (``.meta.json``) and copied to
+the provenance. The shipped fit was made in three steps: sample seed 11 with
+``--top-value linear`` and fit it (``--write``); sample seed 13 with
+``--top-value fitted`` (the generator of that first fit: the region the
+fitted generator searches, where its errors are exploited); refit on both
+(``--seed 11 --resume --also 13 --write``). States are split
 by index (every 4th held out). The four weight blocks
 of :mod:`solver.trades.value_model` are fitted by least squares, weighted by
 ``1 / (se^2 + tau^2)`` (``tau = 0.01``: the model's own error, so that a
@@ -146,10 +152,17 @@ def main() -> int:
     args = ap.parse_args()
     OPTS.update(random=args.random, top=args.top, rollouts=args.rollouts, top_value=args.top_value)
     out = Path(__file__).resolve().parent / "out" / f"trade-samples-{args.seed}.jsonl"
+    meta = out.with_suffix(".meta.json")
+    if not (args.resume and meta.exists()):
+        sampled = {"seed": args.seed, "command": " ".join(["python", "bench/fit_trade_model.py", *sys.argv[1:]])}
+        atomic_write(meta, json.dumps(sampled) + "\n")
     rows, wall = run(play_one, games=args.states, seed=args.seed, workers=args.workers, out=out, resume=args.resume, progress_every=50)
+    sampling = [json.loads(meta.read_text(encoding="utf-8"))]
     for other in args.also:
         extra = Path(__file__).resolve().parent / "out" / f"trade-samples-{other}.jsonl"
         rows += [json.loads(line) for line in extra.read_text(encoding="utf-8").splitlines() if line.strip()]
+        extra_meta = extra.with_suffix(".meta.json")
+        sampling.append(json.loads(extra_meta.read_text(encoding="utf-8")) if extra_meta.exists() else {"seed": other})
     rows = [r for r in rows if r.get("trades")]
     n_trades = sum(len(r["trades"]) for r in rows)
     print(f"{len(rows)} states with trades, {n_trades} simulated trades, {wall:.0f} s, peak RSS {peak_rss_mb():.0f} MB")
@@ -166,6 +179,7 @@ def main() -> int:
                 "command": " ".join(["python", "bench/fit_trade_model.py", *sys.argv[1:]]),
                 "date": date.today().isoformat(),
                 "seed": args.seed,
+                "sampling": sampling,
                 "states": len(rows),
                 "trades": n_trades,
                 "rollouts": args.rollouts,

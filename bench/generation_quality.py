@@ -8,14 +8,17 @@ in 4..40, with a proposer drawn among the players that have something to
 trade. The default seed (12) differs from the fit's (11), so no game is in
 both.
 
-For each state and each generator value (``linear``: the horizon-rent
-estimate in dollars that CP-SAT used before; ``fitted``: the prediction of
-:mod:`solver.trades.value_model`), the top ``--top`` trades of the strict
+For each state and each generator (``linear``: as it was before the fit, the
+horizon-rent estimate in dollars and the proposer's gain as objective;
+``fitted``: the product's defaults, the prediction of
+:mod:`solver.trades.value_model` with its margins and balanced objective),
+the top ``--top`` trades of the strict
 CP-SAT search (bilateral and 3-cycles in one model, no relaxed fallback, as
 the agent searches) are re-scored as ``solve`` re-scores them: paired
 rollouts on common dice, the proposer holding, the horizon value scoring cut
 games. ``--random`` feasible trades drawn uniformly from the explicit
-enumeration are re-scored too: the base rate.
+enumeration are re-scored too: the base rate, and an unselected sample on
+which both values' predictions are compared with the simulation.
 
 Printed per value: proposals, states with at least one proposal, states with
 at least one proposal in the Nash zone, precision (the share of proposals in
@@ -45,7 +48,8 @@ from _trade_samples import game_state, random_trades, setup  # noqa: E402
 from models.files import atomic_write  # noqa: E402
 from solver.trades.cpsat import Limits, generate_trades  # noqa: E402
 from solver.trades.rescore import RescoreSettings, baseline, rescore_one  # noqa: E402
-from solver.trades.space import TradeSettings  # noqa: E402
+from solver.trades.space import TradeSettings, TradeSpace, after_state
+from solver.trades.value_model import trade_values  # noqa: E402
 
 VALUES = ("linear", "fitted")
 OPTS: dict[str, Any] = {}
@@ -80,7 +84,8 @@ def play_one(seed: int, i: int) -> dict[str, Any]:
         }
 
     for value in VALUES:
-        settings = TradeSettings(value=value)
+        # "linear" is the generator as it was before the fit: the dollar value, the proposer's objective
+        settings = TradeSettings(value=value) if value == "fitted" else TradeSettings(value=value, objective="proposer")
         if value == "fitted" and OPTS["margins"] is not None:
             settings = dataclasses.replace(settings, min_win_gain=OPTS["margins"][0], min_own_win_gain=OPTS["margins"][1])
         if value == "fitted" and OPTS["objective"] is not None:
@@ -90,7 +95,21 @@ def play_one(seed: int, i: int) -> dict[str, Any]:
         )
         scale = 1e-6 if value == "fitted" else 1.0
         row[value] = [x for g in res.trades if (x := score(g.candidate, {j: v * scale for j, v in g.gains.items()})) is not None]
-    row["random"] = [x for c in random_trades(space, rng, OPTS["random"]) if (x := score(c, None)) is not None]
+    # the random trades, with both values' predictions (an unselected sample: the fit's own measure)
+    preds = {}
+    for value in VALUES:
+        vspace = TradeSpace(state, p, TradeSettings(value=value), space.reserves)
+        vals = trade_values(vspace, chain)
+        preds[value] = (vals, {j: vals(state, j) for j in state.active_players()})
+    row["random"] = []
+    for c in random_trades(space, rng, OPTS["random"]):
+        x = score(c, None)
+        if x is None:
+            continue
+        after = after_state(state, c)
+        for value, (vals, before) in preds.items():
+            x[f"model_{value}"] = [(vals(after, j) - before[j]) * vals.scale for j in c.players]
+        row["random"].append(x)
     return row
 
 
@@ -133,6 +152,15 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 spearman_counterparty=spearman(cp_m, cp_s),
                 mean_proposer_gain=float(np.mean(prop_s)) if prop_s else None,
             )
+        if key == "random":
+            for value in VALUES:
+                m = [v for t in props for v in t[f"model_{value}"]]
+                sims = [v for t in props for v in t["sim"]]
+                d[f"spearman_all_{value}"] = spearman(m, sims)
+                d[f"spearman_proposer_{value}"] = spearman([t[f"model_{value}"][0] for t in props], [t["sim"][0] for t in props])
+                d[f"spearman_counterparty_{value}"] = spearman(
+                    [v for t in props for v in t[f"model_{value}"][1:]], [v for t in props for v in t["sim"][1:]]
+                )
         out[key] = d
     return out
 
@@ -175,6 +203,13 @@ def main() -> int:
             f"{key:8s} {d['proposals']:9d} {d['states_with_proposal']:7d} {d['states_with_nash_proposal']:7d} "
             f"{d['precision']:7.1%} +-{d['precision_se']:4.1%} {d['someone_loses_0.05']:9.1%} "
             f"{f(d.get('spearman_all')):>7s} {f(d.get('spearman_proposer')):>6s} {f(d.get('spearman_counterparty')):>6s}"
+        )
+    d = summary["random"]
+    for value in VALUES:
+        print(
+            f"random trades, the {value} value's prediction against the simulation: Spearman rho "
+            f"{d[f'spearman_all_{value}']:.2f} (proposer {d[f'spearman_proposer_{value}']:.2f}, "
+            f"counterparties {d[f'spearman_counterparty_{value}']:.2f})"
         )
     return 0
 

@@ -66,7 +66,7 @@ def main() -> int:
         rs = RescoreSettings(rollouts=args.rollouts, seed=args.seed).holding(p, len(state.players))
         base = baseline(state, rs)
         mid = path.name.startswith("midgame")
-        lin = generate_trades(state, p, settings=TradeSettings(value="linear"), limits=Limits(top_k=2 if mid else 20), chain=chain, reserves=res, cycles=not mid, explain=False)
+        lin = generate_trades(state, p, settings=TradeSettings(value="linear", objective="proposer"), limits=Limits(top_k=2 if mid else 20), chain=chain, reserves=res, cycles=not mid, explain=False)
         intended = [g.candidate for g in lin.trades if mid or g.candidate.kind == "cycle3"][:2]
         fit = generate_trades(state, p, limits=Limits(top_k=3), chain=chain, reserves=res, cycles=True, explain=False)
         print(f"\n### `{path.name}` ({state.players[p].name} proposes)\n")

@@ -68,10 +68,11 @@ evaluation (``hold``, ``rollout_trades``, ``scoring``)
     (``scoring="model"``; ``"net_worth"``: the richest wins). These options
     exist for ablations (docs/evaluation.md).
 the generator's value (``value``)
-    ``"fitted"`` (default): CP-SAT ranks and filters trades by the fitted
-    prediction of each participant's change in win probability
-    (:mod:`solver.trades.value_model`); ``"linear"``: the older horizon-rent
-    estimate in dollars, for ablations.
+    ``"fitted"`` (default): the product's generator, which ranks and filters
+    trades by the fitted prediction of each participant's change in win
+    probability (:mod:`solver.trades.value_model`, its margins and balanced
+    objective); ``"linear"``: the generator as it was before, the horizon-rent
+    estimate in dollars ranked by the proposer's gain, for ablations.
 reserves
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -139,7 +140,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         super().__init__(seed, reserve=reserve)
         if value not in ("fitted", "linear"):
             raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
-        self.trade_settings = TradeSettings(value=value)
+        # "linear": the generator as it was before the fitted value (dollars, the proposer's gain as objective)
+        self.trade_settings = TradeSettings() if value == "fitted" else TradeSettings(value="linear", objective="proposer")
         if auction not in ("policy", "price"):
             raise ValueError(f"auction must be 'policy' or 'price', got {auction!r}")
         if scoring not in SCORINGS:

@@ -57,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
-    result = generate_trades(state, player, settings=TradeSettings(value=args.value), cycles=args.cycles, limits=Limits(top_k=args.top))
+    # --value linear: the generator as it was before the fitted value (dollars, ranked by the proposer's gain)
+    settings = TradeSettings() if args.value == "fitted" else TradeSettings(value="linear", objective="proposer")
+    result = generate_trades(state, player, settings=settings, cycles=args.cycles, limits=Limits(top_k=args.top))
     dollars = result.unit == "dollars"
     names = [p.name for p in state.players]
     trades: list[dict[str, Any]] = [

@@ -45,7 +45,7 @@ def _state(name: str) -> GameState:
 @cache
 def _search(name: str, cycles: bool) -> TradeList:
     state = _state(name)
-    return generate_trades(state, state.to_move, settings=TradeSettings(value="linear"), cycles=cycles)
+    return generate_trades(state, state.to_move, settings=TradeSettings(value="linear", objective="proposer"), cycles=cycles)
 
 
 @cache

@@ -24,9 +24,11 @@ from engine.rollout import simulate
 from engine.rollout_policy import PolicyLike
 from models.board import HOTEL
 from models.io import load_state
+from models.errors import InvalidTradeError
 from models.state import GameState
 from solver.decide import BUILD, HOLD, TRADE, Decision, build_plan, decide
-from solver.trades.rescore import RescoreSettings
+from solver.trades.bargaining import trade_with_cash
+from solver.trades.rescore import RescoreSettings, trade_after
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -231,7 +233,11 @@ def test_bilateral_trade_is_bargained(midgame: GameState, trader_midgame: Decisi
     survivor = next(r for r in d.trades if r.nash_zone and r.balanced)
     now = survivor.trade.net_cash(b)
     assert d.bargain is not None
-    assert d.bargain.amounts == tuple(now + k for k in (-200, -100, 0, 100, 200))
+    steps = tuple(now + k for k in (-200, -100, 0, 100, 200))
+    assert now in d.bargain.amounts and set(d.bargain.amounts) <= set(steps)
+    for c in set(steps) - set(d.bargain.amounts):  # skipped: an amount the payer cannot pay
+        with pytest.raises(InvalidTradeError):
+            trade_after(midgame, trade_with_cash(survivor.trade, a, b, c))
     # either the bargained price (when it still passes the filters) or the generated one
     assert d.trade.net_cash(b) in (now, d.bargain.cash)
     doc = d.to_dict(midgame)

@@ -48,7 +48,7 @@ def midgame() -> GameState:
 
 @pytest.fixture(scope="module")
 def midgame_cands(midgame: GameState) -> list[Candidate]:
-    res = generate_trades(midgame, midgame.to_move, settings=TradeSettings(value="linear"))  # several candidates
+    res = generate_trades(midgame, midgame.to_move, settings=TradeSettings(value="linear", objective="proposer"))  # several candidates
     assert not res.relaxed and len(res.trades) >= 3
     return [g.candidate for g in res.trades]
 

@@ -48,7 +48,7 @@ def test_estimated_gains_are_the_linear_values_recomputed(capsys: pytest.Capture
     linear estimate before and after."""
     state = load_state(MID)
     chain = PositionChain(state.board, state.rules, "long")
-    result = generate_trades(state, state.to_move, settings=TradeSettings(value="linear"), chain=chain)
+    result = generate_trades(state, state.to_move, settings=TradeSettings(value="linear", objective="proposer"), chain=chain)
     space = TradeSpace(state, state.to_move, TradeSettings())
     values = linear_values(space, chain)
     for g in result.trades:
@@ -88,7 +88,7 @@ def test_relaxed_only_search_equals_the_fallback_and_contains_the_strict_trades(
     on a state where the strict rules leave nothing; where they leave trades, it keeps them all."""
     state = load_state(INSTANCES / "late-game-house-shortage.json")
     res = {i: 0 for i in state.active_players()}
-    lin = TradeSettings(value="linear")  # a state where the dollar estimate's relaxed search finds trades
+    lin = TradeSettings(value="linear", objective="proposer")  # a state where the dollar estimate's relaxed search finds trades
     fallback = generate_trades(state, 1, settings=lin, reserves=res)
     direct = generate_trades(state, 1, settings=lin, reserves=res, relaxed=True)
     assert fallback.relaxed and direct.relaxed
