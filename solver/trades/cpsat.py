@@ -147,6 +147,7 @@ class TradeModel:
         self.v = _Vars()
         self._kinks: dict[tuple[int, int], Any] = {}
         self._nears: dict[tuple[int, str], Any] = {}
+        self._set_cashes: dict[tuple[int, int], Any] = {}
         self.relaxed = relaxed
         self.compensation = compensation
         self._structure(cycles, bilateral)
@@ -296,6 +297,44 @@ class TradeModel:
         self._nears[key] = out
         return out
 
+    def _set_cash(self, j: int, reserve: int) -> tuple[Any, int]:
+        """``S_j`` after the trade (:class:`~solver.trades.space.GainTerms`) as an integer
+        variable, and its value before. ``m = min(max(0, cash_j after - reserve), cap)``
+        by ``add_max_equality`` and ``add_min_equality``; a player without a complete
+        colour group gets one only by completing one in the trade (complete sets are never
+        traded away), so ``S_j = completes_j x m``, linearised exactly for ``m`` in
+        ``[0, cap]``: ``S <= cap completes``, ``S <= m``, ``S >= m - cap (1 - completes)``."""
+        key = (j, reserve)
+        hit = self._set_cashes.get(key)
+        if hit is not None:
+            return hit
+        from solver.trades.value_model import SET_CASH_CAP as cap
+
+        s, m = self.space.state, self.model
+        cash = s.players[j].cash
+        had = any(s.has_monopoly(j, g) for g in s.board.street_groups)
+        before = min(max(0, cash - reserve), cap) if had else 0
+        free = m.new_int_var(-(10**9), 10**9, f"spare_{j}")
+        m.add(free == cash - reserve + self._cash_change(j))
+        pos = m.new_int_var(0, 10**9, f"spare_pos_{j}")
+        m.add_max_equality(pos, [free, 0])
+        spare = m.new_int_var(0, cap, f"spare_cap_{j}")
+        m.add_min_equality(spare, [pos, cap])
+        if had:
+            out: tuple[Any, int] = (spare, before)
+        else:
+            comp = self.v.completes.get(j)
+            if comp is None:
+                out = (0, 0)
+            else:
+                prod = m.new_int_var(0, cap, f"set_cash_{j}")
+                m.add(prod <= cap * comp)
+                m.add(prod <= spare)
+                m.add(prod >= spare - cap * (1 - comp))
+                out = (prod, 0)
+        self._set_cashes[key] = out
+        return out
+
     def _gain_expr(self, i: int) -> Any:
         """``i``'s value change (:class:`~solver.trades.space.GainTerms` of the values):
         group terms through the one-hot counts, cash terms through the net cash."""
@@ -313,6 +352,9 @@ class TradeModel:
         for j, c in t.kink.items():
             cap = t.cap[j]
             expr += c * (self._kink(j, cap) - min(s.players[j].cash, cap))
+        for j, c in t.set_cash.items():
+            var, before = self._set_cash(j, t.reserve[j])
+            expr += c * (var - before)
         for (j, g), coef in t.near.items():
             near = self._near(j, g)
             if near is not None:

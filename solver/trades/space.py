@@ -249,7 +249,9 @@ class FrontierValues:
 class GainTerms:
     """Player ``i``'s value as a linear function of the after-state, in the value's units:
     ``sum_(j,g) group[(j, g)][k_jg] + sum_j cash[j] cash_j + sum_j kink[j] min(cash_j, cap[j])``
-    ``+ sum_(j,g) near[(j, g)][status_jg]`` (``k_jg``: lots of ``g`` held by ``j``;
+    ``+ sum_(j,g) near[(j, g)][status_jg] + sum_j set_cash[j] S_j`` (``S_j``: ``min(max(0,
+    cash_j - reserve[j]), SET_CASH_CAP)`` when ``j`` holds a complete colour group, else 0;
+    ``k_jg``: lots of ``g`` held by ``j``;
     ``status_jg``: :func:`solver.trades.value_model.near_status`, no term when ``j`` is
     not one short of ``g``). What the CP-SAT model writes as constraints."""
 
@@ -258,6 +260,8 @@ class GainTerms:
     kink: dict[int, int] = field(default_factory=dict)
     cap: dict[int, int] = field(default_factory=dict)
     near: dict[tuple[int, str], tuple[int, int, int]] = field(default_factory=dict)
+    set_cash: dict[int, int] = field(default_factory=dict)
+    reserve: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
