@@ -28,6 +28,7 @@ from pathlib import Path
 from engine.markov import PositionChain
 from models.io import load_state
 from models.state import GameState
+from models.trade import Trade
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.decide import decide
 from solver.trades.cpsat import Limits, generate_trades
@@ -37,9 +38,10 @@ from solver.trades.space import Candidate, TradeSettings
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def legs(state: GameState, cand: Candidate) -> str:
+def legs(state: GameState, cand: Candidate | Trade) -> str:
     parts = []
-    for t in cand.to_trade(state).transfers:
+    trade = cand if isinstance(cand, Trade) else cand.to_trade(state)
+    for t in trade.transfers:
         what = [*t.properties, *([f"${t.cash}"] if t.cash else [])]
         parts.append(f"{t.frm} -> {t.to}: {', '.join(what)}")
     return "; ".join(parts)
@@ -78,7 +80,7 @@ def main() -> int:
                 if r is not None:
                     print(f"| `{legs(state, c)}` | {src} | {outcome(state, r)} |")
         d = decide(state, state.players[p].name, seed=args.seed)
-        what = d.action if d.trade is None else f"{d.action}: `{legs(state, d.scored.candidate)}`"
+        what = d.action if d.trade is None else f"{d.action}: `{legs(state, d.trade)}` (the price after Nash bargaining)"
         print(f"\n`solve --seed {args.seed}`: {what} ({d.reason})")
     print(f"\n{time.perf_counter() - t0:.0f} s")
     return 0

@@ -110,9 +110,7 @@ def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) ->
     s = midgame.copy()
     names = tuple(p.name for p in s.players)
     me = s.player_index("Ann")
-    # the dollar estimate: its first search proposes (the fitted one's candidates all leave
-    # Cy above the balance limit in this small agent's 100 rollouts, so it would propose none)
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, value="linear")
+    agent = small()
     agent.start_game(me, names)
     view = GameView(s, me)
     first = agent.find_trade(view)
@@ -141,8 +139,7 @@ def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
     another trade, until none is left."""
     s = load_state(INSTANCES / "midgame-no-monopolies.json")
     me = s.player_index("Ann")
-    # the dollar estimate: it lists many candidates here (the fitted value is more selective)
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20, value="linear")
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20)
     agent.start_game(me, tuple(p.name for p in s.players))
     view = GameView(s, me)
     cash0 = s.players[me].cash
@@ -183,7 +180,7 @@ def test_act_proposes_at_most_once_per_phase(midgame: GameState) -> None:
     """The agent's act(): a proposal comes as a ProposeTrade action, once per turn phase."""
     s = midgame.copy()
     me = s.player_index("Ann")
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, value="linear")  # proposes here
+    agent = small()
     agent.start_game(me, tuple(p.name for p in s.players))
     agent.notify(Event("turn", me, {"round": s.round}))
     view = GameView(s, me)
