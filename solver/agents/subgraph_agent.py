@@ -67,18 +67,20 @@ evaluation (``hold``, ``rollout_trades``, ``scoring``)
     rollout cut at the horizon is scored by the horizon model
     (``scoring="model"``; ``"net_worth"``: the richest wins). These options
     exist for ablations (docs/evaluation.md).
-the generator's value (``value``)
-    ``"linear"`` (default): the generator the agent's measured strength was
-    built on, the horizon-rent estimate in dollars ranked by the agent's own
-    gain; ``"fitted"``: the product's generator (``solve``, ``trades``), which
-    ranks and filters by the fitted prediction of each participant's change in
-    win probability (:mod:`solver.trades.value_model`, margins 0.04, balanced
-    objective). Why the agent keeps the old one: against three ``strategic``
-    agents the fitted generator's first 80 paired games won 22 against 31
-    (seed 0), and its balanced objective and margins, right for advice both
-    sides should accept, give value away to opponents that accept by their
-    own rule (the agent plays ``exploit``). Choosing the generator for play
-    is part of the issue "Play to win".
+the generator (``value``, ``objective``, ``margin``)
+    ``value="linear"`` (default): the generator the agent's measured strength
+    was built on, the horizon-rent estimate in dollars; ``"fitted"``: the
+    fitted prediction of each participant's change in win probability
+    (:mod:`solver.trades.value_model`). ``objective`` (``"proposer"``, default,
+    or ``"balanced"``) and ``margin`` (the least predicted gain of every side
+    under the fitted value, default 0) are the search's ranking and margins.
+    ``solve`` uses ``fitted``, ``balanced``, ``0.04``: advice both sides should
+    accept. In play that costs the agent dearly: against three ``strategic``
+    agents (600 paired games, seed 0) it wins 0.312 where the default wins
+    0.458 (paired -0.147 [-0.192, -0.101]): the balanced price and the margins
+    give value to opponents that accept by their own rule, and the agent
+    plays ``exploit``. Choosing the generator for play belongs to the issue
+    "Play to win".
 reserves
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
@@ -142,12 +144,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         rollout_trades: bool = True,
         scoring: str = "model",
         value: str = "linear",
+        objective: str = "proposer",
+        margin: float = 0.0,
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if value not in ("fitted", "linear"):
             raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
-        # "linear": the generator as it was before the fitted value (dollars, the proposer's gain as objective)
-        self.trade_settings = TradeSettings() if value == "fitted" else TradeSettings(value="linear", objective="proposer")
+        if objective not in ("proposer", "balanced"):
+            raise ValueError(f"objective must be 'proposer' or 'balanced', got {objective!r}")
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError(f"margin must be in [0, 1], got {margin!r}")
+        # "linear": the generator as it was before the fitted value (dollars; margin does not apply)
+        self.trade_settings = TradeSettings(value=value, objective=objective, min_win_gain=margin, min_own_win_gain=margin)
         if auction not in ("policy", "price"):
             raise ValueError(f"auction must be 'policy' or 'price', got {auction!r}")
         if scoring not in SCORINGS:

@@ -151,3 +151,15 @@ def test_trades_cli_reports_the_value_and_unit(capsys: pytest.CaptureFixture[str
     assert all(isinstance(v, float) and abs(v) < 1 for t in doc["trades"] for v in t["estimated_gain"].values())
     code, out, _ = run_cli(capsys, "trades", str(MID), "--value", "linear")
     assert code == 0 and "dollars of value over 20 rounds" in out
+
+
+def test_agent_generator_options() -> None:
+    from solver.agents.subgraph_agent import SubgraphTradeAgent
+
+    a = SubgraphTradeAgent(0)
+    assert (a.trade_settings.value, a.trade_settings.objective) == ("linear", "proposer")
+    b = SubgraphTradeAgent(0, value="fitted", objective="balanced", margin=0.04)
+    assert b.trade_settings.min_win_gain == b.trade_settings.min_own_win_gain == 0.04
+    for bad in ({"value": "nosuch"}, {"objective": "nosuch"}, {"margin": -0.1}, {"margin": float("nan")}):
+        with pytest.raises(ValueError):
+            SubgraphTradeAgent(0, **bad)
