@@ -25,8 +25,14 @@ Values
     ``horizon`` rounds of the best affordable development), plus cash at face
     value (without it no sale for cash could please a seller). Receiving a
     mortgaged lot costs its interest at once (the receiver keeps the mortgage).
-    :class:`LinearValues` is the linear estimate used by the CP-SAT model:
-    per player and group, a value for each count of lots held (see there).
+    :class:`LinearValues` is the linear estimate of it that the CP-SAT model
+    can write: per player and group, a value for each count of lots held (see
+    there). The generator's default value is not this one but the fitted
+    prediction of each participant's change in win probability
+    (:mod:`solver.trades.value_model`, ``TradeSettings.value``); both are
+    :class:`GainTerms` per player, and rules 2 and 3 use the value's own
+    floors (``min_gain`` in dollars; ``min_own_win_gain`` and
+    ``min_win_gain`` in win probability).
 Rules (applied in this order; :func:`rule_results`)
     1. ``completion``: when the trade completes a colour group for some
        participant, every participant must complete one (railroads and
