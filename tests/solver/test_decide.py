@@ -23,8 +23,8 @@ from engine.markov import PositionChain
 from engine.rollout import simulate
 from engine.rollout_policy import PolicyLike
 from models.board import HOTEL
-from models.io import load_state
 from models.errors import InvalidTradeError
+from models.io import load_state
 from models.state import GameState
 from solver.decide import BUILD, HOLD, TRADE, Decision, build_plan, decide
 from solver.trades.bargaining import trade_with_cash
