@@ -110,15 +110,26 @@ def load_state(path_or_dict: PathLike | Mapping[str, Any]) -> GameState:
 
 def _read_json(path: Path) -> Any:
     """Parse a JSON file, refusing duplicate keys and NaN/Infinity."""
+    return _parse_json_bytes(path.read_bytes(), str(path))
+
+
+def _parse_json_bytes(data: bytes, source: str) -> Any:
+    """Parse UTF-8 JSON bytes from ``source`` (named in errors), refusing duplicate keys and NaN/Infinity."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is tolerated
+        text = data.decode("utf-8-sig")  # a byte-order mark is tolerated
     except UnicodeDecodeError as err:
-        raise InvalidStateError("", f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        raise InvalidStateError("", f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         where = f"line {err.lineno}, column {err.colno}"
-        raise InvalidStateError("", f"{path}: not valid JSON ({where}: {err.msg})") from None
+        raise InvalidStateError("", f"{source}: not valid JSON ({where}: {err.msg})") from None
+
+
+def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
+    """:func:`load_state` on the bytes of a state document (e.g. read from standard input);
+    ``source`` names it in error messages."""
+    return load_state(_parse_json_bytes(data, source))
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -615,6 +626,7 @@ __all__ = [
     "dumps_state",
     "jail_cards_in_decks",
     "load_state",
+    "load_state_bytes",
     "save_state",
     "state_schema",
     "state_to_dict",

@@ -50,9 +50,20 @@ COMMANDS = {
 }
 
 
+def package_version() -> str:
+    """The installed distribution's version (package metadata; ``unknown`` when not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("monopoly-trade")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``monopoly-trade`` parser, one subcommand per module of :data:`COMMANDS`."""
     parser = Parser(prog=PROG, description="A Monopoly decision engine: rules, odds, trades, decisions.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS.values():
         command.add_parser(sub)

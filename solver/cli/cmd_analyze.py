@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
-from models.io import load_state
-from solver.cli.common import UsageError, player_arg
+from solver.cli.common import UsageError, player_arg, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
             "position-aware value of the properties it holds or needs."
         ),
     )
-    p.add_argument("state", help="a state file")
+    p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="one player (default: every active player)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="draw the frontier curves (needs matplotlib)")
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.markov import PositionChain
     from solver.analysis.summary import player_analysis
 
-    state = load_state(args.state)
+    state = read_state(args.state)
     players = [player_arg(state, args.player)] if args.player else state.active_players()
     if args.plot:
         try:

@@ -10,8 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from models.io import load_state
-from solver.cli.common import UsageError, nonneg_int, player_arg, pos_int
+from solver.cli.common import UsageError, nonneg_int, player_arg, pos_int, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,7 +25,7 @@ def add_parser(subparsers: Any) -> None:
             "ruin reserve after buying) and max bid = min of the three; buy at list price when list <= p*."
         ),
     )
-    p.add_argument("state", help="a state file")
+    p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--property", required=True, metavar="NAME", help="the unowned lot")
     p.add_argument("--player", help="the bidder (default: the state's to_move)")
     p.add_argument("--rollouts", type=pos_int, default=300, help="games per simulated state (default 300)")
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``auction`` on the parsed ``args``: the exit status."""
     from solver.bidding.auction import AuctionError, auction_bid
 
-    state = load_state(args.state)
+    state = read_state(args.state)
     player = player_arg(state, args.player)
     if args.property not in state.board.property_index:
         raise UsageError(f"--property: no property named {args.property!r} on the board")

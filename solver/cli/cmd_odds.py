@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from models.io import load_state
+from solver.cli.common import read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,7 +23,7 @@ def add_parser(subparsers: Any) -> None:
             "expected rent per opponent turn (EPT) for the board and rules of STATE (standard when omitted)."
         ),
     )
-    p.add_argument("state", nargs="?", help="a state file (only its board and rules are used)")
+    p.add_argument("state", nargs="?", help="a state file, or - for standard input (only its board and rules are used)")
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long: stay and roll)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from models.rules import Rules
 
     if args.state:
-        state = load_state(args.state)
+        state = read_state(args.state)
         board, rules = state.board, state.rules
     else:
         board, rules = standard_board(), Rules()

@@ -16,9 +16,9 @@ from engine.game import Game
 from engine.seeding import game_seed_sequence, game_seeds
 from engine.streams import SeededStream
 from engine.tournament import seating
-from models.io import load_state, save_state
+from models.io import save_state
 from models.state import GameState
-from solver.cli.common import UsageError, nonneg_int, pos_int
+from solver.cli.common import UsageError, nonneg_int, pos_int, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,7 +43,7 @@ def add_parser(subparsers: Any) -> None:
 def _start_state(args: argparse.Namespace, n: int) -> GameState:
     if args.state is None:
         return GameState.new_game([f"P{i + 1}" for i in range(n)])
-    state = load_state(args.state)
+    state = read_state(args.state)
     if len(state.players) != n:
         raise UsageError(f"--agents names {n} agents but the state has {len(state.players)} players")
     return state

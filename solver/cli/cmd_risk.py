@@ -9,8 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from models.io import load_state
-from solver.cli.common import player_arg, pos_int
+from solver.cli.common import player_arg, pos_int, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,7 +22,7 @@ def add_parser(subparsers: Any) -> None:
             "turns, by the exact (cash x position) chain of engine.state_risk."
         ),
     )
-    p.add_argument("state", help="a state file")
+    p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="player name (default: the state's to_move)")
     p.add_argument("--turns", type=pos_int, default=20, help="turns ahead (default 20)")
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
@@ -34,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``risk`` on the parsed ``args``: the exit status."""
     from engine.state_risk import state_ruin_pmf
 
-    state = load_state(args.state)
+    state = read_state(args.state)
     player = player_arg(state, args.player)
     pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
     cumulative = pmf.cumsum()

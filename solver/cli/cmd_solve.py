@@ -11,8 +11,14 @@ import argparse
 import json
 from typing import Any
 
-from models.io import load_state
-from solver.cli.common import UsageError, json_safe, nonneg_int, player_arg, pos_int
+from solver.cli.common import (
+    UsageError,
+    json_safe,
+    nonneg_int,
+    player_arg,
+    pos_int,
+    read_state,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -27,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
             "--budget is only a wall-clock safety cap (a decision it cuts says truncated)."
         ),
     )
-    p.add_argument("state", help="a state file")
+    p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="the player (default: the state's to_move)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--budget", type=float, default=60.0, help="wall-clock safety cap in seconds (default 60)")
@@ -39,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``solve`` on the parsed ``args``: the exit status."""
     from solver.decide import decide
 
-    state = load_state(args.state)
+    state = read_state(args.state)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")

@@ -11,9 +11,8 @@ import argparse
 import json
 from typing import Any
 
-from models.io import load_state
 from models.trade import Transfer
-from solver.cli.common import UsageError, player_arg, pos_int
+from solver.cli.common import UsageError, player_arg, pos_int, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -28,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
             "worker, a deterministic time limit per solve."
         ),
     )
-    p.add_argument("state", help="a state file")
+    p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="the proposer (default: the state's to_move)")
     p.add_argument("--top", type=pos_int, default=20, help="how many trades (default 20)")
     p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
@@ -53,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.trades.cpsat import Limits, generate_trades
     from solver.trades.space import TradeSettings
 
-    state = load_state(args.state)
+    state = read_state(args.state)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")

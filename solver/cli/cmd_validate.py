@@ -8,17 +8,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from models.io import load_state
+from solver.cli.common import read_state
 
 
 def add_parser(subparsers: Any) -> None:
     """Add ``validate`` to ``subparsers`` (what ``add_subparsers`` returned)."""
     p = subparsers.add_parser("validate", help="check a state file", description="Check a state file: prints ok, or the error (exit 2).")
-    p.add_argument("state", help="a state file (monopoly-state/1)")
+    p.add_argument("state", help="a state file (monopoly-state/1), or - for standard input")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``validate`` on the parsed ``args``: the exit status."""
-    load_state(args.state)
+    read_state(args.state)
     print("ok")
     return 0

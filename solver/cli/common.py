@@ -76,3 +76,20 @@ def agent_errors() -> tuple[type[Exception], ...]:
     """
     registry = sys.modules.get("solver.agents.registry")
     return () if registry is None else (registry.UnknownAgentError,)
+
+
+STDIN_LIMIT = 64 * 1024 * 1024
+"""Bytes of standard input a command reads as a state (``-``); more is refused."""
+
+
+def read_state(arg: str) -> GameState:
+    """The state named by a command's ``STATE`` argument: a file, or ``-`` for standard input
+    (at most :data:`STDIN_LIMIT` bytes)."""
+    from models.io import load_state, load_state_bytes
+
+    if arg != "-":
+        return load_state(arg)
+    data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+    if len(data) > STDIN_LIMIT:
+        raise UsageError(f"-: standard input is over {STDIN_LIMIT} bytes")
+    return load_state_bytes(data, "<stdin>")
