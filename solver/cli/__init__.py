@@ -31,6 +31,7 @@ from solver.cli import (
     cmd_validate,
 )
 from solver.cli.common import PROG, Parser, UsageError, agent_errors
+from solver.cli.examples import ExampleFormatter, epilog
 
 # In the order of ``--help``.
 COMMANDS = {
@@ -67,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS.values():
         command.add_parser(sub)
+    for name, sub_parser in sub.choices.items():
+        sub_parser.epilog = epilog(name)
+        sub_parser.formatter_class = ExampleFormatter
     return parser
 
 
