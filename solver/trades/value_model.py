@@ -28,9 +28,9 @@ trade:
     because of what is simulated: the rollout policy completes open sets by
     trade within a few turns (it swaps and buys completing lots), a bank lot
     is bought on landing, and the proposer holds in the rollouts, so a set
-    whose missing lot it holds stays blocked. On the fit's held-out states
-    the split lifts Spearman's rho from 0.62 to 0.73 (counterparties 0.47 to
-    0.64);
+    whose missing lot it holds stays blocked. On seed 11's held-out states
+    (unbounded least squares) the split lifts Spearman's rho from 0.62 to
+    0.73 (counterparties 0.47 to 0.64);
 ``cash``
     ``cash_j / W``;
 ``cash_near_reserve``
@@ -40,16 +40,18 @@ trade:
 ``set_cash``
     ``min(max(0, cash_j - reserve_j), SET_CASH_CAP) / W`` when ``j`` holds a
     complete colour group, else 0: money to build with is worth more to a
-    player with something to build on (on the fit's held-out states the
+    player with something to build on (on seed 11's held-out states the
     proposer's rho over trades that complete its set rises from 0.76 to
-    0.79, and the weighted R^2 from 0.53 to 0.55);
+    0.79, and the R^2 from 0.53 to 0.55; before the split of "one short" the
+    same interaction showed no gain);
 ``set:<group>``
     1 when colour group ``<group>`` is held complete (one per group of the
     standard board: the simulation values a complete brown set very
     differently from a complete orange one, beyond their rents over the
     horizon). A group of another board takes the mean of these weights.
 
-A trade changes the features ``x_j`` of its participants only, by ``dx_j``.
+A trade changes the features ``x_j`` of its participants, and the one-short
+status of a bystander whose missing lot changes hands, by ``dx_j``.
 
 Model
 -----
@@ -72,9 +74,8 @@ changes of trades sampled from games, by ``bench/fit_trade_model.py``; the
 weights ship in ``solver/data/trade-value.json`` with the fit's provenance and
 its held-out figures. Tried and not kept: the same model with the logit's
 scaling ``p_i (1 - p_i)`` for own and ``-p_i p_j`` for rival effects (held-out
-Spearman 0.527 vs 0.531 without it, one role), an interaction of complete
-sets with the cash above the reserve (no gain) and per-group "one short"
-indicators (no gain over ``near``, ill-conditioned).
+Spearman 0.527 vs 0.531 without it, one role) and per-group "one short"
+indicators (no gain over the three shares above, ill-conditioned).
 
 In CP-SAT the prediction is an integer in micro-probabilities
 (:data:`UNIT`): every coefficient is rounded to an integer number of units,
