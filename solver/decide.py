@@ -47,6 +47,7 @@ compiled kernel in a new process.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -71,6 +72,7 @@ from solver.trades.rescore import (
 from solver.trades.space import FrontierValues, TradeSettings, TradeSpace
 
 HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -216,12 +218,15 @@ def decide(
     clock = _Clock(budget_s)
     chain = chain or PositionChain(state.board, state.rules, "long")
     rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed).holding(p, len(state.players))
+    t = time.perf_counter()
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     plan, built = build_plan(state, p, st.reserve, chain)
+    t = _phase("position and build plan", t, f"{pos.verdict}")
     base = baseline(state, rs)
     if plan is not None and built is not None:
         after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
+    _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob))
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
@@ -247,21 +252,27 @@ def _search_trades(
     clock: _Clock,
 ) -> None:
     limits = Limits(top_k=st.candidates)
+    t = time.perf_counter()
     reserves = _reserves_of(state, chain)
     bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves)
+    t = _phase("CP-SAT, bilateral", t, f"{len(bil.trades)} trades in {bil.solves} solves")
     space = TradeSpace(state, p, TradeSettings(), reserves)
     funnel = run_funnel(space, FrontierValues(state, space.settings, chain))
     pruning = funnel.stages()
+    t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
     scored = rescore(state, cands, rs, base, strategic, go_on=clock.left)
     survivors = [r for r in scored if r.nash_zone and r.balanced]
+    t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
         cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
         more = [g.candidate for g in cyc.trades if g.candidate.kind == "cycle3" and not cyc.relaxed]
+        t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")
         cands += more
         extra = rescore(state, more, rs, base, strategic, go_on=clock.left)
         scored = sorted(scored + extra, key=lambda r: -r.risk_adjusted_ev)
         survivors = [r for r in scored if r.nash_zone and r.balanced]
+        t = _phase("re-scoring cycles", t, f"{len(extra)} cycles")
     pruning.update(cpsat=len(cands), rescored=len(scored), nash_zone=sum(r.nash_zone for r in scored), balanced=len(survivors))
     # The counter-move question matters for trades the balance filter rejects, so it is
     # asked of the best trades in the Nash zone, balanced or not.
@@ -274,6 +285,14 @@ def _search_trades(
         decision.scored = survivors[0]
         if survivors[0].candidate.kind == "bilateral" and clock.left():
             decision.bargain, decision.scored = _bargain(state, survivors[0], base, rs, st, strategic)
+            _phase("Nash bargaining", t, "")
+
+
+def _phase(name: str, start: float, what: str) -> float:
+    """Log (INFO, ``solve -v``) how long a step took; return the time now."""
+    now = time.perf_counter()
+    log.info("%s: %.3f s%s", name, now - start, f" ({what})" if what else "")
+    return now
 
 
 def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:

@@ -11,6 +11,7 @@ modules import their heavy dependencies (numba, OR-Tools, SciPy, matplotlib) onl
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -71,13 +72,31 @@ def build_parser() -> argparse.ArgumentParser:
     for name, sub_parser in sub.choices.items():
         sub_parser.epilog = epilog(name)
         sub_parser.formatter_class = ExampleFormatter
+        noise = sub_parser.add_mutually_exclusive_group()
+        noise.add_argument("-v", "--verbose", action="count", default=0, help="say what is being done, and how long each step took (stderr)")
+        noise.add_argument("-q", "--quiet", action="store_true", help="errors only on stderr")
     return parser
+
+
+def configure_logging(verbose: int, quiet: bool) -> None:
+    """The standard ``logging`` module to stderr: warnings by default, ``-v`` info,
+    ``-vv`` debug, ``-q`` errors only. Never on stdout, so ``--json`` output is unchanged."""
+    level = logging.ERROR if quiet else logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    root = logging.getLogger()
+    for h in [h for h in root.handlers if getattr(h, "_monopoly_trade", False)]:
+        root.removeHandler(h)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    handler._monopoly_trade = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``monopoly-trade`` on ``argv`` (default: the process's arguments): the exit status."""
     try:
         args = build_parser().parse_args(argv)
+        configure_logging(args.verbose, args.quiet)
         return COMMANDS[args.command].run(args)
     except (UsageError, *agent_errors()) as err:
         print(str(err), file=sys.stderr)

@@ -1,5 +1,5 @@
-"""The command line's ``--version`` and ``-`` for standard input (issue "The command line
-people expect", points 1 and 3 in part)."""
+"""The command line's conventions (issue "The command line people expect", points 1 and 3
+in part): ``--version``, ``-`` for standard input, ``-v`` / ``-q``."""
 
 from __future__ import annotations
 
@@ -61,3 +61,20 @@ def test_oversized_stdin_is_refused(capsys: pytest.CaptureFixture[str], monkeypa
     monkeypatch.setattr(sys, "stdin", _Stdin(MID.read_bytes()))
     code, _, err = run_cli(capsys, "validate", "-")
     assert code == 2 and "over 100 bytes" in err
+
+
+def test_verbose_logs_the_phases_and_leaves_json_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("solve", str(MID), "--seed", "1", "--json", "--rollouts", "200")
+    code, plain, err_plain = run_cli(capsys, *args)
+    assert code == 0 and err_plain == ""
+    code, loud, err_loud = run_cli(capsys, *args, "-v")
+    assert code == 0 and loud == plain
+    for phase in ("position and build plan", "CP-SAT, bilateral", "re-scoring"):
+        assert f"solver.decide: {phase}: " in err_loud
+    code, quiet, err_quiet = run_cli(capsys, *args, "-q")
+    assert code == 0 and quiet == plain and err_quiet == ""
+
+
+def test_verbose_and_quiet_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "validate", str(MID), "-v", "-q")
+    assert code == 2 and "not allowed with" in err
