@@ -66,6 +66,21 @@ def setup(state: GameState, rng: np.random.Generator) -> tuple[TradeSpace, Any] 
     return TradeSpace(state, p, TradeSettings(), res), chain
 
 
+def sampled_space(seed: int, i: int) -> tuple[GameState, TradeSpace, Any, np.random.Generator] | None:
+    """State ``i``, its drawn proposer's space and chain, and the generator that drew it
+    (``default_rng([seed, i, 2])``, to draw trades next); ``None`` when the game gives no
+    state or nobody has anything to trade."""
+    state = game_state(seed, i)
+    if state is None:
+        return None
+    rng = np.random.default_rng([seed, i, 2])
+    got = setup(state, rng)
+    if got is None:
+        return None
+    space, chain = got
+    return state, space, chain, rng
+
+
 def feasible(space: TradeSpace, cand: Candidate, relaxed: bool = True, compensation: int = 100) -> bool:
     """Rules 1 (relaxed: a completion handed over for at least ``compensation``) and 4."""
     s = space.state

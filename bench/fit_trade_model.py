@@ -48,7 +48,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import peak_rss_mb, run  # noqa: E402
-from _trade_samples import game_state, random_trades, setup, simulate_trades  # noqa: E402
+from _trade_samples import random_trades, sampled_space, simulate_trades  # noqa: E402
 
 from models.files import atomic_write
 from models.state import GameState  # noqa: E402
@@ -62,15 +62,11 @@ OPTS: dict[str, Any] = {}
 
 
 def play_one(seed: int, i: int) -> dict[str, Any]:
-    state = game_state(seed, i)
     row: dict[str, Any] = {"game": i}
-    if state is None:
-        return row
-    rng = np.random.default_rng([seed, i, 2])
-    got = setup(state, rng)
+    got = sampled_space(seed, i)
     if got is None:
         return row
-    space, chain = got
+    state, space, chain, rng = got
     cands = random_trades(space, rng, OPTS["random"])
     if OPTS["top"]:
         for cycles in (False, True):

@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import peak_rss_mb, run  # noqa: E402
-from _trade_samples import game_state, random_trades, setup  # noqa: E402
+from _trade_samples import random_trades, sampled_space  # noqa: E402
 
 from models.files import atomic_write  # noqa: E402
 from solver.trades.cpsat import Limits, generate_trades  # noqa: E402
@@ -56,15 +56,11 @@ OPTS: dict[str, Any] = {}
 
 
 def play_one(seed: int, i: int) -> dict[str, Any]:
-    state = game_state(seed, i)
     row: dict[str, Any] = {"game": i}
-    if state is None:
-        return row
-    rng = np.random.default_rng([seed, i, 2])
-    got = setup(state, rng)
+    got = sampled_space(seed, i)
     if got is None:
         return row
-    space, chain = got
+    state, space, chain, rng = got
     p = space.proposer
     names = [pl.name for pl in state.players]
     rs = RescoreSettings(rollouts=OPTS["rollouts"], seed=i).holding(p, len(state.players))

@@ -72,7 +72,12 @@ from solver.trades.space import (
     TradeSpace,
     with_cash,
 )
-from solver.trades.value_model import TradeValues, near_status, trade_values
+from solver.trades.value_model import (
+    SET_CASH_CAP,
+    TradeValues,
+    near_status,
+    trade_values,
+)
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
@@ -308,8 +313,7 @@ class TradeModel:
         hit = self._set_cashes.get(key)
         if hit is not None:
             return hit
-        from solver.trades.value_model import SET_CASH_CAP as cap
-
+        cap = SET_CASH_CAP
         s, m = self.space.state, self.model
         cash = s.players[j].cash
         had = any(s.has_monopoly(j, g) for g in s.board.street_groups)
