@@ -90,7 +90,8 @@ class StrategicTradeAgent(BaseAgent):
         self.valuation = StaticValuation(landings or (), horizon)
         self._refused: dict[tuple[object, ...], int] = {}
         self._round = 0
-        self._proposed_this_phase = False
+        self._proposed_this_phase = 0
+        self.offers_per_phase = 1  # proposals per act phase (a subclass may allow more)
         self._worst_cache: tuple[object, int] | None = None
         self._gain_sig: tuple[object, ...] | None = None
         self._gain_memo: dict[tuple[object, ...], tuple[float | None, float | None]] = {}
@@ -99,7 +100,7 @@ class StrategicTradeAgent(BaseAgent):
     def notify(self, event: Event) -> None:
         if event.kind == "turn":
             self._round = int(event.data.get("round", self._round))
-            self._proposed_this_phase = False
+            self._proposed_this_phase = 0
         elif event.kind == "trade" and event.player == self.me and not event.data.get("accepted"):
             self._refused[trade_key(event.data["trade"])] = self._round
 
@@ -174,6 +175,11 @@ class StrategicTradeAgent(BaseAgent):
                 return "pay"
         return "roll"
 
+    def _may_build(self, view: GameView) -> bool:
+        """Whether step 2 of :meth:`act` (the baseline's build rule) runs; a subclass with
+        its own build policy turns it off."""
+        return True
+
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
         cost = view.rules.unmortgage_cost(view.mortgage_value(square))
         return view.cash(self.me) - cost >= self._keep(view)
@@ -192,7 +198,7 @@ class StrategicTradeAgent(BaseAgent):
         # 2. Build, toward three houses everywhere first.
         best: tuple[float, int] | None = None
         state = view.copy() if view.legal_builds() else None
-        for sq in view.legal_builds():
+        for sq in view.legal_builds() if self._may_build(view) else ():
             s = board.squares[sq]
             if cash - s.house_cost < keep:
                 continue
@@ -205,8 +211,8 @@ class StrategicTradeAgent(BaseAgent):
         if best is not None:
             return Build(best[1])
         # 3. Trade.
-        if self.trading and not self._proposed_this_phase and view.player(self.me).cash >= 0:
-            self._proposed_this_phase = True
+        if self.trading and self._proposed_this_phase < self.offers_per_phase and view.player(self.me).cash >= 0:
+            self._proposed_this_phase += 1
             trade = self.find_trade(view)
             if trade is not None:
                 return ProposeTrade(trade)

@@ -93,6 +93,9 @@ the position changed, and most positions have no partial set to complete.
 
 from __future__ import annotations
 
+import math
+
+from engine.actions import Action, Build, Event, Mortgage, Unmortgage
 from engine.markov import PositionChain, chain_for
 from engine.rollout import (
     SCORINGS,
@@ -108,7 +111,11 @@ from engine.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
+from solver.agents.opponent_model import OpponentModels, offer_features
+from solver.analysis.frontier import build_frontier
+from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan
 from solver.bidding.auction import AuctionError, AuctionEvaluator
+from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
 from solver.trades.rescore import (
     Rescored,
@@ -116,6 +123,7 @@ from solver.trades.rescore import (
     baseline,
     beyond_noise,
     rescore_one,
+    trade_after,
 )
 from solver.trades.space import TradeSettings, TradeSpace
 
@@ -147,8 +155,37 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         value: str = "linear",
         objective: str = "proposer",
         margin: float = 0.0,
+        build: str = "even",
+        build_horizon: int = 20,
+        learn: bool = False,
+        price: str = "generated",
+        price_step: int = 100,
+        offers: int = 1,
     ) -> None:
         super().__init__(seed, reserve=reserve)
+        if build not in ("even", "funded"):
+            raise ValueError(f"build must be 'even' or 'funded', got {build!r}")
+        if not 0 <= build_horizon <= 200:
+            raise ValueError(f"build_horizon must be in 0..200, got {build_horizon!r}")
+        self.build = build
+        if price not in ("generated", "play"):
+            raise ValueError(f"price must be 'generated' or 'play', got {price!r}")
+        if not 10 <= price_step <= 1000:
+            raise ValueError(f"price_step must be in 10..1000, got {price_step!r}")
+        if offers not in (1, 2):
+            raise ValueError(f"offers must be 1 or 2 (the engine allows two proposals per phase), got {offers!r}")
+        self.learn = learn
+        self.price = price
+        self.price_step = price_step
+        self.offers = offers
+        self.offers_per_phase = offers
+        self.opponents = OpponentModels()
+        self._queue: list[tuple[Rescored, RolloutResult]] = []
+        self.offers_made = 0
+        self.offers_accepted = 0
+        self.build_horizon = build_horizon
+        self._plan_cache: dict[tuple[object, ...], tuple[object, object]] = {}
+        self._plan: tuple[tuple[object, ...], FundedPlan] | None = None
         if value not in ("fitted", "linear"):
             raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
         if objective not in ("proposer", "balanced"):
@@ -257,22 +294,176 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         except (AuctionError, ValueError):  # a state the simulator refuses: the baseline's rule
             return super().auction_max(view, square)
 
+    # -- building ----------------------------------------------------------------
+    def act(self, view: GameView) -> Action | None:
+        if self.build == "funded":
+            action = self._funded_action(view)
+            if action is not None:
+                return action
+        return super().act(view)
+
+    def _may_build(self, view: GameView) -> bool:
+        """``build="funded"`` replaces the baseline's build step (see :meth:`_funded_action`)."""
+        return self.build != "funded"
+
+    def _funded_plan(self, state: GameState) -> FundedPlan:
+        """The funded plan for the agent now, memoised by holdings and cash (the frontier
+        and the ruin curve by holdings alone: they do not depend on the agent's cash)."""
+        me = self.me
+        holdings = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
+        key = (holdings, state.players[me].cash)
+        if self._plan is not None and self._plan[0] == key:
+            return self._plan[1]
+        hit = self._plan_cache.get(holdings)
+        if hit is None:
+            if len(self._plan_cache) > 64:
+                self._plan_cache.clear()
+            chain = self._chain_for(state)
+            hit = (build_frontier(state, me, chain), RuinCurve(state, me, chain))
+            self._plan_cache[holdings] = hit
+        frontier, curve = hit
+        plan = funded_plan(
+            state, me, self._chain_for(state), horizon=self.build_horizon, frontier=frontier, curve=curve  # type: ignore[arg-type]
+        )
+        self._plan = (key, plan)
+        return plan
+
+    def _funded_action(self, view: GameView) -> Action | None:
+        """The next step of the funded build plan (:mod:`solver.analysis.funded_build`): lift a
+        mortgage inside a set being built, build the lowest lot below its planned level (even
+        building; the dearest rent first on ties), and when the cash does not cover that
+        building, mortgage the next spare lot of the plan. The plan is recomputed after every
+        step (memoised), so a step that becomes illegal (a house shortage) ends the spree."""
+        me = self.me
+        if not any(view.has_monopoly(me, g) for g in view.board.street_groups):
+            return None
+        state = view.copy()
+        plan = self._funded_plan(state)
+        if plan.empty:
+            return None
+        cash = state.players[me].cash
+        for sq in sorted(plan.levels):
+            if state.mortgaged[sq]:
+                cost = state.rules.unmortgage_cost(state.mortgage_value(sq))
+                if sq in view.legal_unmortgages() and cash >= cost:
+                    return Unmortgage(sq)
+                return self._fund(state, plan, cost)
+        legal = set(view.legal_builds())
+        todo = [sq for sq, lv in plan.levels.items() if state.houses[sq] < lv]
+        ready = [sq for sq in todo if sq in legal or self._legal_but_cash(state, sq)]
+        if not ready:
+            return None
+        sq = min(ready, key=lambda q: (state.houses[q], -q))
+        cost = state.board.squares[sq].house_cost
+        if cash >= cost and sq in legal:
+            return Build(sq)
+        return self._fund(state, plan, cost)
+
+    def _legal_but_cash(self, state: GameState, sq: int) -> bool:
+        from engine.legal import why_not_build
+
+        probe = state.copy()
+        probe.players[self.me].cash = 10**9
+        return why_not_build(probe, self.me, sq) is None
+
+    def _fund(self, state: GameState, plan: FundedPlan, cost: int) -> Action | None:
+        """Mortgage the plan's next spare lot still unmortgaged (``None`` when none is left)."""
+        for sq in plan.mortgages:
+            if not state.mortgaged[sq] and state.houses[sq] == 0:
+                return Mortgage(sq)
+        return None
+
     # -- proposing -------------------------------------------------------------
     def find_trade(self, view: GameView) -> Trade | None:
         state = view.copy()
         me = self.me
         sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), state.players[me].cash // self.cash_step)
-        if sig == self._last_sig:
-            return None
-        self._last_sig = sig
-        space = TradeSpace(state, me)
-        if not space.needed[me]:  # bilateral and cyclic trades both need a partial set of the proposer
-            return None
-        self.searches += 1
-        best = self._search(state, cycles=False, relaxed=self.relax) or (self._search(state, cycles=True) if self.cycles else None)
-        return best.trade if best is not None else None
+        if sig != self._last_sig:
+            self._last_sig = sig
+            self._queue = self._fresh_queue(state)
+        # the cached ranking: nothing relevant changed since the search, so its next trade
+        # not refused yet is offered (with ``offers`` > 1, to another opponent in the same phase)
+        while self._queue:
+            r, base = self._queue.pop(0)
+            if trade_key(r.trade) in self._refused:
+                continue
+            return self._offer(state, r, base)
+        return None
 
-    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> Rescored | None:
+    def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult]]:
+        space = TradeSpace(state, self.me)
+        if not space.needed[self.me]:  # bilateral and cyclic trades both need a partial set of the proposer
+            return []
+        self.searches += 1
+        found = self._search(state, cycles=False, relaxed=self.relax)
+        if not found and self.cycles:
+            found = self._search(state, cycles=True)
+        if self.offers > 1:  # one trade per counterparty set, best first
+            seen: set[tuple[str, ...]] = set()
+            spread = []
+            for r, base in found:
+                who = tuple(sorted(n for n in r.trade.participants() if n != state.players[self.me].name))
+                if who not in seen:
+                    seen.add(who)
+                    spread.append((r, base))
+            return spread
+        return found[:1]
+
+    def _offer(self, state: GameState, r: Rescored, base: RolloutResult) -> Trade:
+        """The trade to propose for a ranked structure: at its generated cash, or (``price="play"``,
+        bilateral) at the cash maximising the agent's gain x P(accept) (:func:`play_cash`)."""
+        trade = r.trade
+        gains = dict(r.win_delta)
+        if self.price == "play" and r.candidate.kind == "bilateral":
+            a, b = (state.players[i].name for i in r.candidate.players)
+            now = trade.net_cash(b)
+            q = state.players.index(next(p for p in state.players if p.name == b))
+            after0 = trade_after(state, trade)
+            x0 = offer_features(state, after0, q, 0.0)
+
+            def p_accept(c: int, gain_b: float) -> float:
+                x = x0.copy()
+                x[1] = gain_b
+                x[2] += (c - now) / 1000.0
+                if self.learn:
+                    return self.opponents.model(q).p_accept(x)
+                return 1.0 / (1.0 + math.exp(-RescoreSettings().acceptance_slope * gain_b))
+
+            rs = self._settings(self.rollouts, len(state.players))
+            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=[now - self.price_step, now, now + self.price_step], p_accept=p_accept)
+            if bargain is not None and bargain.cash != now:
+                try:
+                    priced = trade_with_cash(trade, a, b, bargain.cash)
+                    trade_after(state, priced)
+                    trade = priced
+                    gains[a] = bargain.u_a - base.win_prob[a]
+                    gains[b] = bargain.u_b - base.win_prob[b]
+                except InvalidTradeError:
+                    pass
+        if self.learn:
+            try:
+                self.opponents.offered(trade_key(trade), state, trade_after(state, trade), trade, self.me, gains)
+            except InvalidTradeError:
+                pass
+        self.offers_made += 1
+        return trade
+
+    def notify(self, event: Event) -> None:
+        super().notify(event)
+        if event.kind != "trade":
+            return
+        trade = event.data["trade"]
+        if event.player == self.me:
+            accepted = bool(event.data.get("accepted"))
+            self.offers_accepted += accepted
+            if self.learn:
+                refused_by = event.data.get("refused_by")
+                self.opponents.answered(trade_key(trade), accepted, None if refused_by is None else {refused_by})
+        elif self.learn and self.me is not None and event.player is not None:
+            self.opponents.model(event.player).offer_signal()
+
+    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> list[tuple[Rescored, RolloutResult]]:
+        """The qualifying trades of one search, best first (the module docstring's filters)."""
         chain = self._chain_for(state)
         res = generate_trades(
             state,
@@ -289,10 +480,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         if cycles:
             cands = [c for c in cands if c.kind == "cycle3"]
         if not cands:
-            return None
+            return []
         rs = self._settings(self.rollouts, len(state.players))
         base = baseline(state, rs)
-        best: Rescored | None = None
+        found: list[tuple[Rescored, RolloutResult]] = []
         for c in cands:
             trade = c.to_trade(state)
             if trade_key(trade) in self._refused:
@@ -304,9 +495,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 continue
             if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
                 continue
-            if best is None or self._score(base, r) > self._score(base, best):
-                best = r
-        return best
+            if self.learn:
+                r.acceptance = self.opponents.p_accept(state, trade_after(state, r.trade), r.trade, self.me, r.win_delta)
+                r.risk_adjusted_ev = r.win_delta[state.players[self.me].name] * r.acceptance
+            found.append((r, base))
+        found.sort(key=lambda rb: self._score(base, rb[0]), reverse=True)
+        return found
 
     def _qualifies(self, base: RolloutResult, after: RolloutResult, traders: list[str], z: float) -> bool:
         """Every trader gains beyond the noise (the Nash zone); with ``exploit`` only the agent

@@ -13,11 +13,17 @@ where ``d`` is each side's disagreement point (BATNA): its win probability
 without the trade, or with its best alternative trade when the caller knows
 one. The product is maximised on a $10 grid of the interpolation. When no
 amount leaves both sides above their BATNA, there is no bargain (``None``).
+
+For play (:func:`play_cash`) the same curves are read differently: the
+proposer picks the amount that maximises its own gain times the probability
+that the other side accepts (an estimate of that side's rule, e.g. an online
+model of it): the proposer's best take-it-or-leave-it offer, the
+ultimatum-game reading of the same sampled curves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,6 +80,24 @@ def nash_cash(
     Amounts the payer cannot afford are skipped; ``batna`` defaults to the
     win probabilities without the trade (from ``base``)."""
     d_a, d_b = batna if batna is not None else (base.win_prob[a], base.win_prob[b])
+    curves = _curves(state, trade, a, b, settings, amounts)
+    if curves is None:
+        return None
+    xs, ua, ub, fine, fa, fb = curves
+    ok = (fa > d_a) & (fb > d_b)
+    if not ok.any():
+        return None
+    prod = np.where(ok, (fa - d_a) * (fb - d_b), -np.inf)
+    k = int(np.argmax(prod))
+    return Bargain(int(fine[k]), float(fa[k]), float(fb[k]), float(prod[k]), tuple(int(x) for x in xs), tuple(ua), tuple(ub))
+
+
+def _curves(
+    state: GameState, trade: Trade, a: str, b: str, settings: RescoreSettings, amounts: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Win probabilities of ``a`` and ``b`` simulated at each affordable amount (common dice),
+    and their linear interpolation on the $10 grid between the extreme amounts; ``None``
+    with fewer than two affordable amounts."""
     pts: list[tuple[int, float, float]] = []
     for c in sorted(set(amounts)):
         t = trade_with_cash(trade, a, b, c)
@@ -89,14 +113,39 @@ def nash_cash(
     ua = np.array([p[1] for p in pts])
     ub = np.array([p[2] for p in pts])
     fine = np.arange(xs[0], xs[-1] + 1, 10.0)
-    fa = np.interp(fine, xs, ua)
-    fb = np.interp(fine, xs, ub)
-    ok = (fa > d_a) & (fb > d_b)
-    if not ok.any():
+    return xs, ua, ub, fine, np.interp(fine, xs, ua), np.interp(fine, xs, ub)
+
+
+def play_cash(
+    state: GameState,
+    trade: Trade,
+    a: str,
+    b: str,
+    settings: RescoreSettings,
+    *,
+    base: RolloutResult,
+    amounts: Sequence[int],
+    p_accept: Callable[[int, float], float],
+) -> Bargain | None:
+    """The cash for play: the amount ``c`` (``a`` pays ``b``) maximising ``a``'s expected gain
+
+        (u_A(c) - d_A) * P(B accepts | c, u_B(c) - d_B),   over c with u_A(c) > d_A,
+
+    on the same $10 grid of the same interpolated curves as :func:`nash_cash`
+    (``d`` = the win probabilities without the trade, from ``base``).
+    ``p_accept(c, gain_b)`` is the caller's acceptance model (e.g. the online
+    opponent model of :mod:`solver.agents.opponent_model`). ``product`` in the
+    result is that expected gain. ``None``: fewer than two affordable amounts, or
+    no amount where ``a`` gains."""
+    d_a, d_b = base.win_prob[a], base.win_prob[b]
+    curves = _curves(state, trade, a, b, settings, amounts)
+    if curves is None:
         return None
-    prod = np.where(ok, (fa - d_a) * (fb - d_b), -np.inf)
-    k = int(np.argmax(prod))
-    return Bargain(int(fine[k]), float(fa[k]), float(fb[k]), float(prod[k]), tuple(int(x) for x in xs), tuple(ua), tuple(ub))
+    xs, ua, ub, fine, fa, fb = curves
+    score = np.array([(fa[k] - d_a) * p_accept(int(fine[k]), float(fb[k] - d_b)) if fa[k] > d_a else -np.inf for k in range(len(fine))])
+    if not np.isfinite(score).any():
+        return None
+    k = int(np.argmax(score))
+    return Bargain(int(fine[k]), float(fa[k]), float(fb[k]), float(score[k]), tuple(int(x) for x in xs), tuple(ua), tuple(ub))
 
-
-__all__ = ["Bargain", "nash_cash", "trade_with_cash"]
+__all__ = ["Bargain", "nash_cash", "play_cash", "trade_with_cash"]

@@ -242,3 +242,48 @@ def test_real_samples_match_independent_simulations(midgame: GameState, swap: Tr
     assert got.u_a == pytest.approx((1 - w) * got.samples_a[k_lo] + w * got.samples_a[k_hi], abs=1e-12)
     assert got.u_b == pytest.approx((1 - w) * got.samples_b[k_lo] + w * got.samples_b[k_hi], abs=1e-12)
     assert math.isfinite(got.product) and got.product > 0
+
+
+@pytest.mark.parametrize("slope", [20.0, 40.0, 80.0])
+def test_play_cash_equals_brute_force_on_the_grid(monkeypatch: pytest.MonkeyPatch, midgame: GameState, swap: Trade, slope: float) -> None:
+    """The price for play maximises the proposer's gain x P(accept) on the $10 grid: the same
+    answer as evaluating the (linear, so exactly interpolated) stub curves at every grid point."""
+
+    def ua(c: float) -> float:
+        return 0.45 - 0.0006 * c
+
+    def ub(c: float) -> float:
+        return 0.22 + 0.0007 * c
+
+    def p_accept(c: int, gain_b: float) -> float:
+        # a counterparty that also minds the cash it must find when it pays (c < 0)
+        return 1.0 / (1.0 + math.exp(-slope * gain_b + (0.004 * -c if c < 0 else 0.0)))
+
+    da, db = 0.30, 0.25
+    calls: list[int] = []
+    monkeypatch.setattr(bargaining, "simulate", fake_simulate(midgame, ua, ub, calls))
+    base = SimpleNamespace(win_prob={A: da, B: db})
+    got = bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=AMOUNTS, p_accept=p_accept)  # type: ignore[arg-type]
+    assert got is not None and sorted(calls) == AMOUNTS
+    best = None
+    for c in range(-200, 201, 10):
+        if ua(c) > da:
+            v = (ua(c) - da) * p_accept(c, ub(c) - db)
+            if best is None or v > best[1] + 1e-15:
+                best = (c, v)
+    assert best is not None
+    assert got.cash == best[0]
+    assert got.product == pytest.approx(best[1], abs=1e-12)
+    assert got.u_a == pytest.approx(ua(got.cash)) and got.u_b == pytest.approx(ub(got.cash))
+    # a more demanding counterparty (steeper in its gain) is offered at least as much cash
+    if slope == 80.0:
+        soft = bargaining.play_cash(
+            midgame, swap, A, B, RS, base=base, amounts=AMOUNTS, p_accept=lambda c, g: 1.0 / (1.0 + math.exp(-20.0 * g))  # type: ignore[arg-type]
+        )
+        assert soft is not None and soft.cash <= got.cash
+
+
+def test_play_cash_none_when_the_proposer_never_gains(monkeypatch: pytest.MonkeyPatch, midgame: GameState, swap: Trade) -> None:
+    monkeypatch.setattr(bargaining, "simulate", fake_simulate(midgame, lambda c: 0.2, lambda c: 0.5, []))
+    base = SimpleNamespace(win_prob={A: 0.3, B: 0.2})
+    assert bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=AMOUNTS, p_accept=lambda c, g: 1.0) is None  # type: ignore[arg-type]

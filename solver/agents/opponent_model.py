@@ -1,0 +1,186 @@
+"""Opponent models learned in play: each opponent's acceptance as a Bayesian logistic regression.
+
+For an offer to opponent ``q`` the features are (:func:`offer_features`)::
+
+    x = (1, gain_q, cash_q, gets_q, gives_q, gives_q (1 - gets_q))
+
+``gain_q`` its change in win probability by our simulation, ``cash_q`` its cash
+after the trade in thousands of dollars, ``gets_q`` whether the trade completes
+a colour group for it, ``gives_q`` whether it completes one for another player;
+the last feature, a completion handed over without one in return, is the rule
+many bots (and this project's baseline) apply, and a linear model cannot form it
+from the two before.
+The model is ``P(accept | x) = sigma(w . x)`` with a Gaussian prior ``w ~ N(m0,
+S0)``. The prior mean is the rule the solver assumed before any evidence (the
+logistic in the opponent's own gain, slope 40, of :mod:`solver.trades.rescore`:
+a +5-point gain is accepted 88% of the time) and the other weights 0; the prior
+standard deviations (intercept 2, gain 30, cash 2, completion features 4) let a
+few answers move each weight by about its own size.
+
+After each answer the posterior is refitted by the Laplace approximation
+(Bishop, *Pattern Recognition and Machine Learning*, 2006, sec. 4.4-4.5): the
+MAP weights by Newton's method on the log posterior, the covariance ``S`` the
+inverse Hessian there. Predictions integrate over the posterior with the probit
+approximation (MacKay 1992; Bishop eq. 4.155)::
+
+    P(accept | x) ~ sigma( mu / sqrt(1 + pi s2 / 8) ),   mu = w_MAP . x,  s2 = x' S x
+
+so an opponent seen a few times keeps predictions near 1/2 where its answers
+have not been tested. All answers are kept (a few per game), so the fit is
+exact, not a running update; the history is capped at ``max_history`` answers
+(the oldest dropped), which bounds the cost per answer.
+
+What offers from an opponent mean: :meth:`AcceptanceModel.offer_signal` reads
+an offer it makes as evidence that it gains by its own measure; the agent only
+logs it (the acceptance rule of the agent itself stays its simulation).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models.state import GameState
+from models.trade import Trade
+
+FEATURES = ("intercept", "gain", "cash_k", "gets_set", "gives_set", "gives_only")
+PRIOR_MEAN = np.array([0.0, 40.0, 0.0, 0.0, 0.0, 0.0])
+PRIOR_SD = np.array([2.0, 30.0, 2.0, 4.0, 4.0, 4.0])
+
+
+def _sigmoid(z: np.ndarray | float) -> np.ndarray | float:
+    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z)))
+
+
+def offer_features(before: GameState, after: GameState, q: int, gain: float) -> np.ndarray:
+    """The feature vector of an offer to ``q`` (module docstring), from the states before and
+    after the trade and ``q``'s simulated win delta ``gain``."""
+    groups = before.board.street_groups
+    gets = any(after.has_monopoly(q, g) and not before.has_monopoly(q, g) for g in groups)
+    gives = any(
+        after.has_monopoly(o, g) and not before.has_monopoly(o, g)
+        for o in range(len(before.players))
+        if o != q
+        for g in groups
+    )
+    return np.array([1.0, float(gain), after.players[q].cash / 1000.0, float(gets), float(gives), float(gives and not gets)])
+
+
+@dataclass
+class AcceptanceModel:
+    """One opponent's acceptance (module docstring)."""
+
+    prior_mean: np.ndarray = field(default_factory=lambda: PRIOR_MEAN.copy())
+    prior_sd: np.ndarray = field(default_factory=lambda: PRIOR_SD.copy())
+    max_history: int = 200
+    xs: list[np.ndarray] = field(default_factory=list)
+    ys: list[int] = field(default_factory=list)
+    offers_seen: int = 0
+
+    def __post_init__(self) -> None:
+        self.mean = self.prior_mean.copy()
+        self.cov = np.diag(self.prior_sd**2)
+
+    def observe(self, x: np.ndarray, accepted: bool) -> None:
+        """Record one answer and refit the posterior."""
+        x = np.asarray(x, dtype=float)
+        if x.shape != self.prior_mean.shape or not np.all(np.isfinite(x)):
+            raise ValueError(f"features must be {len(self.prior_mean)} finite numbers")
+        self.xs.append(x)
+        self.ys.append(1 if accepted else 0)
+        if len(self.xs) > self.max_history:
+            del self.xs[0], self.ys[0]
+        self._fit()
+
+    def _fit(self) -> None:
+        X = np.array(self.xs)
+        y = np.array(self.ys, dtype=float)
+        prec0 = 1.0 / self.prior_sd**2
+        w = self.prior_mean.copy()
+
+        def log_post(v: np.ndarray) -> float:
+            z = X @ v
+            return float(np.sum(y * z - np.logaddexp(0.0, z)) - 0.5 * np.sum(prec0 * (v - self.prior_mean) ** 2))
+
+        current = log_post(w)
+        for _ in range(100):  # Newton with step halving on the (concave) log posterior
+            p = _sigmoid(X @ w)
+            grad = X.T @ (y - p) - prec0 * (w - self.prior_mean)
+            hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(prec0)
+            step = np.linalg.solve(hess, grad)
+            t = 1.0
+            while t > 1e-6:
+                trial = log_post(w + t * step)
+                if trial >= current - 1e-12:
+                    break
+                t *= 0.5
+            w, current = w + t * step, trial
+            if float(np.max(np.abs(t * step))) < 1e-8:
+                break
+        p = _sigmoid(X @ w)
+        hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(prec0)
+        self.mean = w
+        self.cov = np.linalg.inv(hess)
+
+    def p_accept(self, x: np.ndarray) -> float:
+        """Predictive probability of acceptance (probit approximation, module docstring)."""
+        x = np.asarray(x, dtype=float)
+        mu = float(self.mean @ x)
+        s2 = float(x @ self.cov @ x)
+        return float(_sigmoid(mu / math.sqrt(1.0 + math.pi * s2 / 8.0)))
+
+    @property
+    def answers(self) -> int:
+        return len(self.ys)
+
+    def offer_signal(self) -> None:
+        """Count an offer made by this opponent (see the module docstring)."""
+        self.offers_seen += 1
+
+
+class OpponentModels:
+    """An :class:`AcceptanceModel` per opponent seat, with the offers waiting for an answer."""
+
+    def __init__(self) -> None:
+        self.models: dict[int, AcceptanceModel] = {}
+        self.pending: dict[tuple[object, ...], list[tuple[int, np.ndarray]]] = {}
+
+    def model(self, q: int) -> AcceptanceModel:
+        if q not in self.models:
+            self.models[q] = AcceptanceModel()
+        return self.models[q]
+
+    def p_accept(self, before: GameState, after: GameState, trade: Trade, proposer: int, gains: dict[str, float]) -> float:
+        """Probability that every counterparty accepts (independently: the product)."""
+        p = 1.0
+        for name in trade.participants():
+            q = before.player_index(name)
+            if q != proposer:
+                p *= self.model(q).p_accept(offer_features(before, after, q, gains[name]))
+        return p
+
+    def offered(self, key: tuple[object, ...], before: GameState, after: GameState, trade: Trade, proposer: int, gains: dict[str, float]) -> None:
+        """Remember the features of an offer just made, until its answer arrives."""
+        rows = []
+        for name in trade.participants():
+            q = before.player_index(name)
+            if q != proposer:
+                rows.append((q, offer_features(before, after, q, gains[name])))
+        self.pending[key] = rows
+
+    def answered(self, key: tuple[object, ...], accepted: bool, refusers: set[int] | None = None) -> None:
+        """The answer to a pending offer: with several counterparties, an acceptance means each
+        accepted; a refusal is charged to ``refusers`` when known, else to every counterparty."""
+        rows = self.pending.pop(key, None)
+        if rows is None:
+            return
+        for q, x in rows:
+            if accepted:
+                self.model(q).observe(x, True)
+            elif refusers is None or q in refusers:
+                self.model(q).observe(x, False)
+
+
+__all__ = ["FEATURES", "AcceptanceModel", "OpponentModels", "offer_features"]
