@@ -48,6 +48,7 @@ compiled kernel in a new process.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -57,18 +58,21 @@ from engine.rollout import RolloutResult, paired_delta, simulate
 from models.state import GameState
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
+from solver.analysis.funded_build import FundedPlan, funded_plan
 from solver.analysis.position import Position, assess_position
-from solver.trades.bargaining import Bargain, nash_cash, trade_with_cash
+from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
 from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
+    acceptance,
     baseline,
     rescore,
     rescore_one,
     self_balancing,
 )
+from solver.trades.selection import MODES, qualifies, rank_key
 from solver.trades.space import FrontierValues, TradeSettings, TradeSpace
 
 HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
@@ -77,28 +81,53 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class DecideSettings:
+    """``mode``: ``"fair"`` (the seed's filters, Nash-bargained price) or ``"best"`` (what the
+    agent plays: :mod:`solver.trades.selection`; price by own gain x P(accept)). ``build``:
+    ``"funded"`` (:mod:`solver.analysis.funded_build`: mortgages allowed, the cash kept chosen
+    by the ruin chain) or ``"frontier"`` (the frontier's plan for the cash above ``reserve``)."""
+
     reserve: int = 150
     fast_roi: float = 0.02
     roi_threshold: float = 0.01
     candidates: int = 8
     self_balance_top: int = 1
     bargain_steps: tuple[int, ...] = (-200, -100, 0, 100, 200)
+    mode: str = "fair"
+    build: str = "funded"
+    build_horizon: int = 20
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.build not in ("funded", "frontier"):
+            raise ValueError(f"build must be 'funded' or 'frontier', got {self.build!r}")
 
 
 @dataclass
 class BuildPlan:
+    """A build: the levels after it, its cost, its simulated win delta (build now against hold,
+    the player's own rollout policy told to hold), and for a funded plan the lots it mortgages
+    and the model's figures (:class:`~solver.analysis.funded_build.FundedPlan`)."""
+
     levels: dict[int, int]
     cost: int
     win_delta: float = 0.0
     win_delta_se: float = 0.0
+    funded: FundedPlan | None = None
 
     def to_dict(self, state: GameState) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "levels": {state.board.squares[sq].name: lv for sq, lv in sorted(self.levels.items())},
             "cost": self.cost,
             "win_delta": self.win_delta,
             "win_delta_se": self.win_delta_se,
         }
+        if self.funded is not None:
+            f = self.funded.to_dict(state)
+            out["mortgage"] = f["mortgage"]
+            out["cash_after"] = f["cash_after"]
+            out["funding"] = f
+        return out
 
 
 @dataclass
@@ -115,6 +144,9 @@ class Decision:
     truncated: bool
     win_prob: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
+    mode: str = "fair"
+    funding: FundedPlan | None = None
+    play_price: Bargain | None = None
 
     @property
     def trade(self) -> Trade | None:
@@ -131,6 +163,8 @@ class Decision:
             decision["trade"] = self.scored.to_dict()
             if self.bargain is not None:
                 decision["nash_cash"] = asdict(self.bargain)
+            if self.play_price is not None:
+                decision["play_cash"] = asdict(self.play_price)
         return {
             "player": self.player,
             "position": {
@@ -146,7 +180,27 @@ class Decision:
             "trades": [r.to_dict() for r in self.trades],
             "pruning": dict(self.pruning),
             "truncated": self.truncated,
+            "mode": self.mode,
+            "funding": self.funding.to_dict(state) if self.funding is not None else None,
         }
+
+
+def funded_build_plan(
+    state: GameState, player: int, chain: PositionChain, horizon: int = 20
+) -> tuple[BuildPlan | None, GameState | None, FundedPlan]:
+    """The funded plan (:func:`solver.analysis.funded_build.funded_plan`) as a :class:`BuildPlan`
+    and the state after it (mortgages taken, buildings placed); ``(None, None, plan)`` when it holds."""
+    fp = funded_plan(state, player, chain, horizon=horizon)
+    if fp.empty:
+        return None, None, fp
+    after = state.copy()
+    for sq in fp.mortgages:
+        after.mortgaged[sq] = True
+    for sq, lv in fp.levels.items():
+        after.mortgaged[sq] = False
+        after.houses[sq] = lv
+    after.players[player].cash = fp.cash_after
+    return BuildPlan(dict(fp.levels), fp.build_cost, funded=fp), after, fp
 
 
 def build_plan(state: GameState, player: int, reserve: int, chain: PositionChain) -> tuple[BuildPlan | None, GameState | None]:
@@ -220,14 +274,18 @@ def decide(
     rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed).holding(p, len(state.players))
     t = time.perf_counter()
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
-    plan, built = build_plan(state, p, st.reserve, chain)
+    funding: FundedPlan | None = None
+    if st.build == "funded":
+        plan, built, funding = funded_build_plan(state, p, chain, st.build_horizon)
+    else:
+        plan, built = build_plan(state, p, st.reserve, chain)
     t = _phase("position and build plan", t, f"{pos.verdict}")
     base = baseline(state, rs)
     if plan is not None and built is not None:
         after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
-    decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob))
+    decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (
@@ -262,7 +320,13 @@ def _search_trades(
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
     scored = rescore(state, cands, rs, base, strategic, go_on=clock.left)
-    survivors = [r for r in scored if r.nash_zone and r.balanced]
+    me = state.players[p].name
+
+    def select(rs_list: list[Rescored]) -> list[Rescored]:
+        ok = [r for r in rs_list if qualifies(r, base, me, st.mode, rs.z)]
+        return sorted(ok, key=lambda r: rank_key(r, base, me), reverse=True)
+
+    survivors = select(scored)
     t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
         cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
@@ -271,9 +335,15 @@ def _search_trades(
         cands += more
         extra = rescore(state, more, rs, base, strategic, go_on=clock.left)
         scored = sorted(scored + extra, key=lambda r: -r.risk_adjusted_ev)
-        survivors = [r for r in scored if r.nash_zone and r.balanced]
+        survivors = select(scored)
         t = _phase("re-scoring cycles", t, f"{len(extra)} cycles")
-    pruning.update(cpsat=len(cands), rescored=len(scored), nash_zone=sum(r.nash_zone for r in scored), balanced=len(survivors))
+    pruning.update(
+        cpsat=len(cands),
+        rescored=len(scored),
+        nash_zone=sum(r.nash_zone for r in scored),
+        balanced=sum(r.nash_zone and r.balanced for r in scored),
+        qualified=len(survivors),
+    )
     # The counter-move question matters for trades the balance filter rejects, so it is
     # asked of the best trades in the Nash zone, balanced or not.
     for r in [r for r in scored if r.nash_zone][: st.self_balance_top]:
@@ -284,8 +354,12 @@ def _search_trades(
     if survivors:
         decision.scored = survivors[0]
         if survivors[0].candidate.kind == "bilateral" and clock.left():
-            decision.bargain, decision.scored = _bargain(state, survivors[0], base, rs, st, strategic)
-            _phase("Nash bargaining", t, "")
+            if st.mode == "fair":
+                decision.bargain, decision.scored = _bargain(state, survivors[0], base, rs, st, strategic)
+                _phase("Nash bargaining", t, "")
+            else:
+                decision.play_price, decision.scored = _play_price(state, survivors[0], base, rs, st, strategic)
+                _phase("pricing for play", t, "")
 
 
 def _phase(name: str, start: float, what: str) -> float:
@@ -318,6 +392,31 @@ def _bargain(
     return bargain, priced
 
 
+def _play_price(
+    state: GameState, best: Rescored, base: RolloutResult, rs: RescoreSettings, st: DecideSettings, strategic: tuple[int, ...]
+) -> tuple[Bargain | None, Rescored]:
+    """``best`` mode: the cash maximising the proposer's gain x P(accept) (:func:`play_cash`, the
+    acceptance rule of :mod:`solver.trades.rescore`), re-scored there; kept when it still
+    qualifies and its risk-adjusted gain is at least the generated price's."""
+    a, b = (state.players[i].name for i in best.candidate.players)
+    now = best.trade.net_cash(b)
+    q = state.player_index(b)
+
+    def p_accept(c: int, gain_b: float) -> float:
+        if q in strategic:  # its own rule, on the trade at that price
+            return acceptance(state, trade_with_cash(best.trade, a, b, c), state.player_index(a), {b: gain_b}, rs, strategic)
+        return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
+
+    price = play_cash(state, best.trade, a, b, rs, base=base, amounts=[now + d for d in st.bargain_steps], p_accept=p_accept)
+    if price is None or price.cash == now:
+        return price, best
+    priced = rescore_one(state, best.candidate, base, rs, strategic, trade=trade_with_cash(best.trade, a, b, price.cash))
+    if priced is None or not qualifies(priced, base, a, "best", rs.z) or priced.risk_adjusted_ev < best.risk_adjusted_ev:
+        return price, best
+    priced.self_balancing = best.self_balancing
+    return price, priced
+
+
 def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) -> None:
     trade = decision.scored
     build = decision.build
@@ -330,7 +429,18 @@ def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) 
         )
         return
     roi = decision.position.build_roi
-    if build is not None and roi >= st.roi_threshold and build.win_delta >= -z * build.win_delta_se:
+    if build is not None and build.funded is not None and build.win_delta >= -z * build.win_delta_se:
+        f = build.funded
+        decision.action = BUILD
+        decision.reason = (
+            f"no trade beats it: build (cost ${f.build_cost}"
+            + (f", mortgaging {len(f.mortgages)} lot(s) for ${f.raised}" if f.mortgages else "")
+            + f", keeping ${f.cash_after}): {f.horizon} rounds of ${f.rent_gain - f.rent_lost:.0f} more rent per round "
+            f"outweigh the cost of ruin (within {f.turns} turns {f.ruin_before:.1%} -> {f.ruin_after:.1%}); "
+            f"building now changes the win probability by {build.win_delta:+.3f}"
+        )
+        return
+    if build is not None and build.funded is None and roi >= st.roi_threshold and build.win_delta >= -z * build.win_delta_se:
         decision.action = BUILD
         decision.reason = (
             f"no trade beats it: build the frontier's plan (best building returns {roi:.1%} of its cost per round; "
@@ -338,8 +448,14 @@ def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) 
         )
         return
     decision.action = HOLD
-    if build is not None and roi >= st.roi_threshold:
+    if build is not None and (build.funded is not None or roi >= st.roi_threshold):
         decision.reason = "building now would drain cash the simulation says is needed: keep the cash"
+    elif decision.funding is not None and decision.funding.player is not None and build is None:
+        f = decision.funding
+        decision.reason = (
+            "no trade survives the filters and no funded build beats holding "
+            f"(ruin within {f.turns} turns {f.ruin_before:.1%} now): keep the cash"
+        )
     else:
         decision.reason = "no trade survives the filters and no building is worth its cost: keep the cash"
 

@@ -100,8 +100,6 @@ from engine.markov import PositionChain, chain_for
 from engine.rollout import (
     SCORINGS,
     RolloutResult,
-    paired_delta,
-    paired_worth_delta,
     simulate,
 )
 from engine.rollout_policy import RolloutPolicy
@@ -121,10 +119,10 @@ from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
     baseline,
-    beyond_noise,
     rescore_one,
     trade_after,
 )
+from solver.trades.selection import gains_beyond_noise, qualifies, rank_key
 from solver.trades.space import TradeSettings, TradeSpace
 
 
@@ -483,6 +481,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return []
         rs = self._settings(self.rollouts, len(state.players))
         base = baseline(state, rs)
+        me_name = state.players[self.me].name
         found: list[tuple[Rescored, RolloutResult]] = []
         for c in cands:
             trade = c.to_trade(state)
@@ -491,27 +490,15 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             r = rescore_one(state, c, base, rs)
             if r is None:
                 continue
-            if r.after is None or not self._qualifies(base, r.after, [state.players[i].name for i in c.players], rs.z):
-                continue
-            if not r.balanced and (self.balance_self or r.leader != state.players[self.me].name):
+            traders = () if self.exploit else [state.players[i].name for i in c.players]
+            if not qualifies(r, base, me_name, "best", rs.z, traders=traders, balance_self=self.balance_self):
                 continue
             if self.learn:
                 r.acceptance = self.opponents.p_accept(state, trade_after(state, r.trade), r.trade, self.me, r.win_delta)
                 r.risk_adjusted_ev = r.win_delta[state.players[self.me].name] * r.acceptance
             found.append((r, base))
-        found.sort(key=lambda rb: self._score(base, rb[0]), reverse=True)
+        found.sort(key=lambda rb: rank_key(rb[0], base, me_name), reverse=True)
         return found
-
-    def _qualifies(self, base: RolloutResult, after: RolloutResult, traders: list[str], z: float) -> bool:
-        """Every trader gains beyond the noise (the Nash zone); with ``exploit`` only the agent
-        itself must (the others decide for themselves when asked)."""
-        names = [base.players[self.me]] if self.exploit else traders
-        return all(_gains_beyond_noise(base, after, n, z) for n in names)
-
-    def _score(self, base: RolloutResult, r: Rescored) -> tuple[float, float]:
-        """The agent's win delta x acceptance, then its net-worth delta (a decided game)."""
-        me = base.players[self.me]
-        return (r.risk_adjusted_ev, paired_worth_delta(base, r.after, me)[0] if r.after is not None else 0.0)
 
     # -- answering ---------------------------------------------------------------
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
@@ -524,20 +511,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return False
         base = baseline(state, rs)
         res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
-        return _gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
-
-
-def _gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: float) -> bool:
-    """``name`` gains beyond the noise in win probability; or, when that moves neither
-    way beyond the noise (a game decided either way within the horizon), in final
-    net worth."""
-    d, se = paired_delta(base, after, name)
-    if beyond_noise(d, se, z):
-        return True
-    if beyond_noise(-d, se, z):
-        return False
-    w, w_se = paired_worth_delta(base, after, name)
-    return beyond_noise(w, w_se, z)
+        return gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
 
 
 __all__ = ["SubgraphTradeAgent"]

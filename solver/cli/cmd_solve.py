@@ -38,6 +38,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--budget", type=float, default=60.0, help="wall-clock safety cap in seconds (default 60)")
     p.add_argument("--rollouts", type=pos_int, default=800, help="games per simulated state (default 800)")
+    p.add_argument(
+        "--mode",
+        choices=("fair", "best"),
+        default="fair",
+        help="fair (default): the seed's filters, both sides gain and nobody leads at 55%%, Nash-bargained cash; "
+        "best: what the agent plays, own gain x acceptance, priced for play (the seed's filters are still reported)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -51,7 +58,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
     if not args.budget > 0:
         raise UsageError("--budget must be positive")
-    d = decide(state, state.players[player].name, budget_s=args.budget, rollouts=args.rollouts, seed=args.seed)
+    from solver.decide import DecideSettings
+
+    d = decide(
+        state,
+        state.players[player].name,
+        budget_s=args.budget,
+        rollouts=args.rollouts,
+        seed=args.seed,
+        settings=DecideSettings(mode=args.mode),
+    )
     doc = d.to_dict(state)
     if args.json:
         print(json.dumps(json_safe(doc)))
@@ -78,6 +94,10 @@ def _solve_text(doc: dict[str, Any]) -> str:
         b = dec["build"]
         lots = ", ".join(f"{n} to {'a hotel' if lv == 5 else f'{lv} house(s)'}" for n, lv in b["levels"].items())
         lines.append(f"  build: {lots}; cost ${b['cost']}; win probability {b['win_delta']:+.3f} (se {b['win_delta_se']:.3f})")
+        if b.get("mortgage"):
+            lines.append(f"  mortgage first: {', '.join(b['mortgage'])} (raises ${b['funding']['raised']})")
+        if "cash_after" in b:
+            lines.append(f"  cash kept: ${b['cash_after']}")
     if "trade" in dec:
         lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
     if doc["trades"]:

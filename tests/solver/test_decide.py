@@ -26,7 +26,7 @@ from models.board import HOTEL
 from models.errors import InvalidTradeError
 from models.io import load_state
 from models.state import GameState
-from solver.decide import BUILD, HOLD, TRADE, Decision, build_plan, decide
+from solver.decide import BUILD, HOLD, TRADE, Decision, DecideSettings, build_plan, decide, funded_build_plan
 from solver.trades.bargaining import trade_with_cash
 from solver.trades.rescore import RescoreSettings, trade_after
 from tests.solver.cli_helpers import run_cli
@@ -41,8 +41,8 @@ def held(state: GameState, seat: int) -> PolicyLike:
     return RescoreSettings().holding(seat, len(state.players)).policy
 
 
-def run(state: GameState, player: str, seed: int = 0, budget_s: float = 120.0) -> Decision:
-    return decide(state, player, budget_s=budget_s, rollouts=ROLLOUTS, horizon=HORIZON, seed=seed)
+def run(state: GameState, player: str, seed: int = 0, budget_s: float = 120.0, settings: DecideSettings | None = None) -> Decision:
+    return decide(state, player, budget_s=budget_s, rollouts=ROLLOUTS, horizon=HORIZON, seed=seed, settings=settings)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def brute_force_best_rent(state: GameState, player: int, spare: int, chain: Posi
 @pytest.mark.parametrize("cash", [500, 900, 1400])
 def test_fast_path_builds_evenly_affordably_and_optimally(cash: int) -> None:
     s = two_groups(cash)
-    d = run(s, "Ann")
+    d = run(s, "Ann", settings=DecideSettings(build="frontier"))
     assert d.position.verdict == "GROWING" and d.position.build_roi >= 0.02
     assert d.action == BUILD and "fast path" in d.reason
     assert d.trades == [] and d.pruning == {} and not d.truncated
@@ -151,6 +151,33 @@ def test_fast_path_builds_evenly_affordably_and_optimally(cash: int) -> None:
     diff = a.scores[:, 0] - b.scores[:, 0]
     assert plan.win_delta == pytest.approx(diff.mean(), abs=1e-12)
     assert plan.win_delta_se == pytest.approx(diff.std(ddof=1) / math.sqrt(diff.size), abs=1e-12)
+
+
+@pytest.mark.parametrize("cash", [120, 300])
+def test_funded_plan_mortgages_spare_lots_and_is_simulated(cash: int) -> None:
+    """The default build: the funded plan (tested against brute force in test_funded_build),
+    carried into a legal state whose simulation is the plan's win delta."""
+    s = two_groups(cash)
+    s.owner[s.square_of("Reading Railroad")] = 0  # a spare lot to mortgage
+    s.owner[s.square_of("Marvin Gardens")] = 0
+    d = run(s, "Ann")
+    plan = d.build
+    assert plan is not None and plan.funded is not None and d.action == BUILD
+    f = plan.funded
+    assert f.cash_after == cash + f.raised - f.build_cost >= 0
+    assert cash < f.build_cost and f.mortgages  # the cash alone would not pay for it
+    assert {s.board.squares[sq].name for sq in f.mortgages} <= {"Reading Railroad", "Marvin Gardens"}
+    plan2, after, _ = funded_build_plan(s, 0, PositionChain(s.board, s.rules, "long"))
+    assert plan2 is not None and after is not None and plan2.levels == plan.levels
+    assert check_state(after) == []
+    assert all(after.mortgaged[sq] for sq in f.mortgages)
+    b = simulate(s, ROLLOUTS, HORIZON, 0, policy=held(s, 0))
+    a = simulate(after, ROLLOUTS, HORIZON, 0, policy=held(s, 0))
+    diff = a.scores[:, 0] - b.scores[:, 0]
+    assert plan.win_delta == pytest.approx(diff.mean(), abs=1e-12)
+    doc = d.to_dict(s)
+    assert doc["decision"]["build"]["mortgage"] == [s.board.squares[sq].name for sq in f.mortgages]
+    assert doc["funding"]["cash_after"] == f.cash_after and doc["mode"] == "fair"
 
 
 # ---------------------------------------------------------------------------
@@ -199,11 +226,12 @@ def check_choice(s: GameState, d: Decision) -> None:
         return
     trade_wins = d.scored is not None and d.scored.risk_adjusted_ev > max(0.0, build_ev or 0.0)
     assert not trade_wins
-    # the seed's rule without a trade: build the plan when it pays (ROI) unless building
-    # now is harmful beyond the noise, else hold
+    # without a trade: build the funded plan (it exists only when it beats holding in the
+    # ruin model) unless building now is harmful beyond the noise, else hold
     build_ok = (
         d.build is not None
-        and d.position.build_roi >= 0.01
+        and d.build.funded is not None
+        and d.build.funded.value > d.build.funded.hold_value
         and d.build.win_delta >= -1.645 * d.build.win_delta_se
     )
     assert d.action == (BUILD if build_ok else HOLD)
