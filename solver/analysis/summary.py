@@ -12,6 +12,7 @@ from typing import Any
 from engine.markov import PositionChain
 from models.state import GameState
 from solver.analysis.frontier import build_frontier
+from solver.analysis.funded_build import funded_plan
 from solver.analysis.position import assess_position, frontier_value, property_value
 from solver.analysis.subgraph import analyze
 
@@ -39,6 +40,9 @@ def player_analysis(state: GameState, player: int, chain: PositionChain) -> dict
         multiple of about $100, and the last one;
         ``property_values``: lot name -> its position-aware value in dollars (rounded to
         cents), for the lots the player holds or needs in groups without buildings;
+        ``build_plan``: the funded build plan (:func:`solver.analysis.funded_build.funded_plan`,
+        ``FundedPlan.to_dict``): the levels, the lots it mortgages, the cash it keeps and the
+        ruin figures that chose it (``levels`` empty: holding is best);
         ``_frontier``: the :class:`~solver.analysis.frontier.Frontier` itself, for plotting
         (not JSON-serialisable: ``analyze`` drops it before printing).
     """
@@ -61,5 +65,6 @@ def player_analysis(state: GameState, player: int, chain: PositionChain) -> dict
         "position": position.to_dict(),
         "frontier": {"unit": frontier.unit, "current_rent": frontier.current, "table": table},
         "property_values": values,
+        "build_plan": funded_plan(state, player, chain, frontier=frontier).to_dict(state),
         "_frontier": frontier,
     }

@@ -86,6 +86,17 @@ def run(args: argparse.Namespace) -> int:
         table = r["frontier"]["table"]
         if len(table) > 1:
             print("  frontier: " + ", ".join(f"${row['cash']}: +{row['rent_gain']:.1f}" for row in table[:12]))
+        bp = r["build_plan"]
+        if bp["levels"]:
+            lots = ", ".join(f"{k} {v}" for k, v in bp["levels"].items())
+            funded = f", mortgaging {', '.join(bp['mortgage'])} (${bp['raised']})" if bp["mortgage"] else ""
+            print(
+                f"  build plan: {lots}; cost ${bp['build_cost']}{funded}; keeps ${bp['cash_after']} "
+                f"(ruin in {bp['turns']} turns {bp['ruin_before']:.1%} -> {bp['ruin_after']:.1%}; "
+                f"+${bp['rent_gain_per_round'] - bp['rent_lost_per_round']:.0f} rent per round)"
+            )
+        elif g["complete_sets"]:
+            print(f"  build plan: hold (ruin in {bp['turns']} turns {bp['ruin_before']:.1%}; no funded build beats holding)")
         if r["property_values"]:
             print("  values: " + ", ".join(f"{k} {v:.0f}" for k, v in r["property_values"].items()))
     return 0

@@ -339,7 +339,10 @@ def test_solve_json_on_every_instance(capsys: pytest.CaptureFixture[str], path: 
         assert doc["decision"]["trade"]["nash_zone"] and doc["decision"]["trade"]["balanced"]
     if doc["decision"]["action"] == BUILD:
         b = doc["decision"]["build"]
-        assert b == doc["build"] and b["cost"] <= s.players[s.to_move].cash - 150
+        # the funded plan: paid by the cash and the mortgages it lists, leaving what it says
+        assert b == doc["build"] and b["cost"] == b["funding"]["build_cost"]
+        assert b["cash_after"] == s.players[s.to_move].cash + b["funding"]["raised"] - b["cost"] >= 0
+        assert sum(s.mortgage_value(s.square_of(n)) for n in b["mortgage"]) == b["funding"]["raised"]
     # the same bytes again
     assert run_cli(capsys, *argv) == (0, out, err)
 
