@@ -379,9 +379,10 @@ def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
 
 
 def trade_key(trade: Trade) -> tuple[object, ...]:
-    """The property structure of ``trade`` (who gives which lots to whom), cash ignored.
+    """The property structure of ``trade`` (who gives which lots to whom), cash ignored (a leg
+    of cash alone does not appear, so a structure keeps its key at any price, $0 included).
 
     Two offers with the same key differ at most in cash; agents use it to remember
     refused structures and not offer them again at another price.
     """
-    return tuple(sorted((t.frm, t.to, tuple(sorted(t.properties))) for t in trade.transfers))
+    return tuple(sorted((t.frm, t.to, tuple(sorted(t.properties))) for t in trade.transfers if t.properties))

@@ -20,7 +20,37 @@ proposing
     the leader at 55% or more (with ``balance_self`` also not one that makes
     itself that leader, the seed's stricter rule; off by default, since the
     baseline opponents do not gang up on a leader). Otherwise nothing (no
-    search is repeated on an unchanged position).
+    search is repeated on an unchanged position). The filters and the
+    ranking are :mod:`solver.trades.selection`'s ``best`` mode, the rule
+    ``solve --mode best`` uses.
+several offers (``offers=2``) and the cached ranking
+    a search keeps every qualifying trade, best first, one per set of
+    counterparties; while nothing in the search key changed, the next one
+    not yet refused is offered without searching again, and with
+    ``offers=2`` a refused offer is followed in the same act phase by the
+    best trade with other counterparties (the engine allows two proposals
+    per phase). ``cash_key="geometric"`` coarsens the cash part of the key
+    above ``2 cash_step`` to one bucket per doubling.
+pricing for play (``price="play"``)
+    the offered bilateral trade's cash is set by
+    :func:`solver.trades.bargaining.play_cash`: the win probabilities at the
+    generated cash and +-``price_step`` on common dice, interpolated, and the
+    amount maximising the agent's gain x P(accept) on a $10 grid (two extra
+    simulations per offer). The structure's cash is thus set after the
+    search, per structure (the CP-SAT no-good cuts are on property moves).
+opponent models (``learn=True``)
+    P(accept) comes from an online Bayesian logistic model per opponent
+    (:mod:`solver.agents.opponent_model`), fitted on that opponent's answers
+    to this agent's offers (its simulated gain, its cash after, the
+    completions it gets or gives) with the default logistic as the prior.
+building (``build="funded"``)
+    the funded plan (:mod:`solver.analysis.funded_build`) replaces the
+    baseline's build rule: lift mortgages in the sets being built, build
+    evenly to the plan's levels, mortgaging the plan's spare lots when the
+    cash does not cover the next building. The plan is recomputed after
+    every step (memoised by holdings and cash; the frontier and the ruin
+    curve by holdings). Mortgaged spare lots are lifted by the baseline's
+    rule (when cash exceeds twice its reserve plus $200).
 answering
     an offer is accepted when its simulated win delta for the agent is
     positive beyond the noise (one-sided z-test at 5%); refused when it is
@@ -153,12 +183,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         value: str = "linear",
         objective: str = "proposer",
         margin: float = 0.0,
-        build: str = "even",
+        build: str = "funded",
         build_horizon: int = 20,
-        learn: bool = False,
-        price: str = "generated",
+        learn: bool = True,
+        price: str = "play",
         price_step: int = 100,
-        offers: int = 1,
+        offers: int = 2,
+        cash_key: str = "linear",
     ) -> None:
         super().__init__(seed, reserve=reserve)
         if build not in ("even", "funded"):
@@ -172,6 +203,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             raise ValueError(f"price_step must be in 10..1000, got {price_step!r}")
         if offers not in (1, 2):
             raise ValueError(f"offers must be 1 or 2 (the engine allows two proposals per phase), got {offers!r}")
+        if cash_key not in ("linear", "geometric"):
+            raise ValueError(f"cash_key must be 'linear' or 'geometric', got {cash_key!r}")
+        self.cash_key = cash_key
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -183,7 +217,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.offers_accepted = 0
         self.build_horizon = build_horizon
         self._plan_cache: dict[tuple[object, ...], tuple[object, object]] = {}
-        self._plan: tuple[tuple[object, ...], FundedPlan] | None = None
+        self._plan: tuple[GameState, FundedPlan] | None = None
         if value not in ("fitted", "linear"):
             raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
         if objective not in ("proposer", "balanced"):
@@ -305,26 +339,55 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return self.build != "funded"
 
     def _funded_plan(self, state: GameState) -> FundedPlan:
-        """The funded plan for the agent now, memoised by holdings and cash (the frontier
-        and the ruin curve by holdings alone: they do not depend on the agent's cash)."""
+        """The funded plan for the agent now. A plan being carried out is kept while the state
+        is on its path (:meth:`_on_path`): one plan per building spree. Otherwise it is
+        recomputed, the frontier and the ruin curve memoised by holdings (they do not depend
+        on the agent's cash)."""
         me = self.me
-        holdings = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
-        key = (holdings, state.players[me].cash)
-        if self._plan is not None and self._plan[0] == key:
+        if self._plan is not None and self._on_path(state, *self._plan):
             return self._plan[1]
+        holdings = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
         hit = self._plan_cache.get(holdings)
         if hit is None:
             if len(self._plan_cache) > 64:
                 self._plan_cache.clear()
             chain = self._chain_for(state)
-            hit = (build_frontier(state, me, chain), RuinCurve(state, me, chain))
+            hit = (build_frontier(state, me, chain), RuinCurve(state, me, chain, bucket=100))
             self._plan_cache[holdings] = hit
         frontier, curve = hit
         plan = funded_plan(
             state, me, self._chain_for(state), horizon=self.build_horizon, frontier=frontier, curve=curve  # type: ignore[arg-type]
         )
-        self._plan = (key, plan)
+        self._plan = (state.copy(), plan)
         return plan
+
+    def _on_path(self, state: GameState, start: GameState, plan: FundedPlan) -> bool:
+        """Whether ``state`` is ``start`` with part of ``plan`` carried out by the agent and nothing
+        else changed: the same owners and players, other lots as they were, the plan's lots
+        between their start and target levels, only the plan's spare lots newly mortgaged
+        and only its lots lifted, and the cash exactly what those steps leave."""
+        me = self.me
+        if state.owner != start.owner or [p.bankrupt for p in state.players] != [p.bankrupt for p in start.players]:
+            return False
+        cash = start.players[me].cash
+        for sq in range(len(state.houses)):
+            h0, h = start.houses[sq], state.houses[sq]
+            if sq in plan.levels:
+                if not h0 <= h <= plan.levels[sq]:
+                    return False
+                cash -= (h - h0) * state.board.squares[sq].house_cost
+            elif h != h0:
+                return False
+            m0, m = start.mortgaged[sq], state.mortgaged[sq]
+            if m0 and not m:
+                if sq not in plan.levels:
+                    return False
+                cash -= state.rules.unmortgage_cost(state.mortgage_value(sq))
+            elif m and not m0:
+                if sq not in plan.mortgages:
+                    return False
+                cash += state.mortgage_value(sq)
+        return cash == state.players[me].cash
 
     def _funded_action(self, view: GameView) -> Action | None:
         """The next step of the funded build plan (:mod:`solver.analysis.funded_build`): lift a
@@ -375,7 +438,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def find_trade(self, view: GameView) -> Trade | None:
         state = view.copy()
         me = self.me
-        sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), state.players[me].cash // self.cash_step)
+        sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), self._cash_bucket(state.players[me].cash))
         if sig != self._last_sig:
             self._last_sig = sig
             self._queue = self._fresh_queue(state)
@@ -387,6 +450,15 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 continue
             return self._offer(state, r, base)
         return None
+
+    def _cash_bucket(self, cash: int) -> int:
+        """The cash part of the search key: ``cash // cash_step`` (``cash_key="linear"``), or with
+        ``"geometric"`` the same below ``2 cash_step`` and then one bucket per doubling (a
+        rich player's cash moves between searches without changing what it can afford much)."""
+        k = max(cash, 0) // self.cash_step
+        if self.cash_key == "linear" or k < 2:
+            return k
+        return 1 + int(k).bit_length() - 1
 
     def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult]]:
         space = TradeSpace(state, self.me)

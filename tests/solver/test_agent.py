@@ -199,19 +199,25 @@ def test_exploit_drops_only_the_partners_gain_requirement() -> None:
     trade, Ann 100 fewer (both far beyond the noise), Cy unchanged."""
     before = _result([0] * 200 + [2] * 200)
     after = _result([0] * 100 + [1] * 100 + [2] * 200)
-    nash = SubgraphTradeAgent(0, exploit=False)
-    nash.me = 1
-    greedy = SubgraphTradeAgent(0, exploit=True)
-    greedy.me = 1
-    assert not nash._qualifies(before, after, ["Bob", "Ann"], 1.645)  # Ann loses: no Nash zone
-    assert greedy._qualifies(before, after, ["Bob", "Ann"], 1.645)  # Bob gains: Ann will decide
+    from types import SimpleNamespace
+
+    from solver.trades.selection import qualifies
+
+    def ok(base: RolloutResult, after: RolloutResult, exploit: bool) -> bool:
+        # the agent's filter (selection.qualifies, "best" mode): with exploit only the agent
+        # must gain; without it every trader (the Nash zone)
+        r = SimpleNamespace(after=after, balanced=True, leader="Cy")
+        return qualifies(r, base, "Bob", "best", 1.645, traders=() if exploit else ["Bob", "Ann"])  # type: ignore[arg-type]
+
+    assert not ok(before, after, exploit=False)  # Ann loses: no Nash zone
+    assert ok(before, after, exploit=True)  # Bob gains: Ann will decide
     # the agent itself must gain in both modes
-    assert not greedy._qualifies(after, before, ["Bob", "Ann"], 1.645)
-    assert not nash._qualifies(after, before, ["Bob", "Ann"], 1.645)
+    assert not ok(after, before, exploit=True)
+    assert not ok(after, before, exploit=False)
     # a trade where both gain qualifies in both modes
     both = _result([0] * 150 + [1] * 150 + [2] * 100)
-    assert nash._qualifies(_result([0] * 100 + [1] * 100 + [2] * 200), both, ["Bob", "Ann"], 1.645)
-    assert greedy._qualifies(_result([0] * 100 + [1] * 100 + [2] * 200), both, ["Bob", "Ann"], 1.645)
+    assert ok(_result([0] * 100 + [1] * 100 + [2] * 200), both, exploit=False)
+    assert ok(_result([0] * 100 + [1] * 100 + [2] * 200), both, exploit=True)
 
 
 def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
