@@ -140,7 +140,7 @@ from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
 from solver.agents.opponent_model import OpponentModels, offer_features
-from solver.analysis.frontier import build_frontier
+from solver.analysis.frontier import Frontier, build_frontier
 from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan
 from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.trades.bargaining import play_cash, trade_with_cash
@@ -212,11 +212,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.offers = offers
         self.offers_per_phase = offers
         self.opponents = OpponentModels()
-        self._queue: list[tuple[Rescored, RolloutResult]] = []
+        self._queue: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
+        self._searched: tuple[object, ...] | None = None
         self.offers_made = 0
         self.offers_accepted = 0
         self.build_horizon = build_horizon
-        self._plan_cache: dict[tuple[object, ...], tuple[object, object]] = {}
+        self._plan_cache: dict[tuple[object, ...], tuple[Frontier, RuinCurve]] = {}
         self._plan: tuple[GameState, FundedPlan] | None = None
         if value not in ("fitted", "linear"):
             raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
@@ -355,9 +356,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             hit = (build_frontier(state, me, chain), RuinCurve(state, me, chain, bucket=100))
             self._plan_cache[holdings] = hit
         frontier, curve = hit
-        plan = funded_plan(
-            state, me, self._chain_for(state), horizon=self.build_horizon, frontier=frontier, curve=curve  # type: ignore[arg-type]
-        )
+        plan = funded_plan(state, me, self._chain_for(state), horizon=self.build_horizon, frontier=frontier, curve=curve)
         self._plan = (state.copy(), plan)
         return plan
 
@@ -393,8 +392,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         """The next step of the funded build plan (:mod:`solver.analysis.funded_build`): lift a
         mortgage inside a set being built, build the lowest lot below its planned level (even
         building; the dearest rent first on ties), and when the cash does not cover that
-        building, mortgage the next spare lot of the plan. The plan is recomputed after every
-        step (memoised), so a step that becomes illegal (a house shortage) ends the spree."""
+        building, mortgage the next spare lot of the plan. A step that is not legal (a house
+        shortage) ends the spree; the next phase plans again from the state it left."""
         me = self.me
         if not any(view.has_monopoly(me, g) for g in view.board.street_groups):
             return None
@@ -445,10 +444,14 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         # the cached ranking: nothing relevant changed since the search, so its next trade
         # not refused yet is offered (with ``offers`` > 1, to another opponent in the same phase)
         while self._queue:
-            r, base = self._queue.pop(0)
+            r, base, rs = self._queue.pop(0)
             if trade_key(r.trade) in self._refused:
                 continue
-            return self._offer(state, r, base)
+            try:  # a trade ranked in an earlier phase may no longer be payable
+                r.trade.validate(state)
+            except InvalidTradeError:
+                continue
+            return self._offer(state, r, base, rs)
         return None
 
     def _cash_bucket(self, cash: int) -> int:
@@ -460,7 +463,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return k
         return 1 + int(k).bit_length() - 1
 
-    def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult]]:
+    def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
         space = TradeSpace(state, self.me)
         if not space.needed[self.me]:  # bilateral and cyclic trades both need a partial set of the proposer
             return []
@@ -471,23 +474,26 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         if self.offers > 1:  # one trade per counterparty set, best first
             seen: set[tuple[str, ...]] = set()
             spread = []
-            for r, base in found:
+            for r, base, rs in found:
                 who = tuple(sorted(n for n in r.trade.participants() if n != state.players[self.me].name))
                 if who not in seen:
                     seen.add(who)
-                    spread.append((r, base))
+                    spread.append((r, base, rs))
             return spread
         return found[:1]
 
-    def _offer(self, state: GameState, r: Rescored, base: RolloutResult) -> Trade:
+    def _offer(self, state: GameState, r: Rescored, base: RolloutResult, rs: RescoreSettings) -> Trade:
         """The trade to propose for a ranked structure: at its generated cash, or (``price="play"``,
-        bilateral) at the cash maximising the agent's gain x P(accept) (:func:`play_cash`)."""
+        bilateral) at the cash maximising the agent's gain x P(accept) (:func:`play_cash`). The
+        price curves are simulated on the search's dice (``rs``), paired with its baseline
+        ``base``, when the state is still the one searched; otherwise (a ranking kept from an
+        earlier phase) on fresh dice with a fresh baseline of the state now."""
         trade = r.trade
         gains = dict(r.win_delta)
         if self.price == "play" and r.candidate.kind == "bilateral":
             a, b = (state.players[i].name for i in r.candidate.players)
             now = trade.net_cash(b)
-            q = state.players.index(next(p for p in state.players if p.name == b))
+            q = state.player_index(b)
             after0 = trade_after(state, trade)
             x0 = offer_features(state, after0, q, 0.0)
 
@@ -499,7 +505,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                     return self.opponents.model(q).p_accept(x)
                 return 1.0 / (1.0 + math.exp(-RescoreSettings().acceptance_slope * gain_b))
 
-            rs = self._settings(self.rollouts, len(state.players))
+            if self._searched != _state_sig(state):
+                rs = self._settings(self.rollouts, len(state.players))
+                base = baseline(state, rs)
             bargain = play_cash(state, trade, a, b, rs, base=base, amounts=[now - self.price_step, now, now + self.price_step], p_accept=p_accept)
             if bargain is not None and bargain.cash != now:
                 try:
@@ -532,7 +540,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         elif self.learn and self.me is not None and event.player is not None:
             self.opponents.model(event.player).offer_signal()
 
-    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> list[tuple[Rescored, RolloutResult]]:
+    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
         """The qualifying trades of one search, best first (the module docstring's filters)."""
         chain = self._chain_for(state)
         res = generate_trades(
@@ -554,7 +562,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         rs = self._settings(self.rollouts, len(state.players))
         base = baseline(state, rs)
         me_name = state.players[self.me].name
-        found: list[tuple[Rescored, RolloutResult]] = []
+        self._searched = _state_sig(state)
+        found: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         for c in cands:
             trade = c.to_trade(state)
             if trade_key(trade) in self._refused:
@@ -568,7 +577,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if self.learn:
                 r.acceptance = self.opponents.p_accept(state, trade_after(state, r.trade), r.trade, self.me, r.win_delta)
                 r.risk_adjusted_ev = r.win_delta[state.players[self.me].name] * r.acceptance
-            found.append((r, base))
+            found.append((r, base, rs))
         found.sort(key=lambda rb: rank_key(rb[0], base, me_name), reverse=True)
         return found
 
@@ -584,6 +593,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         base = baseline(state, rs)
         res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
         return gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
+
+
+def _state_sig(state: GameState) -> tuple[object, ...]:
+    """Everything a simulation from ``state`` depends on that changes during a game."""
+    return (
+        tuple(state.owner),
+        tuple(state.houses),
+        tuple(state.mortgaged),
+        tuple((p.cash, p.position, p.in_jail, p.jail_turns, p.jail_cards, p.bankrupt) for p in state.players),
+        state.to_move,
+        state.round,
+    )
 
 
 __all__ = ["SubgraphTradeAgent"]

@@ -142,3 +142,24 @@ def test_bad_options_are_refused() -> None:
     for kw in ({"build": "x"}, {"price": "x"}, {"offers": 3}, {"cash_key": "x"}, {"price_step": 5}, {"build_horizon": -1}):
         with pytest.raises(ValueError):
             SubgraphTradeAgent(0, **kw)  # type: ignore[arg-type]
+
+
+def test_a_kept_ranking_skips_trades_no_longer_payable() -> None:
+    s = load_state(INSTANCES / "midgame-no-monopolies.json")
+    me = s.player_index("Cy")
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, build="even", price="generated", offers=1)
+    agent.start_game(me, tuple(p.name for p in s.players))
+    view = GameView(s, me)
+    first = agent.find_trade(view)
+    assert first is not None
+    # the next ranked trade (kept, not yet offered) asks a payer for cash it no longer has
+    agent._queue = agent._fresh_queue(s)  # the same position: rank again, keep everything
+    assert agent._queue
+    nxt = agent._queue[0][0].trade
+    payer = next((t.frm for t in nxt.transfers if t.cash), None)
+    assert payer is not None and payer != "Cy"  # the key (Cy's cash bucket) stays the same
+    s.players[s.player_index(payer)].cash = 0
+    before = len(agent._queue)
+    got = agent.find_trade(view)  # same search key (Cy's cash bucket unchanged unless Cy paid)
+    assert got is None or trade_key(got) != trade_key(nxt)
+    assert len(agent._queue) < before
