@@ -44,12 +44,16 @@ def run(
         # Drop any torn line left by a kill before appending.
         rewrite_rows(out, rows)
     start = time.perf_counter()
-    with out.open("a", encoding="utf-8") as fh:
+    from solver.cli.progress import GameBar, bar_enabled
+
+    tty = bar_enabled()
+    with out.open("a", encoding="utf-8") as fh, GameBar(games, out.stem, done_rows=rows.values()) as game_bar:
         for n, row in enumerate(_map(play_one, seed, todo, workers), 1):
             fh.write(json.dumps(row, sort_keys=True) + "\n")
             fh.flush()
             rows[row["game"]] = row
-            if n % progress_every == 0:
+            game_bar(len(rows), games, row)
+            if not tty and n % progress_every == 0:  # in a log: a line now and then instead of the bar
                 rate = n / (time.perf_counter() - start)
                 print(f"  {len(rows)}/{games} games ({rate:.1f}/s)", file=sys.stderr, flush=True)
     return [rows[i] for i in sorted(rows) if i < games], time.perf_counter() - start

@@ -7,10 +7,9 @@ Plays games ``start .. start + games - 1`` of ``--seed`` exactly as
 does (same seats, dice and agent seeds: :func:`engine.tournament.play_one`'s
 recipe), one process, and measures the tested agent only:
 
-* time: :func:`time.perf_counter` spent inside its methods (every call the
-  engine makes to it), per game; the other seats and the engine are not counted.
-  On an otherwise idle core this is its CPU time (``process_time`` is a system
-  call here, about 36 us, and would itself cost seconds per game);
+* CPU: :func:`time.process_time` spent inside its methods (every call the
+  engine makes to it), per game; the other seats and the engine are not counted
+  (a call costs about 0.7 us here, a few milliseconds per game);
 * offers: trades it proposed per game and the share accepted (from the
   engine's ``trade`` events);
 * buildings: its peak number of buildings (a hotel counts 5) per game, and
@@ -18,7 +17,7 @@ recipe), one process, and measures the tested agent only:
   (a bare monopoly);
 * wins, with a 95% Wilson interval.
 
-Run on an otherwise idle core for CPU figures.
+CPU time is robust to other load on the machine, not to a slower clock or shared caches.
 """
 
 from __future__ import annotations
@@ -60,11 +59,11 @@ def _timed(agent: Any, clock: list[float]) -> None:
 
         @functools.wraps(fn)
         def wrapper(*a: Any, __fn: Any = fn, **k: Any) -> Any:
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 return __fn(*a, **k)
             finally:
-                clock[0] += time.perf_counter() - t
+                clock[0] += time.process_time() - t
 
         setattr(agent, name, wrapper)
 
@@ -124,7 +123,7 @@ def main() -> None:
     cpu = [r["cpu"] for r in rows]
     print(f"{args.agent}: {n} games of seed {args.seed} from {args.start}, vs three strategic")
     print(f"  wins {wins}/{n} = {wins / n:.3f} [{lo:.3f}, {hi:.3f}]; mean rounds {statistics.mean(r['rounds'] for r in rows):.0f}")
-    print(f"  time in the agent: {statistics.mean(cpu):.2f} s per game (median {statistics.median(cpu):.2f}, max {max(cpu):.2f})")
+    print(f"  CPU in the agent: {statistics.mean(cpu):.2f} s per game (median {statistics.median(cpu):.2f}, max {max(cpu):.2f})")
     print(f"  offers {offers / n:.2f} per game, accepted {acc}/{offers} = {acc / max(offers, 1):.2f}")
     print(
         f"  peak buildings: median {statistics.median(r['peak'] for r in rows):.0f}; "

@@ -264,10 +264,12 @@ def run_tournament(
     max_rounds: int = 1000,
     out: Path | None = None,
     resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
     backend: str = "local",
 ) -> TournamentResult:
-    """Play games ``0..games-1`` (only the missing ones when resuming ``out``) on ``backend``."""
+    """Play games ``0..games-1`` (only the missing ones when resuming ``out``) on ``backend``.
+
+    ``progress(done, total, row)`` is called after each finished game with its row."""
     _check_backend(backend)
     if len(factories) != len(labels) or not 2 <= len(factories) <= 8:
         raise ValueError("a tournament needs 2 to 8 agents, one label each")
@@ -290,7 +292,7 @@ def run_tournament(
                 fh.write(json.dumps(row, sort_keys=True) + "\n")
                 fh.flush()
             if progress is not None:
-                progress(len(rows), games)
+                progress(len(rows), games, row)
     ordered = [rows[g] for g in range(games)]
     standings, draws = summarize(ordered, labels)
     return TournamentResult(ordered, standings, draws, time.perf_counter() - start)

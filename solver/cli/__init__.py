@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub_parser.formatter_class = ExampleFormatter
         noise = sub_parser.add_mutually_exclusive_group()
         noise.add_argument("-v", "--verbose", action="count", default=0, help="say what is being done, and how long each step took (stderr)")
-        noise.add_argument("-q", "--quiet", action="store_true", help="errors only on stderr")
+        noise.add_argument("-q", "--quiet", action="store_true", help="errors only on stderr, no progress bars")
     return parser
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from models.io import load_state
 from solver.cli.common import UsageError, nonneg_int, pos_int
+from solver.cli.progress import bar
 
 
 def add_parser(subparsers: Any) -> None:
@@ -71,9 +72,16 @@ def run(args: argparse.Namespace) -> int:
         extra["state_files"] = list(args.states)
     if args.from_games is not None:
         info: dict[str, Any] = {}
-        sampled = sample_game_states(
-            args.from_games, args.seed, every=args.every, max_states=args.max_states, max_rounds=args.max_rounds, info=info
-        )
+        with bar(args.from_games, "sampling games", "game", quiet=args.quiet) as games_bar:
+            sampled = sample_game_states(
+                args.from_games,
+                args.seed,
+                every=args.every,
+                max_states=args.max_states,
+                max_rounds=args.max_rounds,
+                info=info,
+                progress=lambda: games_bar.update(1),
+            )
         states += sampled
         extra["seed"] = args.seed
         extra["games"] = {
@@ -94,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         )
     extra["sampling"] = "; ".join(sampling) + "."
     timer.lap("states_s")
-    rows = funnel_rows(states, cycles=args.cycles)
+    with bar(len(states), "funnel", "state", quiet=args.quiet) as states_bar:
+        rows = funnel_rows(states, cycles=args.cycles, progress=lambda: states_bar.update(1))
     timer.lap("funnel_s")
     summary = summarize(rows)
     meta = default_meta(timing=timer.times, **extra)

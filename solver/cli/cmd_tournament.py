@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.tournament import BackendUnavailableError, run_tournament
+from engine.tournament import BackendUnavailableError, read_rows, run_tournament
 from solver.cli.common import UsageError, nonneg_int, pos_int
+from solver.cli.progress import GameBar
 
 
 def add_parser(subparsers: Any) -> None:
@@ -34,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--workers", type=pos_int, default=1, help="local worker processes (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
     p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
-    p.add_argument("--out", help="results file, one JSON line per game")
+    p.add_argument("--out", help="results file, one JSON line per game (- : the lines to stdout, the summary to stderr)")
     p.add_argument("--resume", action="store_true", help="skip the games already in --out")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
@@ -48,15 +49,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--agents: a tournament needs 2 to 8 agents, got {len(specs)}")
     if args.resume and not args.out:
         raise UsageError("--resume needs --out")
-    out = Path(args.out) if args.out else None
+    to_stdout = args.out == "-"
+    if to_stdout and args.resume:
+        raise UsageError("--resume needs a results file, not --out -")
+    out = Path(args.out) if args.out and not to_stdout else None
+    done_rows = list(read_rows(out).values()) if out is not None and args.resume and out.exists() else []
+    bar = GameBar(args.games, "tournament", quiet=args.quiet, done_rows=[r for r in done_rows if r.get("game", -1) < args.games])
 
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty() and (done == total or done % max(1, total // 50) == 0):
-            width = 30
-            filled = width * done // total
-            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
-            if done == total:
-                print(file=sys.stderr)
+    def progress(done: int, total: int, row: dict[str, Any]) -> None:
+        if to_stdout:  # the rows as they finish, one JSON line each (the file's format)
+            print(json.dumps(row, sort_keys=True), flush=True)
+        bar(done, total, row)
 
     try:
         result = run_tournament(
@@ -73,13 +76,16 @@ def run(args: argparse.Namespace) -> int:
         )
     except BackendUnavailableError as err:  # --backend ray without the ray extra
         raise UsageError(f"--backend {args.backend}: {err}") from None
+    finally:
+        bar.close()
+    summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
     if args.json:
-        print(json.dumps({"seed": args.seed, **result.to_dict()}))
+        print(json.dumps({"seed": args.seed, **result.to_dict()}), file=summary)
         return 0
-    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds")
+    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds", file=summary)
     for st in result.standings:
         lo, hi = st.interval
-        print(f"  {st.label:<30} wins {st.wins:5d}  rate {st.rate:.3f}  95% [{lo:.3f}, {hi:.3f}]")
+        print(f"  {st.label:<30} wins {st.wins:5d}  rate {st.rate:.3f}  95% [{lo:.3f}, {hi:.3f}]", file=summary)
     if result.draws:
-        print(f"  no winner: {result.draws}")
+        print(f"  no winner: {result.draws}", file=summary)
     return 0

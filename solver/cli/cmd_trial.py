@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
 from solver.cli.common import UsageError, json_safe, nonneg_int, pos_int
+from solver.cli.progress import GameBar, bar
 
 
 def add_parser(subparsers: Any) -> None:
@@ -39,7 +41,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--no-adapt", action="store_true", help="detect but keep playing on the standard board and rules")
     p.add_argument("--workers", type=pos_int, default=1, help="trials played at once (default 1)")
     p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
-    p.add_argument("--out", help="one trial: its results file (JSON lines); many: a folder with one file per trial")
+    p.add_argument(
+        "--out", help="one trial: its results file (JSON lines; - : to stdout, the summary to stderr); many: a folder with one file per trial"
+    )
     p.add_argument("--resume", action="store_true", help="continue the trials in --out where they stopped")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -83,26 +87,46 @@ def run(args: argparse.Namespace) -> int:
         ]
     except ValueError as err:
         raise UsageError(f"trial: {err}") from None
+    to_stdout = args.out == "-"
+    if to_stdout and (args.resume or len(specs) > 1):
+        raise UsageError("--out -: only for one trial without --resume (several trials need a folder)")
     if len(specs) == 1:
         spec = specs[0]
+        game_bar = GameBar(spec.games, f"trial {spec.novelty or 'none'}", quiet=args.quiet)
+
+        def progress(done: int, total: int, row: dict[str, Any]) -> None:
+            if to_stdout:  # the games' rows as they finish (the results file's format)
+                print(json.dumps(row, sort_keys=True), flush=True)
+            game_bar(done, total, row)
+
         try:
-            res = trials.play_trial(spec, out=Path(args.out) if args.out else None, resume=args.resume)
+            res = trials.play_trial(spec, out=Path(args.out) if args.out and not to_stdout else None, resume=args.resume, progress=progress)
         except ValueError as err:
             raise UsageError(str(err)) from None
+        finally:
+            game_bar.close()
         doc = res.to_dict()
+        summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
         if args.json:
-            print(json.dumps(json_safe(doc)))
+            print(json.dumps(json_safe(doc)), file=summary)
         else:
-            print(_trial_text(doc))
+            print(_trial_text(doc), file=summary)
         return 0
     outdir = Path(args.out) if args.out else None
     done: list[dict[str, Any]] = []
-    for doc in trials.run_trials(specs, workers=args.workers, outdir=outdir, resume=args.resume):
-        done.append(doc)
-        if not args.json:
-            m = doc["metrics"]
-            nrp = "-" if m["nrp"] is None else f"{m['nrp']:.2f}"
-            print(f"  {doc['spec']['novelty'] or 'none':<15} seed {doc['spec']['seed']:<4} detected {str(m['detected']):<5} NRP {nrp:>5}  ({doc['seconds']:.0f} s)", flush=True)
+    with bar(len(specs), "trials", "trial", quiet=args.quiet) as trial_bar:
+        for doc in trials.run_trials(specs, workers=args.workers, outdir=outdir, resume=args.resume):
+            done.append(doc)
+            trial_bar.update(1)
+            trial_bar.set_postfix_str(f"detected {sum(d['metrics']['detected'] for d in done)}/{len(done)}", refresh=False)
+            if not args.json:
+                m = doc["metrics"]
+                nrp = "-" if m["nrp"] is None else f"{m['nrp']:.2f}"
+                trial_bar.write(
+                    f"  {doc['spec']['novelty'] or 'none':<15} seed {doc['spec']['seed']:<4} detected {str(m['detected']):<5} "
+                    f"NRP {nrp:>5}  ({doc['seconds']:.0f} s)",
+                    file=sys.stdout,
+                )
     done.sort(key=lambda d: (d["spec"]["novelty"] or "", d["spec"]["seed"]))
     summary = trials.summarize(done)
     if outdir is not None:

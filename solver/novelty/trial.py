@@ -194,7 +194,7 @@ def play_trial(
     *,
     out: Path | None = None,
     resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
 ) -> TrialResult:
     """Play one trial (only its missing games when resuming ``out``)."""
     start = time.perf_counter()
@@ -224,7 +224,7 @@ def play_trial(
                 fh.flush()
                 atomic_write(_checkpoint_path(out), pickle.dumps({"spec": spec, "game": g, "monitor": monitor}))
             if progress is not None:
-                progress(len(rows), spec.games)
+                progress(len(rows), spec.games, row)
     ordered = [rows[g] for g in range(spec.games)]
     return TrialResult(spec, injected_at, ordered, time.perf_counter() - start, trial_metrics(spec, injected_at, ordered))
 

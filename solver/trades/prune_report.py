@@ -34,7 +34,7 @@ import io
 import json
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from importlib import metadata
 from pathlib import Path
@@ -100,6 +100,7 @@ def funnel_rows(
     *,
     cycles: bool = False,
     settings: TradeSettings | None = None,
+    progress: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per (state, active proposer): the funnel with the true values and default reserves.
 
@@ -146,6 +147,8 @@ def funnel_rows(
             mine.append(rows[-1])
         for row in mine:  # the reserves rule 4 asked for, over every proposer of the state
             row["reserves"] = {names[q]: int(v) for q, v in sorted(res.items())}
+        if progress is not None:
+            progress()
     return rows
 
 
@@ -160,6 +163,7 @@ def sample_game_states(
     max_states: int = 500,
     max_rounds: int = 1000,
     info: dict[str, Any] | None = None,
+    progress: Callable[[], None] | None = None,
 ) -> list[tuple[str, GameState]]:
     """States from games ``0..n_games-1`` of four :class:`StrategicTradeAgent` seeded ``seed``.
 
@@ -197,6 +201,8 @@ def sample_game_states(
                         break
             game.play_turn()
         per_game.append(taken)
+        if progress is not None:
+            progress()
     if info is not None:
         info["games_played"] = len(per_game)
         info["states_per_game"] = per_game

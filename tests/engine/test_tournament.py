@@ -48,7 +48,7 @@ def test_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) -> N
     partial.write_text("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])
     played: list[int] = []
     resumed = run_tournament(
-        FACTORIES, LABELS, 8, 11, max_rounds=100, out=partial, resume=True, progress=lambda done, total: played.append(done)
+        FACTORIES, LABELS, 8, 11, max_rounds=100, out=partial, resume=True, progress=lambda done, total, row: played.append(done)
     )
     assert resumed.rows == full.rows
     assert len(played) == 5  # only the missing games were played

@@ -61,7 +61,7 @@ def test_ray_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) 
         out=partial,
         resume=True,
         backend="ray",
-        progress=lambda done, total: played.append(done),
+        progress=lambda done, total, row: played.append(done),
     )
     assert resumed.rows == full.rows and resumed.to_dict() == full.to_dict()
     assert len(played) == GAMES - 5  # only the missing games were played

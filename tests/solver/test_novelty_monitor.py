@@ -353,7 +353,7 @@ def test_trial_resumes_to_the_same_rows(tmp_path: Path) -> None:
     class Stop(Exception):
         pass
 
-    def stop_after_two(done: int, total: int) -> None:
+    def stop_after_two(done: int, total: int, row: object) -> None:
         if done == 2:
             raise Stop
 
