@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from engine.tournament import BackendUnavailableError, read_rows, run_tournament
 from solver.cli.common import UsageError, nonneg_int, pos_int
 from solver.cli.progress import GameBar
+
+log = logging.getLogger(__name__)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -56,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     done_rows = list(read_rows(out).values()) if out is not None and args.resume and out.exists() else []
     bar = GameBar(args.games, "tournament", quiet=args.quiet, done_rows=[r for r in done_rows if r.get("game", -1) < args.games])
 
+    log.info("%d games of seed %d (%d already done), %d %s worker(s)", args.games, args.seed, len(done_rows), args.workers, args.backend)
+
     def progress(done: int, total: int, row: dict[str, Any]) -> None:
         if to_stdout:  # the rows as they finish, one JSON line each (the file's format)
             print(json.dumps(row, sort_keys=True), flush=True)
@@ -78,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--backend {args.backend}: {err}") from None
     finally:
         bar.close()
+    played = len(result.rows) - len(done_rows)
+    log.info("played %d games in %.1f s (%.2f games/s)", played, result.wall_s, played / max(result.wall_s, 1e-9))
     summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
     if args.json:
         print(json.dumps({"seed": args.seed, **result.to_dict()}), file=summary)
