@@ -8,7 +8,9 @@ drawing the frontier curves (matplotlib, imported only then).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import sys
 import json
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="one player (default: every active player)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the frontier curves (needs matplotlib)")
+    p.add_argument(
+        "--plot", metavar="FILE.png", help="draw the frontier curves (needs matplotlib; - : the PNG to stdout, the analysis to stderr)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,9 +67,20 @@ def run(args: argparse.Namespace) -> int:
         fig.tight_layout()
         png = io.BytesIO()
         fig.savefig(png, format="png")
-        atomic_write(args.plot, png.getvalue())
+        if args.plot == "-":
+            sys.stdout.buffer.write(png.getvalue())
+            sys.stdout.flush()
+        else:
+            atomic_write(args.plot, png.getvalue())
     for r in results.values():
         del r["_frontier"]
+    if args.plot == "-":  # stdout carries the PNG only
+        with contextlib.redirect_stdout(sys.stderr):
+            return _print(args, results)
+    return _print(args, results)
+
+
+def _print(args: argparse.Namespace, results: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps({"players": results}))
         return 0

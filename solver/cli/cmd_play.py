@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     agents = [make(seed) for (_, make), seed in zip(specs, seat_seeds, strict=True)]
     observers = []
     saver = None
+    if args.save_states == "-":
+        raise UsageError("--save-states: one file per round goes to a folder; give a folder, not -")
     if args.save_states:
         directory = Path(args.save_states)
         directory.mkdir(parents=True, exist_ok=True)

@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.states and args.from_games is None:
         raise UsageError("prune-report: give STATE files or --from-games N")
+    if args.out == "-":
+        raise UsageError("--out: prune-report writes three files (report.md, report.json, funnel.png); give a folder, not -")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out: {args.out} exists and is not a folder")

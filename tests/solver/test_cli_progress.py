@@ -67,3 +67,22 @@ def test_game_bar_counts_wins_with_intervals() -> None:
     assert bar.games == 4 and bar.wins == {"a": 2, "b": 1}
     assert bar.postfix().startswith("a 0.50 [0.15, 0.85]; b 0.25 [")
     bar.close()
+
+
+def test_plot_dash_writes_the_png_to_stdout(capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from solver.cli import main
+
+    state = str(Path(__file__).resolve().parents[2] / "instances" / "two-player.json")
+    assert main(["analyze", state, "--plot", "-"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.startswith(b"\x89PNG\r\n\x1a\n")
+    assert err.decode().startswith("Ann: GROWING")  # the analysis moved to stderr
+    assert main(["analyze", state, "--plot", str(tmp_path / "f.png")]) == 0
+    assert (tmp_path / "f.png").read_bytes() == out
+
+
+def test_prune_report_refuses_out_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    state = str(Path(__file__).resolve().parents[2] / "instances" / "two-player.json")
+    code, _, err = run_cli(capsys, "prune-report", state, "--out", "-")
+    assert code == 2 and "give a folder" in err
