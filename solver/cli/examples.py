@@ -27,7 +27,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "analyze": (("one player's sets and build frontier", "monopoly-trade analyze instances/midgame-no-monopolies.json --player Ann"),),
     "solve": (
         ("what the player to move should do", "monopoly-trade solve instances/midgame-no-monopolies.json --seed 1"),
-        ("as JSON, for another player", "monopoly-trade solve instances/mortgaged.json --player Bob --json"),
+        ("as the agent plays (gain x acceptance), as JSON", "monopoly-trade solve instances/midgame-no-monopolies.json --mode best --json"),
     ),
     "trades": (
         ("trade candidates with 3-way cycles", "monopoly-trade trades instances/cycle-four-partial-piece.json --cycles --top 2"),
