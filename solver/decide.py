@@ -4,8 +4,12 @@
 
 1. **Position** (:func:`solver.analysis.position.assess_position`): GROWING, CAPPED
    or LOSING, with the build ROI, ceiling and 20-turn ruin.
-2. **Best build**: the exact frontier's plan for the cash above the reserve
-   (:meth:`solver.analysis.frontier.Frontier.plan`), applied to a copy of the state.
+2. **Best build**: the funded plan (:func:`solver.analysis.funded_build.funded_plan`:
+   the frontier's levels, paid with cash and, when that is short, by
+   mortgaging spare lots; the cash kept chosen by the ruin chain), applied to
+   a copy of the state; with ``DecideSettings(build="frontier")`` the exact
+   frontier's plan for the cash above the reserve
+   (:meth:`solver.analysis.frontier.Frontier.plan`).
    *Fast path*: a GROWING position whose best building returns at least
    ``fast_roi`` of its cost in rent per round builds at once, without a
    trade search (its win delta is still simulated and reported).
@@ -14,26 +18,30 @@
    (:mod:`solver.trades.rescore`) with the player holding in the rollouts
    (:meth:`RescoreSettings.holding`: the rollout policy trades, and "no
    trade now" must not be simulated as the same trade a turn later), then
-   filtered: the Nash zone (both traders gain
-   beyond the noise) and the third-party check (``balanced``). When no
+   filtered by the mode (:mod:`solver.trades.selection`): ``fair``, the Nash
+   zone (both traders gain beyond the noise) and the third-party check
+   (``balanced``); ``best``, what the agent plays (the proposer gains, nobody
+   else becomes a 55% leader). When no
    bilateral trade survives, 3-way cycles are searched and filtered the same
    way (the seed's Phase 3 trigger). ``self_balancing`` is computed for the
    best ``self_balance_top`` trades in the Nash zone only (balanced or not:
    for a balanced trade the answer is yes at once).
-4. **Price**: the best surviving bilateral trade's cash is set by Nash
-   bargaining (:mod:`solver.trades.bargaining`) at the trade's amount and +-$100,
-   +-$200 (what each side can pay).
+4. **Price**: the best surviving bilateral trade's cash is set from win
+   probabilities simulated at the trade's amount and +-$100, +-$200 (what
+   each side can pay; :mod:`solver.trades.bargaining`): by Nash bargaining in
+   ``fair`` mode, by the proposer's gain x P(accept) in ``best`` mode.
 5. **Choice**, in one unit (the player's change in win probability): the
    best trade's ``risk_adjusted_ev`` against the build's win delta and 0
    for holding cash. The rollout policy itself builds at its next turn, so
    "hold" in the simulation is "build a turn later" and a build's simulated
    delta is mostly near 0: it measures the harm of building now (cash
-   drained before a rent bill), not the worth of the buildings. Hence the
-   seed's rule when no trade wins: build the frontier's plan when its best
-   building returns at least ``roi_threshold`` of its cost per round (the
-   position's own test for GROWING) unless the simulation finds building
-   now harmful beyond the noise; otherwise hold. A trade is chosen when its
-   risk-adjusted gain is positive and beats the build's delta.
+   drained before a rent bill), not the worth of the buildings. Hence, when
+   no trade wins: build the funded plan (it exists only when its own model,
+   rent against the cost of ruin, prefers it to holding) unless the
+   simulation finds building now harmful beyond the noise; otherwise hold.
+   (With ``build="frontier"``, the seed's rule: build when the best building
+   returns at least ``roi_threshold`` of its cost per round.) A trade is
+   chosen when its risk-adjusted gain is positive and beats the build's delta.
 
 The work is fixed by counts (``rollouts``, the number of candidates, CP-SAT's
 deterministic time and number of solves), so the same seed gives the same
@@ -450,7 +458,7 @@ def _choose(decision: Decision, state: GameState, st: DecideSettings, z: float) 
     decision.action = HOLD
     if build is not None and (build.funded is not None or roi >= st.roi_threshold):
         decision.reason = "building now would drain cash the simulation says is needed: keep the cash"
-    elif decision.funding is not None and decision.funding.player is not None and build is None:
+    elif decision.funding is not None and build is None:
         f = decision.funding
         decision.reason = (
             "no trade survives the filters and no funded build beats holding "
