@@ -29,7 +29,9 @@ def _player_lots(state: GameState, player: int, group: str) -> list[int]:
     return [sq for sq in state.board.groups[group] if state.owner[sq] == player]
 
 
-def why_not_build(state: GameState, player: int, square: int) -> str | None:
+def why_not_build(state: GameState, player: int, square: int, *, ignore_cash: bool = False) -> str | None:
+    """Why ``player`` may not build on ``square`` now (``None``: it may); with ``ignore_cash``
+    every rule but the cash (a building the player could place if it had the money)."""
     sq = state.board.squares[square]
     if sq.kind != "street":
         return f"{sq.name} is not a street"
@@ -50,7 +52,7 @@ def why_not_build(state: GameState, player: int, square: int) -> str | None:
             return "the bank has no hotel left"
     elif state.houses_in_bank() < 1:
         return "the bank has no house left"
-    if state.players[player].cash < sq.house_cost:
+    if not ignore_cash and state.players[player].cash < sq.house_cost:
         return f"not enough cash for a building on {sq.name} (${sq.house_cost})"
     return None
 

@@ -126,6 +126,7 @@ from __future__ import annotations
 import math
 
 from engine.actions import Action, Build, Event, Mortgage, Unmortgage
+from engine.legal import why_not_build
 from engine.markov import PositionChain, chain_for
 from engine.rollout import (
     SCORINGS,
@@ -265,7 +266,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _reserves_for(self, state: GameState) -> dict[int, int]:
         from solver.analysis.reserve import reserves
 
-        key = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
+        key = _holdings(state)
         hit = self._reserves.get(key)
         if hit is None:
             if len(self._reserves) > 64:
@@ -288,16 +289,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     # -- buying and auctions ------------------------------------------------------
     def _auction_evaluator(self, view: GameView, square: int) -> AuctionEvaluator:
         state = view.copy()
-        key = (
-            square,
-            tuple(state.owner),
-            tuple(state.houses),
-            tuple(state.mortgaged),
-            tuple((p.cash, p.position, p.in_jail, p.jail_turns, p.jail_cards, p.bankrupt) for p in state.players),
-            state.to_move,
-            state.round,
-            state.phase,
-        )
+        key = (square, *_state_sig(state))
         if self._auction_cache is None or self._auction_cache[0] != key:
             self._auction_seeds += 1  # its own counter: the trade searches' seeds do not depend on the auction option
             ev = AuctionEvaluator(
@@ -347,7 +339,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         me = self.me
         if self._plan is not None and self._on_path(state, *self._plan):
             return self._plan[1]
-        holdings = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
+        holdings = _holdings(state)
         hit = self._plan_cache.get(holdings)
         if hit is None:
             if len(self._plan_cache) > 64:
@@ -408,23 +400,16 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 if sq in view.legal_unmortgages() and cash >= cost:
                     return Unmortgage(sq)
                 return self._fund(state, plan, cost)
-        legal = set(view.legal_builds())
-        todo = [sq for sq, lv in plan.levels.items() if state.houses[sq] < lv]
-        ready = [sq for sq in todo if sq in legal or self._legal_but_cash(state, sq)]
+        ready = [
+            sq for sq, lv in plan.levels.items() if state.houses[sq] < lv and why_not_build(state, me, sq, ignore_cash=True) is None
+        ]
         if not ready:
             return None
         sq = min(ready, key=lambda q: (state.houses[q], -q))
         cost = state.board.squares[sq].house_cost
-        if cash >= cost and sq in legal:
+        if cash >= cost:  # then the building is legal: only the cash was left out above
             return Build(sq)
         return self._fund(state, plan, cost)
-
-    def _legal_but_cash(self, state: GameState, sq: int) -> bool:
-        from engine.legal import why_not_build
-
-        probe = state.copy()
-        probe.players[self.me].cash = 10**9
-        return why_not_build(probe, self.me, sq) is None
 
     def _fund(self, state: GameState, plan: FundedPlan, cost: int) -> Action | None:
         """Mortgage the plan's next spare lot still unmortgaged (``None`` when none is left)."""
@@ -503,7 +488,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 x[2] += (c - now) / 1000.0
                 if self.learn:
                     return self.opponents.model(q).p_accept(x)
-                return 1.0 / (1.0 + math.exp(-RescoreSettings().acceptance_slope * gain_b))
+                return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
 
             if self._searched != _state_sig(state):
                 rs = self._settings(self.rollouts, len(state.players))
@@ -595,6 +580,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
 
 
+def _holdings(state: GameState) -> tuple[object, ...]:
+    """Who owns what, built and mortgaged, and who is still in: the key of what does not
+    depend on cash or positions (reserves, frontiers, ruin curves)."""
+    return (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(p.bankrupt for p in state.players))
+
+
 def _state_sig(state: GameState) -> tuple[object, ...]:
     """Everything a simulation from ``state`` depends on that changes during a game."""
     return (
@@ -604,6 +595,7 @@ def _state_sig(state: GameState) -> tuple[object, ...]:
         tuple((p.cash, p.position, p.in_jail, p.jail_turns, p.jail_cards, p.bankrupt) for p in state.players),
         state.to_move,
         state.round,
+        state.phase,
     )
 
 
