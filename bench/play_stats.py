@@ -8,7 +8,8 @@ does (same seats, dice and agent seeds: :func:`engine.tournament.play_one`'s
 recipe), one process, and measures the tested agent only:
 
 * CPU: :func:`time.process_time` spent inside its methods (every call the
-  engine makes to it), per game; the other seats and the engine are not counted
+  engine makes to it), per game, and the part spent on the auction path
+  (``buy`` and ``auction_max``); the other seats and the engine are not counted
   (a call costs about 0.7 us here, a few milliseconds per game);
 * offers: trades it proposed per game and the share accepted (from the
   engine's ``trade`` events);
@@ -51,19 +52,27 @@ METHODS = (
 )
 
 
+AUCTION_PATH = ("buy", "auction_max")
+"""The methods of the auction path (buying at list price and bidding), timed apart as well."""
+
+
 def _timed(agent: Any, clock: list[float]) -> None:
+    """Wrap the agent's methods: ``clock[0]`` all of them, ``clock[1]`` the auction path."""
     for name in METHODS:
         fn = getattr(agent, name, None)
         if fn is None:
             continue
 
         @functools.wraps(fn)
-        def wrapper(*a: Any, __fn: Any = fn, **k: Any) -> Any:
+        def wrapper(*a: Any, __fn: Any = fn, __auction: bool = name in AUCTION_PATH, **k: Any) -> Any:
             t = time.process_time()
             try:
                 return __fn(*a, **k)
             finally:
-                clock[0] += time.process_time() - t
+                spent = time.process_time() - t
+                clock[0] += spent
+                if __auction:
+                    clock[1] += spent
 
         setattr(agent, name, wrapper)
 
@@ -75,7 +84,7 @@ def play(spec: str, seed: int, game: int, cap: int) -> dict[str, Any]:
     stream_seed, seat_seeds = game_seeds(game_seed_sequence(seed, game), 4)
     agents = [factories[a](s) for a, s in zip(order, seat_seeds, strict=True)]
     seat = order.index(0)
-    clock = [0.0]
+    clock = [0.0, 0.0]
     _timed(agents[seat], clock)
     counts = {"offers": 0, "accepted": 0}
     state = GameState.new_game([f"P{k + 1}" for k in range(4)])
@@ -98,6 +107,7 @@ def play(spec: str, seed: int, game: int, cap: int) -> dict[str, Any]:
         "won": result.winner_index == seat,
         "rounds": result.rounds,
         "cpu": clock[0],
+        "auction_cpu": clock[1],
         "peak": peak,
         "had_set": had_set,
         **counts,
@@ -124,6 +134,8 @@ def main() -> None:
     print(f"{args.agent}: {n} games of seed {args.seed} from {args.start}, vs three strategic")
     print(f"  wins {wins}/{n} = {wins / n:.3f} [{lo:.3f}, {hi:.3f}]; mean rounds {statistics.mean(r['rounds'] for r in rows):.0f}")
     print(f"  CPU in the agent: {statistics.mean(cpu):.2f} s per game (median {statistics.median(cpu):.2f}, max {max(cpu):.2f})")
+    auction = [r["auction_cpu"] for r in rows]
+    print(f"  of which the auction path (buy, auction_max): {statistics.mean(auction):.3f} s per game (max {max(auction):.3f})")
     print(f"  offers {offers / n:.2f} per game, accepted {acc}/{offers} = {acc / max(offers, 1):.2f}")
     print(
         f"  peak buildings: median {statistics.median(r['peak'] for r in rows):.0f}; "

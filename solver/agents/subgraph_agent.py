@@ -124,6 +124,7 @@ the position changed, and most positions have no partial set to complete.
 from __future__ import annotations
 
 import math
+import time
 
 from engine.actions import Action, Build, Event, Mortgage, Unmortgage
 from engine.legal import why_not_build
@@ -144,6 +145,7 @@ from solver.agents.opponent_model import OpponentModels, offer_features
 from solver.analysis.frontier import Frontier, build_frontier
 from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan
 from solver.bidding.auction import AuctionError, AuctionEvaluator
+from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
 from solver.trades.rescore import (
@@ -155,6 +157,10 @@ from solver.trades.rescore import (
 )
 from solver.trades.selection import gains_beyond_noise, qualifies, rank_key
 from solver.trades.space import TradeSettings, TradeSpace
+
+AUCTIONS = ("game", "simulate", "price")
+"""Auction policies: the bidding game (:mod:`solver.bidding.contest`), the simulated indifference price
+(:mod:`solver.bidding.auction`) or the baseline's price rules."""
 
 
 class SubgraphTradeAgent(StrategicTradeAgent):
@@ -172,7 +178,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         cycles: bool = True,
         reserve: int = 150,
         balance_self: bool = False,
-        auction: str = "price",
+        auction: str = "game",
         auction_rollouts: int = 120,
         auction_horizon: int = 15,
         auction_sure_buy: int = 700,
@@ -228,8 +234,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             raise ValueError(f"margin must be in [0, 1], got {margin!r}")
         # "linear": the generator as it was before the fitted value (dollars; margin does not apply)
         self.trade_settings = TradeSettings(value=value, objective=objective, min_win_gain=margin, min_own_win_gain=margin)
-        if auction not in ("policy", "price"):
-            raise ValueError(f"auction must be 'policy' or 'price', got {auction!r}")
+        if auction not in AUCTIONS:
+            raise ValueError(f"auction must be one of {AUCTIONS}, got {auction!r}")
         if scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
         self.hold = hold
@@ -240,6 +246,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.auction_horizon = auction_horizon
         self.auction_sure_buy = auction_sure_buy
         self._auction_cache: tuple[tuple[object, ...], AuctionEvaluator] | None = None
+        self._contest_cache: tuple[tuple[object, ...], ContestBid] | None = None
+        self.auction_seconds = 0.0
         self._auction_seeds = 0
         self.rollouts = rollouts
         self.sim_horizon = horizon
@@ -298,25 +306,47 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             self._auction_cache = (key, ev)
         return self._auction_cache[1]
 
+    def _contest(self, view: GameView, square: int) -> ContestBid:
+        """The bidding-game bid for ``square`` in this state, memoised (a refused purchase's auction reuses it)."""
+        state = view.copy()
+        key = (square, *_state_sig(state))
+        if self._contest_cache is None or self._contest_cache[0] != key:
+            t0 = time.process_time()
+            bid = contest_bid(
+                state,
+                self.me,
+                square,
+                horizon=self.build_horizon,
+                chain=self._chain_for(state),
+                reserve_fn=lambda s, q: self._reserves_for(s).get(q, 0),
+            )
+            self.auction_seconds += time.process_time() - t0
+            self._contest_cache = (key, bid)
+        return self._contest_cache[1]
+
     def buy(self, view: GameView, square: int) -> bool:
-        if self.auction != "policy":
+        if self.auction == "price":
             return super().buy(view, square)
         price = view.board.squares[square].price
         if view.cash(self.me) - price >= self.auction_sure_buy:
             return True
         try:
+            if self.auction == "game":
+                return self._contest(view, square).buy_at_list
             return self._auction_evaluator(view, square).prefers_winning_at(price)
-        except (AuctionError, ValueError):  # a state the simulator refuses: the baseline's rule
+        except (AuctionError, ValueError):  # a state the solver refuses: the baseline's rule
             return super().buy(view, square)
 
     def auction_max(self, view: GameView, square: int) -> int:
-        if self.auction != "policy":
+        if self.auction == "price":
             return super().auction_max(view, square)
         me = self.me
         try:
+            if self.auction == "game":
+                return self._contest(view, square).max_bid
             ev = self._auction_evaluator(view, square)
             return ev.bid(reserve_fn=lambda owned: self._reserves_for(owned)[me], search_to_caps=True, resolution=10).max_bid
-        except (AuctionError, ValueError):  # a state the simulator refuses: the baseline's rule
+        except (AuctionError, ValueError):  # a state the solver refuses: the baseline's rule
             return super().auction_max(view, square)
 
     # -- building ----------------------------------------------------------------

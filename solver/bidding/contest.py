@@ -1,0 +1,449 @@
+"""An auction as a step of a bidding game: the race for a colour group, priced by Poorman costs.
+
+When a lot goes to auction, what is really contested is the *group* it
+belongs to: whoever collects every lot of a colour group can build, and the
+lots still with the bank will be sold one by one, each at its own auction (or
+bought at list price, which is an auction the lander declines to open). This
+module writes that race as a bidding game on a directed graph (Lazarus, Loeb,
+Propp and Ullman; seed 003) and turns the game's bid into dollars.
+
+The graph
+---------
+*Contested lots.* The lots of the auctioned lot's group (a colour group, the
+railroads or the utilities) that the bank still holds: the auctioned lot
+first, then the others in board order, at most :data:`MAX_CONTESTED` of them
+(a larger group, possible on a custom board, keeps the first ones; the rest
+stay with the bank in every configuration). Lots already owned keep their
+owners.
+
+*The two sides.* The player (Blue) and one rival (Red): the *strongest rival
+for the group*, the active opponent whose own win probability rises most,
+under the calibrated win model (:mod:`engine.win_model`, the evaluation the
+rollouts score their horizon with), when it gets the auctioned lot for
+nothing; ties go to the lower seat. This is the multi-player reduction (one
+rival, not a generalisation to three sides): it is the opponent that gains
+most from the lot, hence the one most willing to bid against Blue, and the
+one the simulated policy (:mod:`solver.bidding.auction`) also bids against.
+Bystanders keep their holdings and money in every configuration.
+
+*Vertices and arcs.* A vertex is the list of owners (Blue or Red) of the
+first ``t`` contested lots, ``t = 0 .. u``; the empty list is the root (the
+current auction). Each vertex with ``t < u`` is one bidding step, the sale of
+lot ``t + 1``; its two successors give that lot to Blue or to Red, and the
+winner of the bid moves the token to its own successor. The graph is a
+binary tree of ``2^(u+1) - 1`` vertices, acyclic, so every cost is found by
+one backward pass (:func:`tree_costs`). That the lots are sold in a fixed
+order, each at an auction between exactly these two sides, is the model's
+main simplification: in play the dice choose the order and a lander may buy
+at list price.
+
+*Terminals and their values.* The ``2^u`` full assignments. Each is valued
+by the win model: Blue's win probability ``w(c)`` in the state where the
+contested lots are owned as in ``c`` (unmortgaged, no buildings, money
+unchanged). With ``w+`` and ``w-`` the best and worst terminal for Blue, a
+terminal's cost is ``(w+ - w(c)) / (w+ - w-)``: 0 for Blue's best (usually
+Blue completing the group), 1 for its worst (usually the rival completing),
+and a value in between for a *blocked* group (both sides hold a lot) that
+the evaluation, not an arbitrary side, places. A terminal of cost ``c`` is
+read as a threshold: Blue counts it a win when its share of the money left
+in play exceeds ``c``. This is exact at the two ends (Blue's best is a win at
+any share, its worst a loss) and is the one reading under which the Poorman
+recursion below holds unchanged for intermediate terminals, since its
+derivation uses only the successors' thresholds. The costs are Blue's:
+Red is taken to want the opposite, exact with two players and an
+approximation when bystanders share the probability.
+
+Costs and bids
+--------------
+Backward from the terminals, with ``X+`` and ``X-`` the larger and smaller
+cost of the two successors (:mod:`solver.bidding.graph` for the conventions):
+
+* Poorman (the winner pays the bank, as in a Monopoly auction)::
+
+      P(v) = P+ / (1 + P+ - P-),     beta(v) = (P+ - P-) / (1 + P+ - P-)
+
+  ``beta`` is the optimal bid as a share of the money in play.
+* Richman (the winner pays the loser: the transfer variant, e.g. a lot sold
+  to whichever of two players pays the other more)::
+
+      R(v) = (R+ + R-) / 2,          rho(v) = (R+ - R-) / 2
+
+  ``rho`` is the bid as a share of the two sides' total money, the seed's
+  "fair price" ``R(v) - R(u)`` with ``u`` the cheaper successor. ``1 - R(v)``
+  is also Blue's expected normalised payoff when every later bid is won by a
+  fair coin (the random-turn reading).
+
+Dollars
+-------
+*Money in play*: each side's spendable cash, ``max(0, cash + mortgage value
+of its mortgageable lots - its ruin reserve)``, summed over Blue and Red
+(the reserve is :func:`solver.analysis.reserve.cash_reserve`, or what the
+caller supplies). The *game bid* is ``beta(root) x money in play``, rounded
+down to a dollar; the Richman bid ``rho(root) x money in play`` is reported
+beside it.
+
+*Value cap.* The bidding game is scale-free: it would bid the same share of
+the money for Mediterranean Avenue as for Boardwalk. So the bid is also
+capped by what the lot is worth to Blue in dollars: the mean, over the later
+lots falling to either side by a fair coin (the Richman reading of the rest
+of the race), of ``D(Blue takes the lot) - D(Red takes it)``, where
+``D(c)`` is Blue's static dollar value of the group in configuration ``c``:
+the value of Blue's lots of the group (:class:`engine.static_value.StaticValuation`
+with ``horizon`` rounds: rent from every opponent at the best level the owner
+can build to, less the houses' cost, plus the mortgage value) minus the rent
+Blue expects to pay on Red's lots of the group (Red's stream over its
+number of opponents). Exact long-run landings (the long jail policy).
+
+*Maximum bid* ``= max(0, min(game bid, value cap, liquidity cap, risk cap))``
+with the liquidity cap (cash plus mortgage values) and the risk cap (cash
+minus the reserve after buying) of :mod:`solver.bidding.auction`. *Buy at
+list price* when the list price is at most ``min(game bid, value cap,
+liquidity cap)`` (the risk cap is left to the caller, as in the simulated
+policy).
+
+References
+----------
+A. J. Lazarus, D. E. Loeb, J. G. Propp and D. Ullman, "Richman games", in
+*Games of No Chance*, MSRI Publications 29, 1996 (seed 003: the averaging
+property, the fair price ``R(v) - R(u)``, the random-turn reading).
+
+A. J. Lazarus, D. E. Loeb, J. G. Propp, W. R. Stromquist and D. H. Ullman,
+"Combinatorial games under auction play", *Games and Economic Behavior* 27
+(1999) (Poorman costs and bids).
+
+M. Develin and S. Payne, "Discrete bidding games", *Electronic Journal of
+Combinatorics* 17 (2010), R85 (bidding with whole-dollar bids and tie
+rules: the continuous costs used here are their limit as the money grows,
+which the brute-force test of this module checks on a small game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+import networkx as nx  # type: ignore[import-untyped]
+import numpy as np
+
+from engine.legal import legal_mortgages
+from engine.markov import PositionChain, chain_for
+from engine.static_value import StaticValuation
+from engine.strategic import exact_landings_per_turn
+from engine.win_model import WinModel, default_model, features_from_arrays, state_arrays, tables_for, win_probabilities
+from models.state import BANK, GameState
+from solver.analysis.reserve import cash_reserve
+from solver.bidding.auction import AuctionError, liquidity_cap
+
+__all__ = ["MAX_CONTESTED", "ContestBid", "contest_bid", "contest_graph", "strongest_rival", "tree_costs"]
+
+MAX_CONTESTED = 6
+"""Contested lots modelled at most (the tree has ``2^(u+1) - 1`` vertices)."""
+
+Vertex = tuple[str, ...]
+"""Owners ("B" or "R") of the first contested lots, in step order."""
+
+
+def contest_graph(u: int) -> nx.DiGraph:
+    """The race for ``u`` lots: a binary tree of owner lists, root ``()``, arcs ``v -> v + (side,)``."""
+    if not 0 <= u <= MAX_CONTESTED:
+        raise ValueError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
+    g = nx.DiGraph()
+    g.add_node(())
+    frontier: list[Vertex] = [()]
+    for _ in range(u):
+        nxt = []
+        for v in frontier:
+            for side in ("B", "R"):
+                w = (*v, side)
+                g.add_edge(v, w)
+                nxt.append(w)
+        frontier = nxt
+    return g
+
+
+def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any, float], dict[Any, float]]:
+    """Poorman and Richman costs of every vertex of an acyclic game, backward from ``terminal``.
+
+    ``terminal`` gives the cost (in [0, 1]) of every vertex without
+    successors; the recursions are those of the module docstring (both
+    players may use every arc, so only the extreme successors matter).
+
+    Returns
+    -------
+    (poorman, richman) : tuple of dict
+    """
+    if not nx.is_directed_acyclic_graph(graph):
+        raise ValueError("tree_costs needs an acyclic graph")
+    poor: dict[Any, float] = {}
+    rich: dict[Any, float] = {}
+    for v in reversed(list(nx.topological_sort(graph))):
+        succ = list(graph.successors(v))
+        if not succ:
+            if v not in terminal:
+                raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
+            c = float(terminal[v])
+            if not 0.0 <= c <= 1.0:
+                raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
+            poor[v] = rich[v] = c
+            continue
+        hi, lo = max(poor[w] for w in succ), min(poor[w] for w in succ)
+        poor[v] = hi / (1.0 + hi - lo)
+        rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
+        rich[v] = (rhi + rlo) / 2.0
+    return poor, rich
+
+
+def _poorman_fraction(hi: float, lo: float) -> float:
+    return (hi - lo) / (1.0 + hi - lo)
+
+
+@dataclass(frozen=True)
+class ContestBid:
+    """The bidding-game bid for one lot, with every component (module docstring)."""
+
+    player: str
+    property: str
+    square: int
+    list_price: int
+    group: str
+    rival: str | None
+    rival_gain: float
+    """The rival's win-model gain from getting the lot for nothing."""
+    lots: tuple[str, ...]
+    """Contested lots in step order (the auctioned lot first)."""
+    vertices: int
+    terminals: int
+    terminal_win: dict[str, float]
+    """Blue's win-model probability at each terminal (key: owners in step order, e.g. ``"BR"``)."""
+    terminal_cost: dict[str, float]
+    poorman_cost: float
+    poorman_fraction: float
+    richman_cost: float
+    richman_fraction: float
+    spendable: tuple[int, int]
+    """Blue's and Red's spendable cash (cash + mortgageable - reserve, at least 0)."""
+    money_in_play: int
+    game_bid: int
+    richman_bid: int
+    value_cap: int
+    liquidity_cap: int
+    risk_cap: int
+    reserve: int
+    max_bid: int
+    buy_at_list: bool
+    horizon: int
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["lots"] = list(self.lots)
+        out["spendable"] = list(self.spendable)
+        out["method"] = "bidding-game"
+        return out
+
+
+def _win_batch(state: GameState, model: WinModel, owners: np.ndarray) -> np.ndarray:
+    """Win-model probabilities ``(len(owners), players)`` for the state with each row of ``owners``."""
+    cash, _, houses, mortgaged, bankrupt = state_arrays(state)
+    n = len(owners)
+    f = features_from_arrays(
+        tables_for(state.board, state.rules),
+        np.repeat(cash, n, 0),
+        owners,
+        np.repeat(houses, n, 0),
+        np.repeat(mortgaged, n, 0),
+        np.repeat(bankrupt, n, 0),
+    )
+    return win_probabilities(model.weights, f, np.repeat(bankrupt, n, 0))
+
+
+def strongest_rival(state: GameState, player: int, square: int, model: WinModel | None = None) -> tuple[int | None, float]:
+    """The active opponent whose win-model probability rises most when it gets ``square`` free; and that rise."""
+    model = model or default_model()
+    opponents = [q for q in state.active_players() if q != player]
+    if not opponents:
+        return None, 0.0
+    rows = np.repeat(np.array([state.owner], np.int64), len(opponents) + 1, 0)
+    for i, q in enumerate(opponents):
+        rows[i + 1, square] = q
+    p = _win_batch(state, model, rows)
+    gains = [float(p[i + 1, q] - p[0, q]) for i, q in enumerate(opponents)]
+    best = int(np.argmax(gains))  # first maximum: the lower seat on ties
+    return opponents[best], gains[best]
+
+
+def _spendable(state: GameState, q: int, reserve: int) -> int:
+    return max(0, liquidity_cap(state, q) - reserve)
+
+
+def _dollar_value(state: GameState, valuation: StaticValuation, blue: int, red: int, group_lots: tuple[int, ...]) -> float:
+    """``D``: Blue's static dollar value of the group's lots as owned in ``state`` (module docstring)."""
+    n_opp = max(1, len(state.active_players()) - 1)
+    value = 0.0
+    for sq in group_lots:
+        if state.owner[sq] == blue:
+            value += valuation.lot_value(state, sq, blue, n_opp)
+        elif state.owner[sq] == red:
+            stream = valuation.lot_value(state, sq, red, n_opp)
+            if not state.mortgaged[sq]:
+                stream -= state.mortgage_value(sq) + state.houses[sq] * state.rules.sell_value(state.board.squares[sq].house_cost)
+            value -= max(0.0, stream) / n_opp
+    return value
+
+
+def contest_bid(
+    state: GameState,
+    player: int | str,
+    square: int | str,
+    *,
+    rival: int | None = None,
+    horizon: int = 20,
+    epsilon: float = 0.05,
+    bucket: int = 50,
+    chain: PositionChain | None = None,
+    reserve_fn: Callable[[GameState, int], int] | None = None,
+    model: WinModel | None = None,
+    valuation: StaticValuation | None = None,
+) -> ContestBid:
+    """The bidding-game maximum bid of ``player`` for the unowned lot ``square`` (index or name).
+
+    Parameters
+    ----------
+    rival : int, optional
+        Red; default :func:`strongest_rival`.
+    horizon : int
+        Rounds of rent in the dollar values (the value cap).
+    epsilon, bucket, chain
+        Passed to :func:`solver.analysis.reserve.cash_reserve` (20 turns) for
+        the reserves, unless ``reserve_fn(state, player)`` is given.
+    model, valuation
+        The win model (default: the shipped one) and the static valuation
+        (default: exact landings, ``horizon`` rounds).
+
+    Raises
+    ------
+    AuctionError
+        Unknown player or property, a lot already owned, a bankrupt player.
+    """
+    if isinstance(player, str):
+        try:
+            player = state.player_index(player)
+        except KeyError:
+            raise AuctionError(f"no player named {player!r} in the state") from None
+    if isinstance(square, str):
+        if square not in state.board.property_index:
+            raise AuctionError(f"no property named {square!r} on the board")
+        square = state.square_of(square)
+    if not 0 <= player < len(state.players):
+        raise AuctionError(f"no player with index {player}")
+    if not 0 <= square < state.board.size or not state.board.squares[square].is_property:
+        raise AuctionError(f"square {square} is not a property")
+    sq = state.board.squares[square]
+    if state.owner[square] != BANK:
+        raise AuctionError(f"{sq.name} is already owned by {state.players[state.owner[square]].name}")
+    if state.players[player].bankrupt:
+        raise AuctionError(f"{state.players[player].name} is bankrupt")
+    model = model or default_model()
+    chain = chain or chain_for(state.board, state.rules)
+    if valuation is None:
+        valuation = StaticValuation(exact_landings_per_turn(state.board, state.rules), float(horizon))
+
+    def reserve_of(s: GameState, q: int) -> int:
+        if reserve_fn is not None:
+            return int(reserve_fn(s, q))
+        return cash_reserve(s, q, epsilon=epsilon, bucket=bucket, chain=chain)
+
+    gain = 0.0
+    if rival is None:
+        rival, gain = strongest_rival(state, player, square, model)
+    assert sq.group is not None
+    group_lots = tuple(state.board.groups[sq.group])
+    others = [s for s in group_lots if s != square and state.owner[s] == BANK]
+    lots = (square, *others)[:MAX_CONTESTED]
+    u = len(lots)
+    graph = contest_graph(u)
+    terminals = ["".join(t) for t in product("BR", repeat=u)]
+
+    owned = state.copy()
+    owned.owner[square] = player
+    owned.mortgaged[square] = False
+    reserve = reserve_of(owned, player)
+    cash = state.players[player].cash
+    liq = liquidity_cap(state, player)
+    risk = cash - reserve
+
+    if rival is None:  # nobody to bid against: the lot is Blue's for $0 or the list price
+        return ContestBid(
+            state.players[player].name, sq.name, square, sq.price, sq.group, None, 0.0,
+            tuple(state.board.squares[s].name for s in lots), graph.number_of_nodes(), len(terminals),
+            {}, {}, 0.0, 0.0, 0.0, 0.0, (_spendable(state, player, reserve_of(state, player)), 0), 0, 0, 0,
+            0, liq, risk, reserve, 0, sq.price <= liq, horizon,
+        )  # fmt: skip
+
+    # Terminal values: the win model on every full assignment of the contested lots.
+    base = np.array(state.owner, np.int64)
+    rows = np.repeat(base[None, :], len(terminals), 0)
+    for i, t in enumerate(terminals):
+        for lot, side in zip(lots, t):
+            rows[i, lot] = player if side == "B" else rival
+    win = _win_batch(state, model, rows)[:, player]
+    top, bottom = float(win.max()), float(win.min())
+    spread = top - bottom
+    cost = {t: ((top - float(w)) / spread if spread > 0 else 0.0) for t, w in zip(terminals, win)}
+    poor, rich = tree_costs(graph, {tuple(t): c for t, c in cost.items()})
+    pb, pr = poor[("B",)], poor[("R",)]
+    rb, rr = rich[("B",)], rich[("R",)]
+    beta = _poorman_fraction(max(pb, pr), min(pb, pr))
+    rho = (max(rb, rr) - min(rb, rr)) / 2.0
+    if pb > pr:  # Blue would rather the rival took the lot: the game does not bid
+        beta = rho = 0.0
+
+    spend = (_spendable(state, player, reserve_of(state, player)), _spendable(state, rival, reserve_of(state, rival)))
+    money = spend[0] + spend[1]
+    game_bid = int(beta * money)
+    richman_bid = int(rho * money)
+
+    # Value cap: mean over later coin-flip splits of D(Blue takes) - D(Red takes).
+    diffs = []
+    scratch = state.copy()
+    for rest in product("BR", repeat=u - 1):
+        values = []
+        for first in ("B", "R"):
+            for lot, side in zip(lots, (first, *rest)):
+                scratch.owner[lot] = player if side == "B" else rival
+                scratch.mortgaged[lot] = False
+            values.append(_dollar_value(scratch, valuation, player, rival, group_lots))
+        diffs.append(values[0] - values[1])
+    value_cap = max(0, int(float(np.mean(diffs))))
+
+    max_bid = max(0, min(game_bid, value_cap, liq, risk))
+    return ContestBid(
+        player=state.players[player].name,
+        property=sq.name,
+        square=square,
+        list_price=sq.price,
+        group=sq.group,
+        rival=state.players[rival].name,
+        rival_gain=gain,
+        lots=tuple(state.board.squares[s].name for s in lots),
+        vertices=graph.number_of_nodes(),
+        terminals=len(terminals),
+        terminal_win={t: float(w) for t, w in zip(terminals, win)},
+        terminal_cost=cost,
+        poorman_cost=poor[()],
+        poorman_fraction=beta,
+        richman_cost=rich[()],
+        richman_fraction=rho,
+        spendable=spend,
+        money_in_play=money,
+        game_bid=game_bid,
+        richman_bid=richman_bid,
+        value_cap=value_cap,
+        liquidity_cap=liq,
+        risk_cap=risk,
+        reserve=reserve,
+        max_bid=max_bid,
+        buy_at_list=sq.price <= min(game_bid, value_cap, liq),
+        horizon=horizon,
+    )
