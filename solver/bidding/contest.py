@@ -17,14 +17,18 @@ stay with the bank in every configuration). Lots already owned keep their
 owners.
 
 *The two sides.* The player (Blue) and one rival (Red): the *strongest rival
-for the group*, the active opponent whose own win probability rises most,
-under the calibrated win model (:mod:`engine.win_model`, the evaluation the
-rollouts score their horizon with), when it gets the auctioned lot for
-nothing; ties go to the lower seat. This is the multi-player reduction (one
-rival, not a generalisation to three sides): it is the opponent that gains
-most from the lot, hence the one most willing to bid against Blue, and the
-one the simulated policy (:mod:`solver.bidding.auction`) also bids against.
-Bystanders keep their holdings and money in every configuration.
+for the group* (:func:`strongest_rival`). Among the opponents who can still
+complete the group by buying (no lot of it held by anyone else), the one
+holding most of its lots; ties, and groups nobody else can complete, go to
+the opponent whose own win probability rises most, under the calibrated win
+model (:mod:`engine.win_model`, the evaluation the rollouts score their
+horizon with), when it gets the auctioned lot for nothing; then to the lower
+seat. This is the multi-player reduction (one rival, not a generalisation to
+three sides): the player nearest to completing is the one the race is
+against, and the one most willing to bid. (The win model alone is not used
+first: early in a game it prefers whoever has no income yet, since one lot
+moves that player's income share most.) Bystanders keep their holdings and
+money in every configuration.
 
 *Vertices and arcs.* A vertex is the list of owners (Blue or Red) of the
 first ``t`` contested lots, ``t = 0 .. u``; the empty list is the root (the
@@ -88,18 +92,29 @@ capped by what the lot is worth to Blue in dollars: the mean, over the later
 lots falling to either side by a fair coin (the Richman reading of the rest
 of the race), of ``D(Blue takes the lot) - D(Red takes it)``, where
 ``D(c)`` is Blue's static dollar value of the group in configuration ``c``:
-the value of Blue's lots of the group (:class:`engine.static_value.StaticValuation`
-with ``horizon`` rounds: rent from every opponent at the best level the owner
-can build to, less the houses' cost, plus the mortgage value) minus the rent
-Blue expects to pay on Red's lots of the group (Red's stream over its
-number of opponents). Exact long-run landings (the long jail policy).
+the value of Blue's lots of the group minus the value of Red's, each lot
+valued for its owner by :class:`engine.static_value.StaticValuation` with
+``horizon`` rounds (rent from every opponent at the best level the owner can
+build to, less the houses' cost, plus the mortgage value; exact long-run
+landings, the long jail policy). Counting Red's whole value, not only the
+rent Blue would pay it, is the dollar form of the same two-sided reduction
+as the costs: what Red gains, Blue is taken to lose. So a lot that would
+complete Red's group is worth to Blue what the monopoly is worth to Red,
+plus the lot's own value to Blue.
 
-*Maximum bid* ``= max(0, min(game bid, value cap, liquidity cap, risk cap))``
-with the liquidity cap (cash plus mortgage values) and the risk cap (cash
-minus the reserve after buying) of :mod:`solver.bidding.auction`. *Buy at
-list price* when the list price is at most ``min(game bid, value cap,
-liquidity cap)`` (the risk cap is left to the caller, as in the simulated
-policy).
+*Outbid cap.* The game's bid is the one a player *at its threshold* must
+make; a player far above it need only beat what the others can pay. The
+engine caps every bid at the bidder's cash, so no maximum above the largest
+cash among the active opponents, plus the $1 step, can ever be needed: the
+outbid cap is that amount ($1 when every opponent has $0).
+
+*Maximum bid* ``= max(0, min(game bid, value cap, outbid cap, liquidity
+cap, risk cap))`` with the liquidity cap (cash plus mortgage values) and the
+risk cap (cash minus the reserve after buying) of
+:mod:`solver.bidding.auction`. *Buy at list price* when the list price is at
+most ``min(game bid, value cap, liquidity cap)`` (the risk cap is left to
+the caller, as in the simulated policy; the outbid cap does not apply, since
+declining opens an auction that every opponent may enter).
 
 References
 ----------
@@ -228,6 +243,7 @@ class ContestBid:
     game_bid: int
     richman_bid: int
     value_cap: int
+    outbid_cap: int
     liquidity_cap: int
     risk_cap: int
     reserve: int
@@ -259,7 +275,13 @@ def _win_batch(state: GameState, model: WinModel, owners: np.ndarray) -> np.ndar
 
 
 def strongest_rival(state: GameState, player: int, square: int, model: WinModel | None = None) -> tuple[int | None, float]:
-    """The active opponent whose win-model probability rises most when it gets ``square`` free; and that rise."""
+    """The strongest rival for ``square``'s group, and its win-model gain from getting ``square`` free.
+
+    Among the active opponents who can still complete the group (every lot of
+    it they do not hold is with the bank), the one holding most of its lots;
+    ties, and the case where no opponent can complete, go to the largest gain
+    in its own win-model probability from the lot, then to the lower seat.
+    """
     model = model or default_model()
     opponents = [q for q in state.active_players() if q != player]
     if not opponents:
@@ -269,7 +291,16 @@ def strongest_rival(state: GameState, player: int, square: int, model: WinModel 
         rows[i + 1, square] = q
     p = _win_batch(state, model, rows)
     gains = [float(p[i + 1, q] - p[0, q]) for i, q in enumerate(opponents)]
-    best = int(np.argmax(gains))  # first maximum: the lower seat on ties
+    group = state.board.squares[square].group
+    assert group is not None
+    lots = state.board.groups[group]
+
+    def held(q: int) -> int:
+        if any(state.owner[s] not in (q, BANK) for s in lots):
+            return -1  # cannot complete by buying
+        return sum(state.owner[s] == q for s in lots)
+
+    best = max(range(len(opponents)), key=lambda i: (held(opponents[i]), gains[i], -i))
     return opponents[best], gains[best]
 
 
@@ -278,17 +309,14 @@ def _spendable(state: GameState, q: int, reserve: int) -> int:
 
 
 def _dollar_value(state: GameState, valuation: StaticValuation, blue: int, red: int, group_lots: tuple[int, ...]) -> float:
-    """``D``: Blue's static dollar value of the group's lots as owned in ``state`` (module docstring)."""
+    """``D``: Blue's static dollar value of the group's lots as owned in ``state``, less Red's (module docstring)."""
     n_opp = max(1, len(state.active_players()) - 1)
     value = 0.0
     for sq in group_lots:
         if state.owner[sq] == blue:
             value += valuation.lot_value(state, sq, blue, n_opp)
         elif state.owner[sq] == red:
-            stream = valuation.lot_value(state, sq, red, n_opp)
-            if not state.mortgaged[sq]:
-                stream -= state.mortgage_value(sq) + state.houses[sq] * state.rules.sell_value(state.board.squares[sq].house_cost)
-            value -= max(0.0, stream) / n_opp
+            value -= valuation.lot_value(state, sq, red, n_opp)
     return value
 
 
@@ -372,13 +400,14 @@ def contest_bid(
     cash = state.players[player].cash
     liq = liquidity_cap(state, player)
     risk = cash - reserve
+    outbid = 1 + max((state.players[q].cash for q in state.active_players() if q != player), default=-1)
 
     if rival is None:  # nobody to bid against: the lot is Blue's for $0 or the list price
         return ContestBid(
             state.players[player].name, sq.name, square, sq.price, sq.group, None, 0.0,
             tuple(state.board.squares[s].name for s in lots), graph.number_of_nodes(), len(terminals),
             {}, {}, 0.0, 0.0, 0.0, 0.0, (_spendable(state, player, reserve_of(state, player)), 0), 0, 0, 0,
-            0, liq, risk, reserve, 0, sq.price <= liq, horizon,
+            0, outbid, liq, risk, reserve, 0, sq.price <= liq, horizon,
         )  # fmt: skip
 
     # Terminal values: the win model on every full assignment of the contested lots.
@@ -417,7 +446,7 @@ def contest_bid(
         diffs.append(values[0] - values[1])
     value_cap = max(0, int(float(np.mean(diffs))))
 
-    max_bid = max(0, min(game_bid, value_cap, liq, risk))
+    max_bid = max(0, min(game_bid, value_cap, outbid, liq, risk))
     return ContestBid(
         player=state.players[player].name,
         property=sq.name,
@@ -440,6 +469,7 @@ def contest_bid(
         game_bid=game_bid,
         richman_bid=richman_bid,
         value_cap=value_cap,
+        outbid_cap=outbid,
         liquidity_cap=liq,
         risk_cap=risk,
         reserve=reserve,
