@@ -12,7 +12,7 @@ sample spans openings, mid-games and late games as they occur in play.
 For each situation, from the lander's side:
 
 * the bidding game (:func:`solver.bidding.contest.contest_bid`): its
-  *price* ``min(game bid, value cap, outbid cap, cash)`` (the bid before the
+  *price* ``min(game bid, outbid cap, cash)`` (the bid before the
   liquidity and risk caps, cut at cash as the simulated ``p*`` is) and its
   maximum bid;
 * the simulation (:class:`solver.bidding.auction.AuctionEvaluator`,
@@ -22,7 +22,9 @@ For each situation, from the lander's side:
 
 Printed: Spearman's rank correlation (with a bootstrap 95% interval over
 situations) and the median absolute difference in dollars, for the prices
-and for the maximum bids; the share where both agree on buying at list
+and for the maximum bids; the same for the list price as a reference, and
+for the simulation against itself (``p*`` again on another seed: the
+ceiling that the simulation's own noise puts on any agreement); the share where both agree on buying at list
 price; and the situations where the prices disagree most, with the
 components that explain it. ``--out`` writes every row as JSON lines.
 """
@@ -41,14 +43,14 @@ from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game  # noqa: E402
-from engine.seeding import game_seed_sequence, game_seeds  # noqa: E402
-from engine.strategic import StrategicTradeAgent  # noqa: E402
-from engine.streams import SeededStream  # noqa: E402
-from models.files import atomic_write  # noqa: E402
-from models.state import GameState  # noqa: E402
-from solver.bidding.auction import AuctionEvaluator  # noqa: E402
-from solver.bidding.contest import contest_bid  # noqa: E402
+from engine.game import Game
+from engine.seeding import game_seed_sequence, game_seeds
+from engine.strategic import StrategicTradeAgent
+from engine.streams import SeededStream
+from models.files import atomic_write
+from models.state import GameState
+from solver.bidding.auction import AuctionEvaluator
+from solver.bidding.contest import contest_bid
 
 
 def situations(seed: int, wanted: int, every: int, cap: int = 300) -> list[tuple[GameState, int, int, int]]:
@@ -105,6 +107,8 @@ def main() -> None:
         game_ms.append((time.process_time() - t0) * 1e3)
         ev = AuctionEvaluator(state, player, square, rollouts=args.rollouts, horizon=args.horizon, seed=k)
         sim = ev.bid()
+        retest = AuctionEvaluator(state, player, square, rollouts=args.rollouts, horizon=args.horizon, seed=10**6 + k)
+        p_again = retest.indifference_price()[0]
         rows.append(
             {
                 "situation": k,
@@ -117,9 +121,8 @@ def main() -> None:
                 "contested": len(gb.lots),
                 "rival": gb.rival,
                 "sim_rival": sim.rival,
-                "game_price": min(gb.game_bid, gb.value_cap, gb.outbid_cap, state.players[player].cash),
+                "game_price": min(gb.game_bid, gb.outbid_cap, state.players[player].cash),
                 "game_bid": gb.game_bid,
-                "value_cap": gb.value_cap,
                 "outbid_cap": gb.outbid_cap,
                 "poorman_fraction": gb.poorman_fraction,
                 "money_in_play": gb.money_in_play,
@@ -127,6 +130,7 @@ def main() -> None:
                 "game_buy": gb.buy_at_list,
                 "sim_price": sim.indifference_price,
                 "sim_censored": sim.censored,
+                "sim_price_retest": p_again,
                 "sim_max": sim.max_bid,
                 "sim_buy": sim.buy_at_list,
             }
@@ -142,6 +146,18 @@ def main() -> None:
         lo, hi = bootstrap_spearman(x, y, rng)
         mad = float(np.median(np.abs(x - y)))
         print(f"  {label}: Spearman {rho:.3f} [{lo:.3f}, {hi:.3f}], median |game - simulation| ${mad:.0f}")
+    x = np.array([r["sim_price_retest"] for r in rows], float)
+    y = np.array([r["sim_price"] for r in rows], float)
+    lo, hi = bootstrap_spearman(x, y, rng)
+    print(
+        f"  ceiling, the simulation against itself on other dice: Spearman {spearmanr(x, y).statistic:.3f} [{lo:.3f}, {hi:.3f}], "
+        f"median |difference| ${float(np.median(np.abs(x - y))):.0f}"
+    )
+    x = np.array([r["list_price"] for r in rows], float)
+    print(
+        f"  reference, the list price as the bid: Spearman {spearmanr(x, y).statistic:.3f}, "
+        f"median |list - simulation| ${float(np.median(np.abs(x - y))):.0f}"
+    )
     agree = sum(r["game_buy"] == r["sim_buy"] for r in rows)
     print(f"  buy at list price: same answer in {agree}/{n} = {agree / n:.2f}")
     censored = sum(r["sim_censored"] for r in rows)
@@ -151,7 +167,7 @@ def main() -> None:
     for r in worst:
         print(
             f"    #{r['situation']} game {r['game']} round {r['round']}: {r['property']} (list ${r['list_price']}, cash ${r['cash']}, "
-            f"{r['contested']} contested) game ${r['game_price']} [bid ${r['game_bid']}, value ${r['value_cap']}, "
+            f"{r['contested']} contested) game ${r['game_price']} [bid ${r['game_bid']}, "
             f"outbid ${r['outbid_cap']}] vs simulation ${r['sim_price']}{' (censored)' if r['sim_censored'] else ''}; "
             f"rivals {r['rival']}/{r['sim_rival']}"
         )

@@ -63,11 +63,12 @@ from typing import Any
 
 from engine.markov import PositionChain
 from engine.rollout import RolloutResult, paired_delta, simulate
-from models.state import GameState
+from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
 from solver.analysis.funded_build import FundedPlan, funded_plan
 from solver.analysis.position import Position, assess_position
+from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
@@ -155,6 +156,8 @@ class Decision:
     mode: str = "fair"
     funding: FundedPlan | None = None
     play_price: Bargain | None = None
+    purchase: ContestBid | None = None
+    """Buy-or-auction advice when the player is to move and stands on a lot the bank still holds."""
 
     @property
     def trade(self) -> Trade | None:
@@ -190,7 +193,22 @@ class Decision:
             "truncated": self.truncated,
             "mode": self.mode,
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
+            "purchase": self.purchase.to_dict() if self.purchase is not None else None,
         }
+
+
+def purchase_advice(state: GameState, player: int, chain: PositionChain) -> ContestBid | None:
+    """The bidding-game advice (:func:`solver.bidding.contest.contest_bid`) for the lot ``player`` stands on,
+    when ``player`` is the one to move and the bank still holds that lot; else ``None``.
+
+    A state file records positions between moves, so a to-move player on an
+    unowned lot is one who has just landed there and must buy it at list
+    price (``buy_at_list``) or let it go to auction (bid up to ``max_bid``).
+    """
+    here = state.players[player].position
+    if player != state.to_move or not state.board.squares[here].is_property or state.owner[here] != BANK:
+        return None
+    return contest_bid(state, player, here, chain=chain)
 
 
 def funded_build_plan(
@@ -294,6 +312,7 @@ def decide(
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)
+    decision.purchase = purchase_advice(state, p, chain)
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (

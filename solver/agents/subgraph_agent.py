@@ -316,7 +316,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 state,
                 self.me,
                 square,
-                horizon=self.build_horizon,
                 chain=self._chain_for(state),
                 reserve_fn=lambda s, q: self._reserves_for(s).get(q, 0),
             )

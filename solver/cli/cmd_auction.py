@@ -1,7 +1,8 @@
 """``monopoly-trade auction STATE --property NAME``: how much the player should bid for an unowned lot
-and whether to buy it at list price (:func:`solver.bidding.auction.auction_bid`): the simulated
-indifference price, the liquidity cap, the risk cap against ruin and the maximum bid, as text or one
-JSON object.
+and whether to buy it at list price: the bidding game of the race for the lot's group
+(:func:`solver.bidding.contest.contest_bid`: graph size, Poorman and Richman costs, the bid in dollars
+and every cap) and the simulated indifference price (:func:`solver.bidding.auction.auction_bid`), as
+text or one JSON object.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 from solver.cli.common import UsageError, nonneg_int, player_arg, pos_int, read_state
 
+METHODS = ("both", "game", "simulate")
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``auction`` to ``subparsers`` (what ``add_subparsers`` returned)."""
@@ -19,15 +22,21 @@ def add_parser(subparsers: Any) -> None:
         "auction",
         help="how much to bid for an unowned lot, and whether to buy it at list price",
         description=(
-            "Auction policy (solver.bidding.auction): the indifference price p* (winning the lot at p against the most "
-            "dangerous rival winning it at p, equal in simulated win probability on common dice; bisection over "
-            "[0, cash]), the liquidity cap (cash + mortgage values of mortgageable lots), the risk cap (cash - the "
-            "ruin reserve after buying) and max bid = min of the three; buy at list price when list <= p*."
+            "Auction policy. The bidding game (solver.bidding.contest, what the subgraph agent bids by default): "
+            "the race for the lot's group as a tree of ownership configurations against the strongest rival, "
+            "terminals valued by the win model, Poorman costs giving the bid as a share of the money in play, "
+            "Richman costs beside it; the money in play is both sides' cash; capped by the outbid cap (the "
+            "largest opponent cash + $1), cash + mortgages and cash - the ruin reserve. The simulation (solver.bidding.auction): the indifference price p* "
+            "(winning the lot at p against the most dangerous rival winning it at p, equal in simulated win "
+            "probability on common dice; bisection over [0, cash]), max bid = min(p*, liquidity cap, risk cap)."
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--property", required=True, metavar="NAME", help="the unowned lot")
     p.add_argument("--player", help="the bidder (default: the state's to_move)")
+    p.add_argument(
+        "--method", choices=METHODS, default="both", help="the bidding game, the simulation, or both (default both)"
+    )
     p.add_argument("--rollouts", type=pos_int, default=300, help="games per simulated state (default 300)")
     p.add_argument("--horizon", type=pos_int, default=20, help="rounds per simulated game (default 20)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
@@ -38,6 +47,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``auction`` on the parsed ``args``: the exit status."""
     from solver.bidding.auction import AuctionError, auction_bid
+    from solver.bidding.contest import contest_bid
 
     state = read_state(args.state)
     player = player_arg(state, args.player)
@@ -45,22 +55,64 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--property: no property named {args.property!r} on the board")
     if not 0.0 <= args.epsilon <= 1.0:
         raise UsageError("--epsilon must be in [0, 1]")
+    game = sim = None
     try:
-        bid = auction_bid(
-            state, player, args.property, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed, epsilon=args.epsilon
-        )
+        if args.method in ("both", "game"):
+            game = contest_bid(state, player, args.property, epsilon=args.epsilon)
+        if args.method in ("both", "simulate"):
+            sim = auction_bid(
+                state, player, args.property, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed, epsilon=args.epsilon
+            )
     except AuctionError as err:
         raise UsageError(f"--property: {err}") from None
     if args.json:
-        print(json.dumps(bid.to_dict()))
+        if game is None:
+            assert sim is not None
+            doc = sim.to_dict()
+        else:
+            doc = game.to_dict()
+            if sim is not None:
+                doc["simulation"] = sim.to_dict()
+        print(json.dumps(doc))
         return 0
-    print(f"{bid.player} bidding for {bid.property} (list price ${bid.list_price})")
-    print(f"  max bid            ${bid.max_bid}")
-    more = " (censored: still better at its cash)" if bid.censored else ""
-    print(f"  indifference price ${bid.indifference_price}{more}")
-    print(f"  liquidity cap      ${bid.liquidity_cap}")
-    print(f"  risk cap           ${bid.risk_cap} (reserve ${bid.reserve})")
-    rival = f"{bid.rival} (win probability +{bid.rival_gain:.3f} with the lot at list price)" if bid.rival else "none"
-    print(f"  rival              {rival}")
-    print(f"  buy at list        {'yes' if bid.buy_at_list else 'no'}")
+    if game is not None:
+        print(_game_text(game.to_dict()))
+    if sim is not None:
+        if game is not None:
+            print()
+        print(_sim_text(sim.to_dict()))
     return 0
+
+
+def _game_text(b: dict[str, Any]) -> str:
+    lines = [
+        f"{b['player']} bidding for {b['property']} (list price ${b['list_price']}): the bidding game",
+        f"  max bid            ${b['max_bid']}",
+        f"  rival              {b['rival'] or 'none'} (strongest for the {b['group']} group)",
+        f"  race               {', '.join(b['lots'])}: {b['vertices']} vertices, {b['terminals']} terminals",
+        (
+            f"  Poorman            cost {b['poorman_cost']:.3f}, bid {b['poorman_fraction']:.1%} of ${b['money_in_play']} in play "
+            f"(cash ${b['money'][0]} + ${b['money'][1]}) = ${b['game_bid']}"
+        ),
+        f"  Richman            cost {b['richman_cost']:.3f}, bid {b['richman_fraction']:.1%} = ${b['richman_bid']}",
+        f"  outbid cap         ${b['outbid_cap']}",
+        f"  liquidity cap      ${b['liquidity_cap']}",
+        f"  risk cap           ${b['risk_cap']} (reserve ${b['reserve']})",
+        f"  buy at list        {'yes' if b['buy_at_list'] else 'no'}",
+    ]
+    return "\n".join(lines)
+
+
+def _sim_text(b: dict[str, Any]) -> str:
+    more = " (censored: still better at its cash)" if b["censored"] else ""
+    rival = f"{b['rival']} (win probability +{b['rival_gain']:.3f} with the lot at list price)" if b["rival"] else "none"
+    lines = [
+        f"{b['player']} bidding for {b['property']} (list price ${b['list_price']}): the simulation",
+        f"  max bid            ${b['max_bid']}",
+        f"  indifference price ${b['indifference_price']}{more}",
+        f"  liquidity cap      ${b['liquidity_cap']}",
+        f"  risk cap           ${b['risk_cap']} (reserve ${b['reserve']})",
+        f"  rival              {rival}",
+        f"  buy at list        {'yes' if b['buy_at_list'] else 'no'}",
+    ]
+    return "\n".join(lines)

@@ -100,6 +100,8 @@ def _solve_text(doc: dict[str, Any]) -> str:
             lines.append(f"  cash kept: ${b['cash_after']}")
     if "trade" in dec:
         lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
+    if doc.get("purchase"):
+        lines += ["", _purchase_text(doc["purchase"])]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):
@@ -113,6 +115,19 @@ def _solve_text(doc: dict[str, Any]) -> str:
     if doc["truncated"]:
         lines.append("(truncated by the time budget)")
     return "\n".join(lines)
+
+
+def _purchase_text(b: dict[str, Any]) -> str:
+    """The buy-or-auction advice for the lot the player stands on (solver.bidding.contest)."""
+    if b["buy_at_list"]:
+        head = f"PURCHASE: buy {b['property']} at its list price ${b['list_price']}"
+    else:
+        head = f"PURCHASE: decline {b['property']} (list ${b['list_price']}) and bid up to ${b['max_bid']} at the auction"
+    return (
+        f"{head}\n  bidding game against {b['rival']} for {', '.join(b['lots'])}: Poorman bid {b['poorman_fraction']:.1%} "
+        f"of ${b['money_in_play']} in play = ${b['game_bid']} (Richman ${b['richman_bid']}); "
+        f"outbid cap ${b['outbid_cap']}, liquidity cap ${b['liquidity_cap']}, risk cap ${b['risk_cap']}; max bid ${b['max_bid']}"
+    )
 
 
 def _legs(transfers: list[dict[str, Any]]) -> str:

@@ -32,6 +32,7 @@ from solver.bidding.auction import (
     auction_bid,
     liquidity_cap,
 )
+from solver.bidding.contest import contest_bid
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -141,8 +142,9 @@ def test_errors(midgame: GameState) -> None:
 
 def test_cli_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(
-        capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--player", "Ann", "--rollouts", "60", "--horizon", "8", "--json"
-    )
+        capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--player", "Ann", "--rollouts", "60", "--horizon", "8",
+        "--method", "simulate", "--json",
+    )  # fmt: skip
     assert code == 0 and err == ""
     doc = json.loads(out)
     for key in ("max_bid", "indifference_price", "liquidity_cap", "risk_cap", "rival", "buy_at_list", "reserve", "trace"):
@@ -151,8 +153,15 @@ def test_cli_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["max_bid"] == max(0, min(doc["indifference_price"], doc["liquidity_cap"], doc["risk_cap"]))
     code, out, _ = run_cli(capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--rollouts", "60", "--horizon", "8")
     assert code == 0
-    for label in ("max bid", "indifference price", "liquidity cap", "risk cap", "rival", "buy at list"):
+    for label in ("max bid", "indifference price", "liquidity cap", "risk cap", "rival", "buy at list", "Poorman", "Richman"):
         assert label in out
+    # Both methods in one JSON object: the bidding game at the top, the simulation under "simulation".
+    code, out, _ = run_cli(capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--rollouts", "60", "--horizon", "8", "--json")
+    doc = json.loads(out)
+    assert doc["method"] == "bidding-game" and doc["simulation"]["player"] == doc["player"]
+    caps = (doc["game_bid"], doc["outbid_cap"], doc["liquidity_cap"], doc["risk_cap"])
+    assert doc["max_bid"] == max(0, min(caps))
+    assert doc["vertices"] == 3 and doc["terminals"] == 2  # Park Place is owned: Boardwalk alone is contested
 
 
 @pytest.mark.parametrize(
@@ -174,9 +183,9 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], args: list
 
 
 def test_agent_option_and_registry() -> None:
-    assert SubgraphTradeAgent(0).auction == "price"  # the default: the measured head-to-head configuration
-    agent = factory("subgraph:auction=policy")(1)
-    assert isinstance(agent, SubgraphTradeAgent) and agent.auction == "policy"
+    assert SubgraphTradeAgent(0).auction == "game"  # the default: the bidding game (solver.bidding.contest)
+    agent = factory("subgraph:auction=simulate")(1)
+    assert isinstance(agent, SubgraphTradeAgent) and agent.auction == "simulate"
     with pytest.raises(ValueError, match="auction"):
         SubgraphTradeAgent(0, auction="cheap")
 
@@ -184,7 +193,7 @@ def test_agent_option_and_registry() -> None:
 def test_agent_decisions_follow_the_policy(midgame: GameState) -> None:
     me = midgame.player_index("Cy")
     sq = midgame.square_of("Pennsylvania Avenue")
-    agent = SubgraphTradeAgent(0, auction="policy", auction_rollouts=100, auction_horizon=10, auction_sure_buy=10_000)
+    agent = SubgraphTradeAgent(0, auction="simulate", auction_rollouts=100, auction_horizon=10, auction_sure_buy=10_000)
     agent.start_game(me, tuple(p.name for p in midgame.players))
     view = GameView(midgame, me)
     bid = agent.auction_max(view, sq)
@@ -194,7 +203,7 @@ def test_agent_decisions_follow_the_policy(midgame: GameState) -> None:
     assert agent.buy(view, sq) == ev.prefers_winning_at(320)
     assert agent._auction_cache is not None and agent._auction_cache[1] is ev  # same state: reused
     # plenty of cash: buys without simulating
-    rich = SubgraphTradeAgent(0, auction="policy", auction_sure_buy=100)
+    rich = SubgraphTradeAgent(0, auction="simulate", auction_sure_buy=100)
     rich.start_game(me, tuple(p.name for p in midgame.players))
     assert rich.buy(view, sq) is True and rich._auction_cache is None
     # "price" keeps the baseline's rules
@@ -203,6 +212,23 @@ def test_agent_decisions_follow_the_policy(midgame: GameState) -> None:
     base = StrategicTradeAgent(0)
     base.start_game(me, tuple(p.name for p in midgame.players))
     assert price.auction_max(view, sq) == base.auction_max(view, sq) and price.buy(view, sq) == base.buy(view, sq)
+
+
+def test_agent_game_decisions_are_the_contest_bid(midgame: GameState) -> None:
+    me = midgame.player_index("Cy")
+    sq = midgame.square_of("Pennsylvania Avenue")
+    agent = SubgraphTradeAgent(0, auction_sure_buy=10_000)
+    agent.start_game(me, tuple(p.name for p in midgame.players))
+    view = GameView(midgame, me)
+    want = contest_bid(midgame, me, sq, reserve_fn=lambda s, q: agent._reserves_for(s).get(q, 0))
+    assert agent.auction_max(view, sq) == want.max_bid
+    assert agent.buy(view, sq) == want.buy_at_list
+    cached = agent._contest_cache
+    agent.buy(view, sq)
+    assert agent._contest_cache is cached  # same state: reused
+    rich = SubgraphTradeAgent(0, auction_sure_buy=100)
+    rich.start_game(me, tuple(p.name for p in midgame.players))
+    assert rich.buy(view, sq) is True and rich._contest_cache is None
 
 
 class Counter:
@@ -215,7 +241,7 @@ class Counter:
 
 def test_agent_policy_in_a_short_game() -> None:
     agent = SubgraphTradeAgent(
-        5, rollouts=60, horizon=8, accept_rollouts=80, auction="policy", auction_rollouts=60, auction_horizon=8, auction_sure_buy=900
+        5, rollouts=60, horizon=8, accept_rollouts=80, auction="simulate", auction_rollouts=60, auction_horizon=8, auction_sure_buy=900
     )
     agents = [agent, *(StrategicTradeAgent(s) for s in (6, 7, 8))]
     state = GameState.new_game(["P1", "P2", "P3", "P4"])
@@ -224,4 +250,16 @@ def test_agent_policy_in_a_short_game() -> None:
     result = Game(state, agents, SeededStream(12), max_rounds=60, observers=[checker, counter]).play()
     assert result.rounds <= 60 and checker.violations == []
     assert agent._auction_cache is not None  # the policy was consulted
+    assert counter.kinds.get("buy", 0) > 0
+
+
+def test_agent_game_auctions_in_a_short_game() -> None:
+    agent = SubgraphTradeAgent(5, rollouts=60, horizon=8, accept_rollouts=80, auction_sure_buy=900)
+    agents = [agent, *(StrategicTradeAgent(s) for s in (6, 7, 8))]
+    state = GameState.new_game(["P1", "P2", "P3", "P4"])
+    checker = InvariantChecker(strict=True)
+    counter = Counter()
+    result = Game(state, agents, SeededStream(12), max_rounds=60, observers=[checker, counter]).play()
+    assert result.rounds <= 60 and checker.violations == []
+    assert agent._contest_cache is not None and agent.auction_seconds > 0  # the bidding game was consulted
     assert counter.kinds.get("buy", 0) > 0

@@ -19,12 +19,15 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from engine.static_value import StaticValuation
-from engine.strategic import exact_landings_per_turn
 from models.state import GameState
 from solver.agents.registry import factory
 from solver.bidding.auction import AuctionError
-from solver.bidding.contest import contest_bid, contest_graph, strongest_rival, tree_costs
+from solver.bidding.contest import (
+    contest_bid,
+    contest_graph,
+    strongest_rival,
+    tree_costs,
+)
 from solver.bidding.poorman import poorman_costs
 from solver.bidding.richman import richman_costs
 
@@ -124,24 +127,14 @@ def test_two_lot_contest_bid_equals_the_hand_calculation() -> None:
     beta = (p_r - p_b) / (1 + p_r - p_b)
     assert bid.poorman_cost == pytest.approx(p_r / (1 + p_r - p_b))
     assert bid.poorman_fraction == pytest.approx(beta)
-    assert bid.money_in_play == 2700  # no lots to mortgage, no reserve: both cash
+    assert bid.money == (1500, 1200) and bid.money_in_play == 2700  # both sides' cash
     assert bid.game_bid == math.floor(beta * 2700)
     r_b, r_r = (c["BB"] + c["BR"]) / 2, (c["RB"] + c["RR"]) / 2
     assert bid.richman_fraction == pytest.approx((r_r - r_b) / 2)
-    # Value cap: the static lot values, owner by owner, over the two ways Park Place can fall.
-    val = StaticValuation(exact_landings_per_turn(s.board, s.rules), 20.0)
-    bw, pp = s.square_of("Boardwalk"), s.square_of("Park Place")
-
-    def d(first: int, second: int) -> float:
-        t = s.copy()
-        t.owner[bw], t.owner[pp] = first, second
-        return sum((1 if t.owner[x] == 0 else -1) * val.lot_value(t, x, t.owner[x], 1) for x in (bw, pp))
-
-    hand_cap = int(((d(0, 0) - d(1, 0)) + (d(0, 1) - d(1, 1))) / 2)
-    assert bid.value_cap == hand_cap
+    assert bid.richman_bid == math.floor((r_r - r_b) / 2 * 2700)
     assert bid.outbid_cap == 1201 and bid.liquidity_cap == 1500 and bid.risk_cap == 1500
-    assert bid.max_bid == min(bid.game_bid, hand_cap, 1201, 1500)
-    assert bid.buy_at_list == (400 <= min(bid.game_bid, hand_cap, 1500))
+    assert bid.max_bid == min(bid.game_bid, 1201, 1500)
+    assert bid.buy_at_list == (400 <= min(bid.game_bid, 1500))
 
 
 def test_a_rival_with_no_cash_is_outbid_by_one_dollar() -> None:
@@ -149,7 +142,7 @@ def test_a_rival_with_no_cash_is_outbid_by_one_dollar() -> None:
     bid = contest_bid(s, "Ann", "Boardwalk", reserve_fn=lambda st, q: 0)
     assert bid.outbid_cap == 1
     assert bid.max_bid == 1
-    assert bid.spendable == (1500, 0)
+    assert bid.money == (1500, 0)
 
 
 def test_last_lot_of_a_group_is_decisive() -> None:
@@ -160,8 +153,7 @@ def test_last_lot_of_a_group_is_decisive() -> None:
     assert bid.lots == ("Boardwalk",) and bid.vertices == 3
     assert bid.terminal_cost == {"B": 0.0, "R": 1.0}
     assert bid.poorman_fraction == pytest.approx(0.5) and bid.richman_fraction == pytest.approx(0.5)
-    assert bid.spendable == (1500, 1500 + 175)  # Bob may mortgage Park Place
-    assert bid.game_bid == 3175 // 2  # half of the money in play
+    assert bid.game_bid == 1500  # half of the $3,000 in play
 
 
 def test_strongest_rival_is_the_one_closest_to_completing() -> None:
