@@ -57,22 +57,23 @@ answering
     negative beyond the noise; otherwise (the win probability does not move,
     as when the game is decided either way within the horizon) accepted when
     the agent's final net worth rises beyond the noise.
-auctions (``auction="policy"``; the default ``"price"`` keeps the baseline's rules)
-    :mod:`solver.bidding.auction` with a small budget (``auction_rollouts`` games of
-    ``auction_horizon`` rounds): the maximum bid is ``auction_bid``'s
-    ``max_bid`` (indifference price against the most dangerous rival, capped
-    by cash + mortgages and by cash - the ruin reserve, here from the cached
-    $200-bucket reserves of the post-purchase state; the bisection, to $10,
-    stops at the smaller cap, and none is run when a cap is $0 or below); a
-    lot is bought at list
-    price when ``cash - price >= auction_sure_buy`` ($700: plenty of cash
-    left, no simulation) or else when the list price is at most the
-    indifference price (one probe at the list price); otherwise it is
-    declined and goes to auction. The simulations are memoised per state and
-    lot, so the auction that follows a refusal reuses them.
-    ``auction="price"`` (the default: the configuration of the head-to-head
-    in the README, and 0.45 s cheaper per game) keeps the baseline's price
-    rules; a paired 200-game run found no significant difference.
+auctions and buying (``auction="game"``, the default)
+    the bidding game of the race for the lot's group
+    (:func:`solver.bidding.contest.contest_bid`, its risk cap from the
+    cached $200-bucket reserves of the post-purchase state): the maximum
+    bid is the game's ``max_bid``; a lot is bought at list price when
+    ``cash - price >= auction_sure_buy`` ($700) or else when the game says
+    ``buy_at_list``, otherwise it is declined and goes to auction. The
+    bid is memoised per state and lot, so the auction that follows a
+    refusal reuses it; its CPU is counted in ``auction_seconds``.
+    ``auction="simulate"``: :mod:`solver.bidding.auction` with a small
+    budget (``auction_rollouts`` games of ``auction_horizon`` rounds): the
+    maximum bid is ``auction_bid``'s ``max_bid`` (indifference price against
+    the most dangerous rival, capped by cash + mortgages and by cash - the
+    ruin reserve; the bisection, to $10, stops at the smaller cap, and none
+    is run when a cap is $0 or below); it buys as above with one probe at
+    the list price in place of the game. ``auction="price"`` keeps the
+    baseline's price rules.
 leaving the answer to the counterparty (``exploit=True``, the default)
     the Nash-zone requirement is dropped: a trade qualifies when the agent
     gains beyond the noise, and the ranking by risk-adjusted gain (its win
