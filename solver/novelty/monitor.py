@@ -222,8 +222,9 @@ class NoveltyMonitor:
 
     The monitor persists across the games of a trial; call
     :meth:`start_game` at each game, :meth:`observe` on every event and
-    :meth:`attach` with the player's (true) view whenever it has one. It
-    pickles without the view (for a trial's checkpoint).
+    :meth:`attach` with the player's (true) view whenever it has one. Its
+    memory between games is written and read back as JSON by
+    :mod:`solver.novelty.checkpoint` (a trial's checkpoint).
     """
 
     def __init__(self, *, adapt: bool = True, alpha: float = ALPHA) -> None:
@@ -237,19 +238,13 @@ class NoveltyMonitor:
         self.me = -1
         self._view: GameView | None = None
         self._seen_board: int | None = None
-        self._window = [0] * 6  # faces seen this game (for the test)
-        self._posterior: list[int] | None = None  # faces seen since the dice last changed (for the MAP estimate)
+        self.window = [0] * 6  # faces seen this game (for the test)
+        self.posterior: list[int] | None = None  # faces seen since the dice last changed (for the MAP estimate)
         self._last_cash: dict[int, Mapping[str, Any]] = {}
         self._pending_offer: int | None = None
         self._asked: set[int] = set()
 
     # -- plumbing ---------------------------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_view"] = None
-        state["_seen_board"] = None
-        return state
-
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
         self.game += 1
         self.me = me
@@ -260,7 +255,7 @@ class NoveltyMonitor:
         self._asked = set()
         if self.rules is not None:
             self._refresh_weights()
-            self._window = [0] * self.rules.dice.sides
+            self.window = [0] * self.rules.dice.sides
 
     def attach(self, view: GameView) -> None:
         """Take the player's view (live): check the board once per game and board."""
@@ -268,7 +263,7 @@ class NoveltyMonitor:
         if self.initial is None:
             self.initial = (view.board, view.rules)
             self.board, self.rules = view.board, view.rules
-            self._window = [0] * view.rules.dice.sides
+            self.window = [0] * view.rules.dice.sides
         if self._seen_board != id(view.board):
             self._seen_board = id(view.board)
             assert self.board is not None
@@ -338,36 +333,36 @@ class NoveltyMonitor:
             self._new_dice(dice.count, top)
             dice = self.rules.dice
         for f in faces:
-            self._window[f - 1] += 1
-            if self._posterior is not None:
-                self._posterior[f - 1] += 1
+            self.window[f - 1] += 1
+            if self.posterior is not None:
+                self.posterior[f - 1] += 1
         q = dice.face_probabilities()
-        n = sum(self._window)
-        bf_alarm = dirichlet_log_bayes_factor(self._window, q) > -math.log(self.alpha)
-        if self._window[-1] == 0 and (bf_alarm or n * -math.log1p(-q[-1]) > -math.log(self.alpha)):
+        n = sum(self.window)
+        bf_alarm = dirichlet_log_bayes_factor(self.window, q) > -math.log(self.alpha)
+        if self.window[-1] == 0 and (bf_alarm or n * -math.log1p(-q[-1]) > -math.log(self.alpha)):
             # the top face never came: fewer sides (named as such even when the frequency test fired first)
-            seen = max(i + 1 for i, c in enumerate(self._window) if c)
+            seen = max(i + 1 for i, c in enumerate(self.window) if c)
             self._detect("dice.sides", f"no {dice.sides} in {n} faces (P = {(1 - q[-1]) ** n:.1e}); top face seen {seen}")
             self._new_dice(dice.count, seen)
             return
         if bf_alarm:
-            counts = list(self._window)
-            if self._posterior is None:
-                self._posterior = list(counts)
+            counts = list(self.window)
+            if self.posterior is None:
+                self.posterior = list(counts)
             self._detect("dice.weights", f"face counts {counts} against {tuple(round(x, 3) for x in q)}: Bayes factor > {1 / self.alpha:.0e}")
             self._refresh_weights()
-            self._window = [0] * self.rules.dice.sides
+            self.window = [0] * self.rules.dice.sides
 
     def _new_dice(self, count: int, sides: int) -> None:
         self._set_rules(dice=DiceSpec(count, sides))
-        self._window = [0] * sides
-        self._posterior = None
+        self.window = [0] * sides
+        self.posterior = None
 
     def _refresh_weights(self) -> None:
         """Believe the MAP face probabilities once the dice are known to be loaded."""
-        if self._posterior is None or self.rules is None:
+        if self.posterior is None or self.rules is None:
             return
-        w = map_weights(self._posterior)
+        w = map_weights(self.posterior)
         d = self.rules.dice
         self._set_rules(dice=DiceSpec(d.count, d.sides, tuple(round(x, 6) for x in w)))
 

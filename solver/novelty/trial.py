@@ -30,9 +30,10 @@ NRP
     that rate is 0 or there is no ``strategic`` opponent.
 
 Each finished game is one JSON line in the results file; after it the
-monitor is checkpointed (pickled, written to a temporary name and renamed) so
-that ``resume`` continues where the run stopped, with the agent's memory as it
-was. Trials are independent: :func:`run_trials` plays many of them on a pool
+monitor is checkpointed (JSON, :mod:`solver.novelty.checkpoint`, written to a
+temporary name and renamed) so that ``resume`` continues where the run
+stopped, with the agent's memory as it was; a checkpoint of another trial,
+or one that fails any check, is refused with one line. Trials are independent: :func:`run_trials` plays many of them on a pool
 of processes, in any order, with the same results.
 """
 
@@ -41,7 +42,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -60,6 +60,7 @@ from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState
 from solver.agents.registry import factory
+from solver.novelty.checkpoint import read_checkpoint, write_checkpoint
 from solver.novelty.monitor import AdaptiveAgent, NoveltyMonitor
 
 BASELINE = "strategic"
@@ -206,11 +207,8 @@ def play_trial(
         out.parent.mkdir(parents=True, exist_ok=True)
         ckpt = _checkpoint_path(out)
         if resume and ckpt.exists():
-            saved = pickle.loads(ckpt.read_bytes())
-            if saved["spec"] != spec:
-                raise ValueError(f"--resume: {out} holds a different trial ({saved['spec']})")
-            monitor = saved["monitor"]
-            rows = {g: r for g, r in read_rows(out).items() if g <= saved["game"]}
+            last, monitor = read_checkpoint(ckpt, spec)
+            rows = {g: r for g, r in read_rows(out).items() if g <= last}
         rewrite_rows(out, rows)
     with contextlib.ExitStack() as stack:
         fh = stack.enter_context(out.open("a", encoding="utf-8")) if out is not None else None
@@ -222,7 +220,7 @@ def play_trial(
             if fh is not None and out is not None:
                 fh.write(json.dumps(row, sort_keys=True) + "\n")
                 fh.flush()
-                atomic_write(_checkpoint_path(out), pickle.dumps({"spec": spec, "game": g, "monitor": monitor}))
+                write_checkpoint(_checkpoint_path(out), spec, g, monitor)
             if progress is not None:
                 progress(len(rows), spec.games, row)
     ordered = [rows[g] for g in range(spec.games)]

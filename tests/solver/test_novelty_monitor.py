@@ -20,6 +20,16 @@ from engine.view import GameView
 from models.board import standard_board
 from models.rules import DiceSpec, Rules
 from models.state import GameState
+from models.board import load_board
+from solver.novelty.checkpoint import (
+    CheckpointError,
+    monitor_from_dict,
+    monitor_to_dict,
+    read_checkpoint,
+    rules_from_dict,
+    rules_to_dict,
+    write_checkpoint,
+)
 from solver.novelty.monitor import (
     AdaptiveAgent,
     NoveltyMonitor,
@@ -227,12 +237,51 @@ def test_every_visible_novelty_is_named_by_the_board_diff(name: str) -> None:
     assert board_changes(standard_board(), standard_board()) == []
 
 
-def test_monitor_pickles_without_its_view() -> None:
+def test_monitor_memory_round_trips_as_json() -> None:
     mon, _ = _monitor()
     mon.observe(_roll(1, 2, 3))
-    back = pickle.loads(pickle.dumps(mon))
+    doc = json.loads(json.dumps(monitor_to_dict(mon)))
+    back = monitor_from_dict(doc)
     assert back.detections == mon.detections and back._view is None
-    assert back.model()[1].dice.count == 3
+    assert back.model() == mon.model() and back.model()[1].dice.count == 3
+    assert back.window == mon.window and back.posterior == mon.posterior
+    assert monitor_to_dict(back) == doc
+
+
+@pytest.mark.parametrize("name", [n.name for n in catalogue.CATALOGUE])
+def test_every_novelty_board_and_rules_round_trip(name: str) -> None:
+    board, rules = catalogue.get(name).apply(standard_board(), Rules())
+    doc = json.loads(json.dumps(rules_to_dict(rules)))
+    back_board = load_board(json.loads(json.dumps(board.name if board.builtin else board.to_dict())))
+    assert back_board == board
+    assert rules_from_dict(doc, back_board) == rules
+
+
+def test_checkpoint_refuses_other_trials_and_hostile_files(tmp_path: Path) -> None:
+    spec = TrialSpec("strategic", "go-salary", games=4, seed=5, max_rounds=60)
+    mon, _ = _monitor()
+    path = tmp_path / "t.jsonl.monitor"
+    write_checkpoint(path, spec, 1, mon)
+    game, back = read_checkpoint(path, spec)
+    assert game == 1 and back.detections == mon.detections
+    other = TrialSpec("strategic", "go-salary", games=4, seed=6, max_rounds=60)
+    with pytest.raises(CheckpointError, match="different trial"):
+        read_checkpoint(path, other)
+    good = json.loads(path.read_text())
+    cases = {
+        "pickle": pickle.dumps({"spec": spec}),  # the old format: data, never unpickled
+        "not json": b"{nope",
+        "not utf-8": b"\xff\xfe",
+        "format": json.dumps({**good, "format": "x"}).encode(),
+        "game": json.dumps({**good, "game": 99}).encode(),
+        "rule": json.dumps({**good, "monitor": {**good["monitor"], "alpha": 2}}).encode(),
+        "depth": b"[" * 100_000 + b"]" * 100_000,
+    }
+    for label, data in cases.items():
+        path.write_bytes(data)
+        with pytest.raises(CheckpointError) as err:
+            read_checkpoint(path, spec)
+        assert "\n" not in str(err.value), label
 
 
 def test_no_adaptation_keeps_the_first_model() -> None:
