@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.tournament import BackendUnavailableError, read_rows, run_tournament
+from engine.tournament import BackendUnavailableError, ResumeError, read_rows, results_header, run_tournament
 from solver.cli.common import UsageError, nonneg_int, pos_int
 from solver.cli.progress import GameBar
 
@@ -61,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
 
     log.info("%d games of seed %d (%d already done), %d %s worker(s)", args.games, args.seed, len(done_rows), args.workers, args.backend)
 
+    if to_stdout:  # the file's format: the header line, then the rows as they finish
+        header = results_header("tournament", [spec for spec, _ in specs], args.seed, args.max_rounds)
+        print(json.dumps(header, sort_keys=True), flush=True)
+
     def progress(done: int, total: int, row: dict[str, Any]) -> None:
         if to_stdout:  # the rows as they finish, one JSON line each (the file's format)
             print(json.dumps(row, sort_keys=True), flush=True)
@@ -81,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except BackendUnavailableError as err:  # --backend ray without the ray extra
         raise UsageError(f"--backend {args.backend}: {err}") from None
+    except ResumeError as err:  # another run's file, or one that would lose games
+        raise UsageError(str(err)) from None
     finally:
         bar.close()
     played = len(result.rows) - len(done_rows)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tournament import run_tournament, seating, wilson
+from engine.tournament import RESULTS_FORMAT, ResumeError, read_results, run_tournament, seating, wilson
 from solver.agents.registry import parse_agents
 from solver.cli import main
 
@@ -42,18 +42,56 @@ def test_same_results_for_one_or_two_workers(tmp_path: Path) -> None:
 
 def test_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) -> None:
     full = run_tournament(FACTORIES, LABELS, 8, 11, max_rounds=100, out=tmp_path / "full.jsonl")
-    # a run killed after 3 games, mid-way through writing the 4th line
+    # a run killed after 3 games, mid-way through writing the 4th line (line 0 is the header)
     lines = (tmp_path / "full.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["header"] == RESULTS_FORMAT
     partial = tmp_path / "partial.jsonl"
-    partial.write_text("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])
+    partial.write_text("\n".join(lines[:4]) + "\n" + lines[4][: len(lines[4]) // 2])
     played: list[int] = []
     resumed = run_tournament(
         FACTORIES, LABELS, 8, 11, max_rounds=100, out=partial, resume=True, progress=lambda done, total, row: played.append(done)
     )
     assert resumed.rows == full.rows
     assert len(played) == 5  # only the missing games were played
-    rows = [json.loads(line) for line in partial.read_text().splitlines()]
+    rows = [json.loads(line) for line in partial.read_text().splitlines()[1:]]
     assert sorted(r["game"] for r in rows) == list(range(8))  # nothing lost, nothing twice
+
+
+def test_resume_refuses_files_that_are_not_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    run_tournament(FACTORIES, LABELS, 4, 11, max_rounds=60, out=out)
+    before = out.read_bytes()
+    for kwargs, needle in (
+        ({"seed": 12}, "seed"),
+        ({"max_rounds": 61}, "max_rounds"),
+        ({"labels": tuple(reversed(LABELS))}, "agents"),
+        ({"games": 2}, "beyond --games 2"),
+    ):
+        args = {"labels": LABELS, "games": 4, "seed": 11, "max_rounds": 60, **kwargs}
+        with pytest.raises(ResumeError, match=needle) as err:
+            run_tournament(FACTORIES, args["labels"], args["games"], args["seed"], max_rounds=args["max_rounds"], out=out, resume=True)
+        assert "\n" not in str(err.value)
+        assert out.read_bytes() == before  # nothing rewritten, nothing deleted
+    # A file without a header (another program's) is refused too; an empty one is a fresh start.
+    headerless = tmp_path / "old.jsonl"
+    headerless.write_text("\n".join(before.decode().splitlines()[1:]) + "\n")
+    with pytest.raises(ResumeError, match="no header"):
+        run_tournament(FACTORIES, LABELS, 4, 11, max_rounds=60, out=headerless, resume=True)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert len(run_tournament(FACTORIES, LABELS, 2, 11, max_rounds=60, out=empty, resume=True).rows) == 2
+
+
+def test_bad_lines_are_dropped_and_counted(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    run_tournament(FACTORIES, LABELS, 3, 5, max_rounds=60, out=out)
+    lines = out.read_bytes().splitlines()
+    out.write_bytes(b"\n".join([lines[0], b"[1, 2]", b"\xff\xfe not utf-8", b'{"game": true}', b'{"game": -1}', *lines[1:]]) + b"\n")
+    found = read_results(out)
+    assert found.header is not None and sorted(found.rows) == [0, 1, 2] and found.dropped == 4
+    resumed = run_tournament(FACTORIES, LABELS, 4, 5, max_rounds=60, out=out, resume=True)
+    assert sorted(r["game"] for r in resumed.rows) == [0, 1, 2, 3]
+    assert read_results(out).dropped == 0  # rewritten without them
 
 
 def test_play_replays_a_tournament_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

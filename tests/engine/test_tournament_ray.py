@@ -41,7 +41,7 @@ def test_ray_gives_the_rows_and_standings_of_local_processes(tmp_path: Path) -> 
     on_ray, ray_lines = _run(tmp_path, "ray.jsonl", workers=2, backend="ray")
     assert serial.rows == pool.rows == on_ray.rows
     assert serial.standings == pool.standings == on_ray.standings and serial.draws == on_ray.draws
-    assert serial_lines == pool_lines == ray_lines and len(ray_lines) == GAMES
+    assert serial_lines == pool_lines == ray_lines and len(ray_lines) == GAMES + 1  # the header and one line per game
     assert ray.is_initialized()  # a run that joined an instance leaves it running
 
 
@@ -49,7 +49,7 @@ def test_ray_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) 
     full, _ = _run(tmp_path, "full.jsonl", workers=2, backend="ray")
     lines = (tmp_path / "full.jsonl").read_text().splitlines()
     partial = tmp_path / "partial.jsonl"
-    partial.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])  # killed mid-line
+    partial.write_text("\n".join(lines[:6]) + "\n" + lines[6][: len(lines[6]) // 2])  # header, 5 games, killed mid-line
     played: list[int] = []
     resumed = run_tournament(
         FACTORIES,
@@ -65,7 +65,7 @@ def test_ray_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) 
     )
     assert resumed.rows == full.rows and resumed.to_dict() == full.to_dict()
     assert len(played) == GAMES - 5  # only the missing games were played
-    games = [json.loads(line)["game"] for line in partial.read_text().splitlines()]
+    games = [json.loads(line)["game"] for line in partial.read_text().splitlines()[1:]]
     assert sorted(games) == list(range(GAMES))  # nothing lost, nothing twice
 
 

@@ -40,8 +40,10 @@ def test_out_dash_streams_the_rows_to_stdout(capsys: pytest.CaptureFixture[str],
     assert code == 0
     code, out, err = run_cli(capsys, *TOURNAMENT, "--out", "-")
     assert code == 0
-    by_game = sorted((json.loads(x) for x in out.splitlines()), key=lambda r: r["game"])
-    assert by_game == [json.loads(x) for x in sorted(f.read_text().splitlines(), key=lambda x: json.loads(x)["game"])]
+    streamed, written = out.splitlines(), f.read_text().splitlines()
+    assert streamed[0] == written[0] and json.loads(streamed[0])["header"] == "monopoly-results/1"
+    by_game = sorted((json.loads(x) for x in streamed[1:]), key=lambda r: r["game"])
+    assert by_game == [json.loads(x) for x in sorted(written[1:], key=lambda x: json.loads(x)["game"])]
     assert err.startswith("tournament: 3 games")  # the summary moved to stderr
     code, _, err = run_cli(capsys, *TOURNAMENT, "--out", "-", "--resume")
     assert code == 2 and "--out -" in err
