@@ -115,6 +115,8 @@ class BaseAgent:
 class RandomAgent(BaseAgent):
     """Random legal choices, to shake the engine.
 
+    ``OPTION_LIMITS``: the range of each option, checked by the agent registry.
+
     Parameters
     ----------
     seed:
@@ -127,6 +129,7 @@ class RandomAgent(BaseAgent):
     """
 
     name = "random"
+    OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {"p_stop": (0.0, 1.0), "p_trade": (0.0, 1.0)}
 
     def __init__(self, seed: SeedLike = None, p_stop: float = 0.6, p_trade: float = 0.15) -> None:
         super().__init__(seed)

@@ -59,6 +59,17 @@ from models.trade import Trade
 
 class StrategicTradeAgent(BaseAgent):
     name = "strategic"
+    OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
+        "reserve": (0, 10**6),
+        "critical_reserve": (0, 10**6),
+        "premium": (0.0, 10.0),
+        "danger": (0.0, 10.0),
+        "accept_margin": (-(10**6), 10**6),
+        "horizon": (0.0, 1000.0),
+        "cooldown": (0, 10**4),
+        "leave_jail_unowned": (0, 1000),
+    }
+    """The range of each numeric option (the agent registry refuses others with one line)."""
 
     def __init__(
         self,

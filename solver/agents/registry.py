@@ -8,6 +8,7 @@ engine never imports this module: tournaments and games receive factories
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,11 @@ AgentFactory = Callable[[SeedLike], Agent]
 
 
 class UnknownAgentError(ValueError):
-    """An agent name or option the registry does not know."""
+    """An agent name or option the registry does not know, or an option value it refuses (one line)."""
+
+
+Limit = tuple[float, float] | tuple[str, ...]
+"""An option's allowed values: ``(lowest, highest)`` for a number, the choices for a string."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +38,27 @@ class AgentEntry:
         """Keyword options with their defaults (those of simple types only)."""
         out = {}
         for p in inspect.signature(self.cls).parameters.values():
-            if p.name != "seed" and p.default is not p.empty:
-                if isinstance(p.default, (bool, int, float, str)):
-                    out[p.name] = p.default
+            if p.name != "seed" and p.default is not p.empty and isinstance(p.default, (bool, int, float, str)):
+                out[p.name] = p.default
         return out
+
+    def limits(self) -> dict[str, Limit]:
+        """The allowed values of each non-boolean option (the class's ``OPTION_LIMITS``)."""
+        return dict(getattr(self.cls, "OPTION_LIMITS", {}))
+
+    def describe_options(self) -> str:
+        """``name=default [lo..hi]`` or ``name=default {a|b}`` for every option, for listings."""
+        limits = self.limits()
+        parts = []
+        for key, default in self.options().items():
+            lim = limits.get(key)
+            if lim is None:
+                parts.append(f"{key}={default}")
+            elif isinstance(lim[0], str):
+                parts.append(f"{key}={default} {{{'|'.join(str(x) for x in lim)}}}")
+            else:
+                parts.append(f"{key}={default} [{lim[0]}..{lim[1]}]")
+        return ", ".join(parts)
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
@@ -66,7 +88,15 @@ def entries() -> list[AgentEntry]:
     return list(_REGISTRY.values())
 
 
-def _convert(value: str, default: Any, where: str) -> Any:
+MAX_OPTION_CHARS = 64
+"""Longest option value read (longer text is refused before any conversion)."""
+
+
+def _convert(value: str, default: Any, where: str, limit: Limit | None) -> Any:
+    """``value`` as the type of ``default``, checked against ``limit`` (one-line errors naming ``where``)."""
+    shown = value if len(value) <= 20 else value[:20] + "..."
+    if len(value) > MAX_OPTION_CHARS:
+        raise UnknownAgentError(f"{where}: {shown!r} is longer than {MAX_OPTION_CHARS} characters")
     try:
         if isinstance(default, bool):
             if value.lower() in ("1", "true", "yes", "on"):
@@ -75,12 +105,24 @@ def _convert(value: str, default: Any, where: str) -> Any:
                 return False
             raise ValueError(value)
         if isinstance(default, int):
-            return int(value)
-        if isinstance(default, float):
-            return float(value)
+            number: Any = int(value)
+        elif isinstance(default, float):
+            number = float(value)
+        else:
+            number = None
     except ValueError:
-        raise UnknownAgentError(f"{where}: {value!r} is not a valid {type(default).__name__}") from None
-    return value
+        raise UnknownAgentError(f"{where}: {shown!r} is not a valid {type(default).__name__}") from None
+    if number is None:  # a string option
+        if limit is not None and value not in limit:
+            raise UnknownAgentError(f"{where}: {shown!r} is not one of {', '.join(str(x) for x in limit)}")
+        return value
+    if not math.isfinite(number):
+        raise UnknownAgentError(f"{where}: {shown!r} is not a finite number")
+    if limit is not None:
+        lo, hi = limit
+        if not lo <= number <= hi:  # type: ignore[operator]
+            raise UnknownAgentError(f"{where}: {shown} is outside {lo}..{hi}")
+    return number
 
 
 def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
@@ -90,6 +132,7 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
         raise UnknownAgentError(f"unknown agent {name!r} (known: {', '.join(sorted(_REGISTRY))})")
     entry = _REGISTRY[name]
     options = entry.options()
+    limits = entry.limits()
     kwargs: dict[str, Any] = {}
     if rest:
         for item in rest.split(","):
@@ -99,7 +142,11 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
                 raise UnknownAgentError(
                     f"agent {name!r}: unknown option {key!r} (options: {', '.join(sorted(options)) or 'none'})"
                 )
-            kwargs[key] = _convert(value.strip(), options[key], f"agent {name!r} option {key!r}")
+            kwargs[key] = _convert(value.strip(), options[key], f"agent {name!r} option {key!r}", limits.get(key))
+    try:  # the constructor's own checks (combinations of options), now rather than in a worker
+        entry.cls(0, **kwargs)
+    except ValueError as err:
+        raise UnknownAgentError(f"agent {name!r}: {str(err).splitlines()[0] if str(err) else 'refused its options'}") from None
     return entry, kwargs
 
 

@@ -166,6 +166,29 @@ AUCTIONS = ("game", "simulate", "price")
 
 class SubgraphTradeAgent(StrategicTradeAgent):
     name = "subgraph"
+    OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
+        "rollouts": (1, 100_000),
+        "horizon": (1, 1000),
+        "candidates": (1, 100),
+        "cash_step": (1, 10_000),
+        "accept_rollouts": (1, 100_000),
+        "reserve": (0, 10**6),
+        "auction": AUCTIONS,
+        "auction_rollouts": (1, 100_000),
+        "auction_horizon": (1, 1000),
+        "auction_sure_buy": (0, 10**6),
+        "scoring": SCORINGS,
+        "value": ("fitted", "linear"),
+        "objective": ("proposer", "balanced"),
+        "margin": (0.0, 1.0),
+        "build": ("even", "funded"),
+        "build_horizon": (0, 200),
+        "price": ("generated", "play"),
+        "price_step": (10, 1000),
+        "offers": (1, 2),
+        "cash_key": ("linear", "geometric"),
+    }
+    """The range or the choices of each option (the agent registry refuses others with one line)."""
 
     def __init__(
         self,

@@ -147,6 +147,12 @@ class ValueAgent(BaseAgent):
     """Seed 002's agent: ``argmax V(s'_m)`` over the safe moves (module docstring)."""
 
     name = "value"
+    OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
+        "k": (1, 100),
+        "cash_min": (0, 10**6),
+        "eps": (0.0, 10.0**6),
+    }
+    """The range of each numeric option (the agent registry refuses others with one line)."""
 
     def __init__(self, seed: SeedLike = None, *, k: int = 5, cash_min: int = 150, eps: float = 1.0, cash_in_assets: bool = True) -> None:
         super().__init__(seed)

@@ -1,5 +1,6 @@
 """``monopoly-trade agents``: list the agents of :mod:`solver.agents.registry`, one line each with its
-summary, and the options an agent spec may set with their defaults.
+summary, and the options an agent spec may set with their defaults and their allowed values
+(``[lo..hi]`` for a number, ``{a|b}`` for a choice; booleans take true/false, 1/0, yes/no, on/off).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.agents.registry import entries
 
     for entry in entries():
-        opts = ", ".join(f"{k}={v}" for k, v in entry.options().items())
+        opts = entry.describe_options()
         print(f"{entry.name}: {entry.summary}")
         if opts:
             print(f"  options: {opts}")

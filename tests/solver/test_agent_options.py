@@ -1,0 +1,56 @@
+"""Every option of every registered agent is checked where it is parsed (hostile values refused in one line).
+
+Table-driven: for each option of each agent, a list of hostile or edge values
+is parsed; each is either accepted with a value inside the option's declared
+range (or choices), or refused with :class:`UnknownAgentError` in one line
+naming the agent and the option. The defaults themselves must lie inside the
+declared ranges, and every non-boolean option must declare one.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solver.agents.registry import UnknownAgentError, entries, parse_spec
+from tests.solver.cli_helpers import run_cli
+
+HOSTILE = ("0", "-1", "nan", "inf", "-inf", "text", "1e400", "9" * 5000, "", "1.5", "2")
+OPTIONS = [(e.name, key, default) for e in entries() for key, default in e.options().items()]
+
+
+@pytest.mark.parametrize(("agent", "key", "default"), OPTIONS, ids=[f"{a}.{k}" for a, k, _ in OPTIONS])
+def test_every_option_refuses_or_bounds_hostile_values(agent: str, key: str, default: object) -> None:
+    entry = next(e for e in entries() if e.name == agent)
+    limit = entry.limits().get(key)
+    if not isinstance(default, bool):
+        assert limit is not None, f"{agent}.{key} declares no range"
+        if isinstance(limit[0], str):
+            assert default in limit
+        else:
+            assert limit[0] <= default <= limit[1]
+    for raw in HOSTILE:
+        try:
+            _, kwargs = parse_spec(f"{agent}:{key}={raw}")
+        except UnknownAgentError as err:
+            text = str(err)
+            assert "\n" not in text and repr(agent) in text and repr(key) in text, text
+            continue
+        value = kwargs[key]
+        if isinstance(default, bool):
+            assert isinstance(value, bool)
+        elif isinstance(limit[0], str):  # type: ignore[index]
+            assert value in limit  # type: ignore[operator]
+        else:
+            assert math.isfinite(value) and limit[0] <= value <= limit[1]  # type: ignore[index]
+
+
+def test_play_refuses_a_bad_option_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for spec, needle in (
+        ("subgraph:auction=nosuch", "not one of"),
+        ("subgraph:rollouts=0", "outside 1..100000"),
+        ("strategic:horizon=nan", "not a finite number"),
+    ):
+        code, out, err = run_cli(capsys, "play", "--agents", f"{spec},strategic", "--max-rounds", "3")
+        assert code == 2 and out == "" and needle in err and err.count("\n") == 1
