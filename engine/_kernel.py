@@ -343,6 +343,17 @@ def end_game(B, X, reason):
             for q in range(PL.shape[0]):
                 if PL[q, BK] == 0:
                     winner = q
+    t = M[TO_MOVE]
+    if PL[t, BK] != 0 and active_count(X) > 0:
+        # As the reference engine: the final state stays valid, the next active player is to move.
+        n = PL.shape[0]
+        for k in range(1, n + 1):
+            q = (t + k) % n
+            if PL[q, BK] == 0:
+                M[TO_MOVE] = q
+                break
+        M[PHASE] = 0
+        M[DBL] = 0
     M[OVER] = 1
     M[WINNER] = winner
     M[REASON] = reason
@@ -620,11 +631,25 @@ def bankrupt_single(B, X, key, p, c):
     if active_count(X) <= 1:
         end_game(B, X, REASON_BANKRUPTCY)
         return
+    OWN, HOU = X[1], X[2]
     for i in range(npr):
         sq = props[i]
-        # interest only on a mortgaged lot (the policy never lifts on receipt)
+        # interest only on a mortgaged lot (the policy never lifts on receipt) ...
         if MOR[sq] and not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
             return
+        # ... unless c has buildings in its group (set sizes): then it must lift it (Game._receive_mortgaged)
+        if MOR[sq] and OWN[sq] == c:
+            g = SQ[sq, GROUP]
+            built = False
+            for o in range(OWN.shape[0]):
+                if SQ[o, GROUP] == g and OWN[o] == c and HOU[o] > 0:
+                    built = True
+                    break
+            if built:
+                if not pay_bank(B, X, key, c, SQ[sq, MVAL]):
+                    return
+                MOR[sq] = 0
+                touch(B, X, g)
 
 
 @jit

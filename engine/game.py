@@ -271,6 +271,13 @@ class Game:
     def _end(self, reason: str) -> None:
         s = self.state
         active = s.active_players()
+        if active and s.players[s.to_move].bankrupt:
+            # The final state stays a valid state: the next active player in seat order is to move
+            # (the winner, when one is left), at the start of a turn.
+            n = len(s.players)
+            s.to_move = next((s.to_move + k) % n for k in range(1, n + 1) if not s.players[(s.to_move + k) % n].bankrupt)
+            s.phase = "start"
+            s.doubles_rolled = 0
         worths = {s.players[i].name: s.net_worth(i) for i in range(len(s.players))}
         if reason == "round_cap":
             winner = max(active, key=lambda i: (s.net_worth(i), -i)) if active else None
@@ -698,13 +705,26 @@ class Game:
     def _receive_mortgaged(self, c: int, sq: int) -> bool:
         """``c`` received mortgaged ``sq``: pay the interest now, lift if it wishes.
 
+        If ``c`` has buildings in ``sq``'s group (possible only when
+        ``rules.set_size`` lets it build on part of a group), it must lift the
+        mortgage at once, raising the money like any debt (selling those
+        buildings if need be): a group with buildings never holds a mortgaged
+        lot of the same owner, so every state stays valid.
+
         Returns ``False`` if ``c`` went bankrupt paying."""
         s = self.state
         value = s.mortgage_value(sq)
         lift = self.agents[c].lift_on_receipt(self.views[c], sq)
         if not self._pay(c, s.rules.interest(value), None, "interest on a mortgaged property received"):
             return False
-        if lift and s.players[c].cash >= value and s.owner[sq] == c:
+        group = s.group_of(sq)
+        forced = any(s.owner[o] == c and s.houses[o] for o in s.board.groups[group])
+        if forced and s.owner[sq] == c and s.mortgaged[sq]:
+            if not self._pay(c, value, None, "mortgage lifted (buildings in the group)"):
+                return False
+            s.mortgaged[sq] = False
+            self._emit("unmortgage", c, square=sq)
+        elif lift and s.players[c].cash >= value and s.owner[sq] == c:
             self._cash(c, None, value, "mortgage lifted")
             s.mortgaged[sq] = False
             self._emit("unmortgage", c, square=sq)
