@@ -40,6 +40,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -70,15 +72,28 @@ class RuinChain:
     start: int | None  # None: ruined at turn 0
 
 
+MAX_GRID_POINTS = 2048
+"""Most points of a cash grid: above ``bucket * MAX_GRID_POINTS`` the step grows with the cap
+(:func:`grid_step`), so a ruin chain's memory and time stay bounded for any accepted state."""
+
+
+def grid_step(bucket: float, cap: float) -> float:
+    """The step of the cash grid: ``bucket``, or ``ceil(cap / MAX_GRID_POINTS)`` when that is larger."""
+    return max(float(bucket), float(math.ceil(cap / MAX_GRID_POINTS)))
+
+
 def cash_grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
-    """The cash grid of the ruin chains: ``0``, then ``c0, c0 + bucket, ...`` below ``cap``,
-    then ``cap``, with ``c0 = start_cash mod bucket`` (``bucket`` when that is 0) so that
-    ``start_cash`` is a grid point. Shared by :func:`ruin_pmf` and :mod:`engine.state_risk`.
+    """The cash grid of the ruin chains: ``0``, then ``c0, c0 + step, ...`` below ``cap``,
+    then ``cap``, with ``c0 = start_cash mod step`` (``step`` when that is 0) so that
+    ``start_cash`` is a grid point. ``step`` is :func:`grid_step` (``bucket`` unless the grid
+    would have more than :data:`MAX_GRID_POINTS` points). Shared by :func:`ruin_pmf` and
+    :mod:`engine.state_risk`.
     """
     if bucket <= 0:
         raise ValueError("bucket must be positive")
     if cap <= 0:
         raise ValueError("cap must be positive")
+    bucket = grid_step(bucket, cap)
     c0 = float(np.fmod(start_cash, bucket)) if start_cash > 0 else bucket
     if c0 <= 0:
         c0 = bucket

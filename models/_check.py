@@ -6,19 +6,25 @@ Python, so it is excluded explicitly), and unknown keys are refused.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from models.errors import InvalidStateError
+from models.limits import MAX_INT
 
 
 def key_path(parent: str, key: str | int) -> str:
-    """Join a field path: ``players`` + 1 -> ``players[1]``; ``rules`` + ``dice`` -> ``rules.dice``."""
+    """Join a field path: ``players`` + 1 -> ``players[1]``; ``rules`` + ``dice`` -> ``rules.dice``.
+
+    Other keys (property and player names) are quoted as JSON strings, so a key
+    holding a line break or a control character stays on one line, escaped."""
     if isinstance(key, int):
         return f"{parent}[{key}]"
     if key.isidentifier() and key.islower():  # field names; property and player names get brackets
         return f"{parent}.{key}" if parent else key
-    return f'{parent}["{key}"]'
+    shown = key if len(key) <= 80 else key[:80] + "..."
+    return f"{parent}[{json.dumps(shown, ensure_ascii=not shown.isprintable())}]"
 
 
 def expect_object(value: Any, field: str, allowed: Iterable[str], required: Iterable[str] = ()) -> Mapping[str, Any]:
@@ -35,8 +41,11 @@ def expect_object(value: Any, field: str, allowed: Iterable[str], required: Iter
 
 
 def expect_int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer in ``lo..hi``; without ``hi``, at most :data:`models.limits.MAX_INT` in magnitude."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidStateError(field, f"expected an integer, got {type_name(value)}")
+    if abs(value) > MAX_INT:  # str() of a huge integer can itself fail: say how big, not what
+        raise InvalidStateError(field, f"an integer of magnitude beyond the limit {MAX_INT}")
     if lo is not None and value < lo:
         raise InvalidStateError(field, f"{value} is below the minimum {lo}")
     if hi is not None and value > hi:

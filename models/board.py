@@ -41,6 +41,7 @@ from models._check import (
     expect_str,
     key_path,
 )
+from models.limits import MAX_AMOUNT, MAX_CARDS, MAX_SQUARES
 from models.errors import InvalidStateError
 
 Square_ = int  # a square index, 0..N-1
@@ -256,14 +257,14 @@ def _parse_square(doc: Any, index: int, field_: str) -> Square:
             kind,
             name,
             group=group,
-            price=expect_int(obj["price"], key_path(field_, "price"), 0),
-            rents=tuple(expect_int(r, key_path(key_path(field_, "rents"), i), 0) for i, r in enumerate(rents)),
-            house_cost=expect_int(obj["house_cost"], key_path(field_, "house_cost"), 0),
+            price=expect_int(obj["price"], key_path(field_, "price"), 0, MAX_AMOUNT),
+            rents=tuple(expect_int(r, key_path(key_path(field_, "rents"), i), 0, MAX_AMOUNT) for i, r in enumerate(rents)),
+            house_cost=expect_int(obj["house_cost"], key_path(field_, "house_cost"), 0, MAX_AMOUNT),
         )
     if kind in ("railroad", "utility"):
-        return Square(index, kind, name, group=kind, price=expect_int(obj["price"], key_path(field_, "price"), 0))
+        return Square(index, kind, name, group=kind, price=expect_int(obj["price"], key_path(field_, "price"), 0, MAX_AMOUNT))
     if kind == "tax":
-        return Square(index, kind, name, amount=expect_int(obj["amount"], key_path(field_, "amount"), 0))
+        return Square(index, kind, name, amount=expect_int(obj["amount"], key_path(field_, "amount"), 0, MAX_AMOUNT))
     return Square(index, kind, name)
 
 
@@ -304,21 +305,21 @@ def _parse_card(doc: Any, field_: str, squares: tuple[Square, ...]) -> Card:
             action,
             text,
             group=group,
-            rent_multiplier=expect_int(obj.get("rent_multiplier", 1), key_path(field_, "rent_multiplier"), 0),
-            dice_multiplier=expect_int(obj.get("dice_multiplier", 0), key_path(field_, "dice_multiplier"), 0),
+            rent_multiplier=expect_int(obj.get("rent_multiplier", 1), key_path(field_, "rent_multiplier"), 0, 100),
+            dice_multiplier=expect_int(obj.get("dice_multiplier", 0), key_path(field_, "dice_multiplier"), 0, 1000),
         )
     if action == "move":
-        steps = expect_int(obj["steps"], key_path(field_, "steps"))
+        steps = expect_int(obj["steps"], key_path(field_, "steps"), -len(squares), len(squares))
         return Card(action, text, steps=steps)
     if action == "repairs":
         return Card(
             action,
             text,
-            house=expect_int(obj["house"], key_path(field_, "house"), 0),
-            hotel=expect_int(obj["hotel"], key_path(field_, "hotel"), 0),
+            house=expect_int(obj["house"], key_path(field_, "house"), 0, MAX_AMOUNT),
+            hotel=expect_int(obj["hotel"], key_path(field_, "hotel"), 0, MAX_AMOUNT),
         )
     if action in ("cash", "each_player"):
-        return Card(action, text, amount=expect_int(obj["amount"], key_path(field_, "amount")))
+        return Card(action, text, amount=expect_int(obj["amount"], key_path(field_, "amount"), -MAX_AMOUNT, MAX_AMOUNT))
     return Card(action, text)
 
 
@@ -335,7 +336,7 @@ def parse_board(doc: Any, field_: str = "board", *, builtin: bool = False) -> Bo
     )
     name = expect_str(obj.get("name", "inline"), key_path(field_, "name"))
     sq_field = key_path(field_, "squares")
-    raw = expect_list(obj["squares"], sq_field, 2)
+    raw = expect_list(obj["squares"], sq_field, 2, MAX_SQUARES)
     squares = tuple(_parse_square(s, i, key_path(sq_field, i)) for i, s in enumerate(raw))
     if squares[0].kind != "go":
         raise InvalidStateError(key_path(sq_field, 0), "square 0 must be Go")
@@ -351,13 +352,13 @@ def parse_board(doc: Any, field_: str = "board", *, builtin: bool = False) -> Bo
             if sq.name in seen:
                 raise InvalidStateError(key_path(key_path(sq_field, sq.index), "name"), f"duplicate property name {sq.name!r}")
             seen[sq.name] = sq.index
-    rr = expect_list(obj.get("railroad_rents", [25, 50, 100, 200]), key_path(field_, "railroad_rents"), 1)
-    rr_t = tuple(expect_int(v, key_path(key_path(field_, "railroad_rents"), i), 0) for i, v in enumerate(rr))
+    rr = expect_list(obj.get("railroad_rents", [25, 50, 100, 200]), key_path(field_, "railroad_rents"), 1, MAX_SQUARES)
+    rr_t = tuple(expect_int(v, key_path(key_path(field_, "railroad_rents"), i), 0, MAX_AMOUNT) for i, v in enumerate(rr))
     n_rr = sum(1 for sq in squares if sq.kind == "railroad")
     if n_rr > len(rr_t):
         raise InvalidStateError(key_path(field_, "railroad_rents"), f"{len(rr_t)} rents for {n_rr} railroads")
-    um = expect_list(obj.get("utility_multipliers", [4, 10]), key_path(field_, "utility_multipliers"), 1)
-    um_t = tuple(expect_int(v, key_path(key_path(field_, "utility_multipliers"), i), 0) for i, v in enumerate(um))
+    um = expect_list(obj.get("utility_multipliers", [4, 10]), key_path(field_, "utility_multipliers"), 1, MAX_SQUARES)
+    um_t = tuple(expect_int(v, key_path(key_path(field_, "utility_multipliers"), i), 0, 1000) for i, v in enumerate(um))
     n_ut = sum(1 for sq in squares if sq.kind == "utility")
     if n_ut > len(um_t):
         raise InvalidStateError(key_path(field_, "utility_multipliers"), f"{len(um_t)} multipliers for {n_ut} utilities")
@@ -367,7 +368,7 @@ def parse_board(doc: Any, field_: str = "board", *, builtin: bool = False) -> Bo
         parsed = {}
         for kind in ("chance", "community_chest"):
             f = key_path(decks_field, kind)
-            cards = expect_list(decks[kind], f)
+            cards = expect_list(decks[kind], f, 0, MAX_CARDS)
             parsed[kind] = tuple(_parse_card(c, key_path(f, i), squares) for i, c in enumerate(cards))
         chance, chest = parsed["chance"], parsed["community_chest"]
     else:

@@ -50,6 +50,17 @@ from models._check import (
 from models.board import BUILTIN_BOARDS, HOTEL, Board, load_board
 from models.errors import InvalidStateError
 from models.files import atomic_write
+from models.limits import (
+    MAX_AMOUNT,
+    MAX_CASH,
+    MAX_DICE,
+    MAX_JSON_DEPTH,
+    MAX_ROUND,
+    MAX_SIDES,
+    MAX_STATE_BYTES,
+    MAX_SUPPLY,
+    name_problem,
+)
 from models.rules import DiceSpec, Rules
 from models.state import BANK, PHASES, GameState, PlayerState
 
@@ -109,21 +120,50 @@ def load_state(path_or_dict: PathLike | Mapping[str, Any]) -> GameState:
 
 
 def _read_json(path: Path) -> Any:
-    """Parse a JSON file, refusing duplicate keys and NaN/Infinity."""
-    return _parse_json_bytes(path.read_bytes(), str(path))
+    """Parse a JSON file, refusing duplicate keys and NaN/Infinity (and files over :data:`MAX_STATE_BYTES`)."""
+    with path.open("rb") as fh:
+        data = fh.read(MAX_STATE_BYTES + 1)
+    return _parse_json_bytes(data, str(path))
 
 
 def _parse_json_bytes(data: bytes, source: str) -> Any:
     """Parse UTF-8 JSON bytes from ``source`` (named in errors), refusing duplicate keys and NaN/Infinity."""
+    if len(data) > MAX_STATE_BYTES:
+        raise InvalidStateError("", f"{source}: larger than {MAX_STATE_BYTES} bytes, the limit for a state file")
     try:
         text = data.decode("utf-8-sig")  # a byte-order mark is tolerated
     except UnicodeDecodeError as err:
         raise InvalidStateError("", f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    _check_depth(text, source)
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         where = f"line {err.lineno}, column {err.colno}"
         raise InvalidStateError("", f"{source}: not valid JSON ({where}: {err.msg})") from None
+    except ValueError as err:  # e.g. an integer of more than 4,300 digits
+        raise InvalidStateError("", f"{source}: a number beyond what a state may hold ({str(err).splitlines()[0][:80]})") from None
+
+
+def _check_depth(text: str, source: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_JSON_DEPTH` before parsing (brackets inside strings are skipped)."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise InvalidStateError("", f"{source}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        elif ch in "]}":
+            depth -= 1
 
 
 def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
@@ -160,7 +200,7 @@ def _parse_state(doc: Any) -> GameState:
     state = GameState(board, rules, players)
     _parse_properties(obj.get("properties", {}), state, names)
     state.to_move = _parse_to_move(obj, players, names)
-    state.round = expect_int(obj.get("round", 0), "round", 0)
+    state.round = expect_int(obj.get("round", 0), "round", 0, MAX_ROUND)
     state.phase = expect_str(obj.get("phase", "start"), "phase", PHASES)
     state.doubles_rolled = expect_int(obj.get("doubles_rolled", 0), "doubles_rolled", 0, MAX_DOUBLES)
     return state
@@ -181,9 +221,9 @@ def _parse_rules(doc: Any, board: Board) -> Rules:
     obj = expect_object(doc, "rules", _RULE_KEYS)
     default = Rules()
     kwargs: dict[str, Any] = {}
-    for key in ("go_salary", "jail_fine", "houses", "hotels"):
+    for key, hi in (("go_salary", MAX_AMOUNT), ("jail_fine", MAX_AMOUNT), ("houses", MAX_SUPPLY), ("hotels", MAX_SUPPLY)):
         if key in obj:
-            kwargs[key] = expect_int(obj[key], key_path("rules", key), 0)
+            kwargs[key] = expect_int(obj[key], key_path("rules", key), 0, hi)
     if "mortgage_interest" in obj:
         kwargs["mortgage_interest"] = _number(obj["mortgage_interest"], "rules.mortgage_interest", 0, 1)
     kwargs["dice"] = _parse_dice(obj["dice"]) if "dice" in obj else default.dice
@@ -196,15 +236,15 @@ def _parse_dice(doc: Any) -> DiceSpec:
     """``rules.dice``: ``count`` >= 1, ``sides`` >= 2, optional ``weights`` (one per side)."""
     field = "rules.dice"
     obj = expect_object(doc, field, _DICE_KEYS)
-    count = expect_int(obj.get("count", 2), key_path(field, "count"), 1)
-    sides = expect_int(obj.get("sides", 6), key_path(field, "sides"), 2)
+    count = expect_int(obj.get("count", 2), key_path(field, "count"), 1, MAX_DICE)
+    sides = expect_int(obj.get("sides", 6), key_path(field, "sides"), 2, MAX_SIDES)
     if "weights" not in obj:
         return DiceSpec(count, sides)
     wfield = key_path(field, "weights")
     raw = expect_list(obj["weights"], wfield)
     if len(raw) != sides:
         raise InvalidStateError(wfield, f"expected {sides} weights (one per side), got {len(raw)}")
-    weights = tuple(_number(w, key_path(wfield, i), 0) for i, w in enumerate(raw))
+    weights = tuple(_number(w, key_path(wfield, i), 0, 1e9) for i, w in enumerate(raw))
     if sum(weights) <= 0:
         raise InvalidStateError(wfield, "the weights must not all be zero")
     return DiceSpec(count, sides, weights)
@@ -254,11 +294,12 @@ def _parse_player(doc: Any, field: str, board: Board) -> PlayerState:
     """One ``players[i]`` object (types and ranges; jail consistency is checked later)."""
     obj = expect_object(doc, field, _PLAYER_KEYS, ("name", "cash"))
     name = expect_str(obj["name"], key_path(field, "name"))
-    if not name:
-        raise InvalidStateError(key_path(field, "name"), "must not be empty")
+    problem = name_problem(name)
+    if problem is not None:
+        raise InvalidStateError(key_path(field, "name"), problem)
     return PlayerState(
         name=name,
-        cash=expect_int(obj["cash"], key_path(field, "cash"), 0),
+        cash=expect_int(obj["cash"], key_path(field, "cash"), 0, MAX_CASH),
         position=expect_int(obj.get("position", 0), key_path(field, "position"), 0, board.size - 1),
         in_jail=expect_bool(obj.get("in_jail", False), key_path(field, "in_jail")),
         jail_turns=expect_int(obj.get("jail_turns", 0), key_path(field, "jail_turns"), 0, MAX_JAIL_TURNS),
