@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import sys
 import json
+import sys
 from pathlib import Path
 from typing import Any
 

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from solver.cli.common import UsageError, nonneg_int, player_arg, pos_int, read_state
+from solver.cli.common import SEED, UsageError, float_in, int_in, player_arg, read_state
 
 METHODS = ("both", "game", "simulate")
 
@@ -37,10 +37,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--method", choices=METHODS, default="both", help="the bidding game, the simulation, or both (default both)"
     )
-    p.add_argument("--rollouts", type=pos_int, default=300, help="games per simulated state (default 300)")
-    p.add_argument("--horizon", type=pos_int, default=20, help="rounds per simulated game (default 20)")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
-    p.add_argument("--epsilon", type=float, default=0.05, help="ruin probability allowed within 20 turns (default 0.05)")
+    p.add_argument("--rollouts", type=int_in(1, 100_000), default=300, help="games per simulated state (default 300; 1..100000)")
+    p.add_argument("--horizon", type=int_in(1, 1000), default=20, help="rounds per simulated game (default 20; 1..1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the rollouts (default 0; 0..2^63-1)")
+    p.add_argument("--epsilon", type=float_in(0.0, 1.0), default=0.05, help="ruin probability allowed within 20 turns (default 0.05; 0.0..1.0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -53,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
     player = player_arg(state, args.player)
     if args.property not in state.board.property_index:
         raise UsageError(f"--property: no property named {args.property!r} on the board")
-    if not 0.0 <= args.epsilon <= 1.0:
-        raise UsageError("--epsilon must be in [0, 1]")
     game = sim = None
     try:
         if args.method in ("both", "game"):

@@ -18,7 +18,7 @@ from engine.streams import SeededStream
 from engine.tournament import seating
 from models.io import save_state
 from models.state import GameState
-from solver.cli.common import UsageError, nonneg_int, pos_int, read_state
+from solver.cli.common import SEED, UsageError, int_in, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -32,9 +32,9 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strategic,strategic,random,random")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="run seed (default 0)")
-    p.add_argument("--game", type=nonneg_int, default=0, help="game index within the run (default 0)")
-    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap; the richest player wins there (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="run seed (default 0; 0..2^63-1)")
+    p.add_argument("--game", type=int_in(0, 10**9), default=0, help="game index within the run (default 0; 0..1000000000)")
+    p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap; the richest player wins there (default 1000; 1..100000)")
     p.add_argument("--state", help="start from this state file instead of the opening (one agent per player)")
     p.add_argument("--save-states", metavar="DIR", help="write the state after every round to DIR/round-NNNN.json")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")

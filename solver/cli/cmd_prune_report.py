@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from models.io import load_state
-from solver.cli.common import UsageError, nonneg_int, pos_int
+from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import bar
 
 
@@ -30,11 +30,11 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("states", nargs="*", metavar="STATE", help="state files")
-    p.add_argument("--from-games", type=pos_int, metavar="N", help="sample states from N games of four strategic agents")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="run seed of the games (default 0)")
-    p.add_argument("--every", type=pos_int, default=10, help="take a state every this many rounds (default 10)")
-    p.add_argument("--max-states", type=pos_int, default=500, help="at most this many states from games (default 500)")
-    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap of the games (default 1000)")
+    p.add_argument("--from-games", type=int_in(1, 100_000), metavar="N", help="sample states from N games of four strategic agents (1..100000)")
+    p.add_argument("--seed", type=SEED, default=0, help="run seed of the games (default 0; 0..2^63-1)")
+    p.add_argument("--every", type=int_in(1, 10_000), default=10, help="take a state every this many rounds (default 10; 1..10000)")
+    p.add_argument("--max-states", type=int_in(1, 100_000), default=500, help="at most this many states from games (default 500; 1..100000)")
+    p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap of the games (default 1000; 1..100000)")
     p.add_argument("--cycles", action="store_true", help="also generate 3-way cycles")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for report.md, report.json and funnel.png")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from solver.cli.common import player_arg, pos_int, read_state
+from solver.cli.common import int_in, player_arg, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -24,7 +24,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="player name (default: the state's to_move)")
-    p.add_argument("--turns", type=pos_int, default=20, help="turns ahead (default 20)")
+    p.add_argument("--turns", type=int_in(1, 1000), default=20, help="turns ahead (default 20; 1..1000)")
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 

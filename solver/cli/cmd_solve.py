@@ -12,11 +12,12 @@ import json
 from typing import Any
 
 from solver.cli.common import (
+    SEED,
     UsageError,
+    float_in,
+    int_in,
     json_safe,
-    nonneg_int,
     player_arg,
-    pos_int,
     read_state,
 )
 
@@ -35,9 +36,9 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="the player (default: the state's to_move)")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default 0)")
-    p.add_argument("--budget", type=float, default=60.0, help="wall-clock safety cap in seconds (default 60)")
-    p.add_argument("--rollouts", type=pos_int, default=800, help="games per simulated state (default 800)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the rollouts (default 0; 0..2^63-1)")
+    p.add_argument("--budget", type=float_in(0.0, 86_400.0, open_low=True), default=60.0, help="wall-clock safety cap in seconds (default 60; (0, 86400])")
+    p.add_argument("--rollouts", type=int_in(1, 100_000), default=800, help="games per simulated state (default 800; 1..100000)")
     p.add_argument(
         "--mode",
         choices=("fair", "best"),
@@ -56,8 +57,6 @@ def run(args: argparse.Namespace) -> int:
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
-    if not args.budget > 0:
-        raise UsageError("--budget must be positive")
     from solver.decide import DecideSettings
 
     d = decide(

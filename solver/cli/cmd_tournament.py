@@ -14,8 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.tournament import BackendUnavailableError, ResumeError, read_rows, results_header, run_tournament
-from solver.cli.common import UsageError, nonneg_int, pos_int
+from engine.tournament import (
+    BackendUnavailableError,
+    ResumeError,
+    read_rows,
+    results_header,
+    run_tournament,
+)
+from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import GameBar
 
 log = logging.getLogger(__name__)
@@ -33,11 +39,11 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("--agents", required=True, help="comma-separated agent specs, 2 to 8")
-    p.add_argument("--games", type=pos_int, required=True, help="number of games")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="run seed (default 0)")
-    p.add_argument("--workers", type=pos_int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--games", type=int_in(1, 10_000_000), required=True, help="number of games (1..10000000)")
+    p.add_argument("--seed", type=SEED, default=0, help="run seed (default 0; 0..2^63-1)")
+    p.add_argument("--workers", type=int_in(1, 256), default=1, help="local worker processes (default 1; 1..256)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
-    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
+    p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap per game (default 1000; 1..100000)")
     p.add_argument("--out", help="results file, one JSON line per game (- : the lines to stdout, the summary to stderr)")
     p.add_argument("--resume", action="store_true", help="skip the games already in --out")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from models.trade import Transfer
-from solver.cli.common import UsageError, player_arg, pos_int, read_state
+from solver.cli.common import UsageError, int_in, player_arg, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("state", help="a state file, or - for standard input")
     p.add_argument("--player", help="the proposer (default: the state's to_move)")
-    p.add_argument("--top", type=pos_int, default=20, help="how many trades (default 20)")
+    p.add_argument("--top", type=int_in(1, 10_000), default=20, help="how many trades (default 20; 1..10000)")
     p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
     p.add_argument(
         "--value",

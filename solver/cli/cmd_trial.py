@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
-from solver.cli.common import UsageError, json_safe, nonneg_int, pos_int
+from solver.cli.common import SEED, UsageError, int_in, json_safe
 from solver.cli.progress import GameBar, bar
 
 
@@ -34,13 +34,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--list", action="store_true", help="list the novelty catalogue")
     p.add_argument("--agent", help="the tested agent (a registry spec, e.g. subgraph or value)")
     p.add_argument("--novelty", help="a catalogue name, 'all', or 'none' (control trials)")
-    p.add_argument("--games", type=pos_int, default=100, help="games per trial (default 100)")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the (first) trial (default 0)")
-    p.add_argument("--seeds", type=pos_int, default=1, help="trials per novelty, seeds S..S+K-1 (default 1)")
+    p.add_argument("--games", type=int_in(4, 1_000_000), default=100, help="games per trial (default 100; 4..1000000)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the (first) trial (default 0; 0..2^63-1)")
+    p.add_argument("--seeds", type=int_in(1, 10_000), default=1, help="trials per novelty, seeds S..S+K-1 (default 1; 1..10000)")
     p.add_argument("--opponents", default="strategic,strategic,strategic", help="comma-separated opponent specs (default three strategic)")
     p.add_argument("--no-adapt", action="store_true", help="detect but keep playing on the standard board and rules")
-    p.add_argument("--workers", type=pos_int, default=1, help="trials played at once (default 1)")
-    p.add_argument("--max-rounds", type=pos_int, default=1000, help="round cap per game (default 1000)")
+    p.add_argument("--workers", type=int_in(1, 256), default=1, help="trials played at once (default 1; 1..256)")
+    p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap per game (default 1000; 1..100000)")
     p.add_argument(
         "--out", help="one trial: its results file (JSON lines; - : to stdout, the summary to stderr); many: a folder with one file per trial"
     )

@@ -1,6 +1,6 @@
 """What the ``monopoly-trade`` commands share: the program name, :class:`UsageError` (bad
 command-line input, printed as one line with exit status 2), the :class:`Parser` that raises it
-instead of exiting, the ``nonneg_int``/``pos_int`` argument types, :func:`player_arg` for the
+instead of exiting, the bounded argument types :func:`int_in` and :func:`float_in` (``SEED`` for seeds), :func:`player_arg` for the
 ``--player`` option, :func:`json_safe` for JSON output and :func:`agent_errors` for
 :func:`solver.cli.main`. It imports nothing heavy, so every command module can use it.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from models.state import GameState
@@ -28,23 +29,48 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def nonneg_int(text: str) -> int:
-    """Argument type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
+MAX_SEED = 2**63 - 1
+"""Largest seed (an integer of more digits is refused before it is converted)."""
 
 
-def pos_int(text: str) -> int:
-    """Argument type: an integer >= 1."""
-    value = nonneg_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """Argument type: an integer in ``lo..hi`` (refused with one line otherwise)."""
+
+    def parse(text: str) -> int:
+        if len(text) > 25:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r}... is not an integer in {lo}..{hi}")
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is outside {lo}..{hi}")
+        return value
+
+    parse.__name__ = f"integer {lo}..{hi}"
+    return parse
+
+
+def float_in(lo: float, hi: float, *, open_low: bool = False) -> Callable[[str], float]:
+    """Argument type: a finite number in ``[lo, hi]`` (``(lo, hi]`` with ``open_low``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text[:40])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
+        if not math.isfinite(value) or len(text) > 40:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a finite number")
+        if value > hi or value < lo or (open_low and value == lo):
+            raise argparse.ArgumentTypeError(f"{value:g} is outside {'(' if open_low else '['}{lo:g}, {hi:g}]")
+        return value
+
+    parse.__name__ = f"number {lo:g}..{hi:g}"
+    return parse
+
+
+SEED = int_in(0, MAX_SEED)
+"""``--seed``: an integer in 0..2^63 - 1."""
 
 
 def player_arg(state: GameState, name: str | None) -> int:
