@@ -9,4 +9,22 @@ Subpackages, one job each (imports flow ``models <- engine <- solver``):
 - :mod:`solver.novelty`: novelty detection, adaptation and trials.
 - :mod:`solver.decide`: the decision point (build, trade or hold).
 - :mod:`solver.cli`: the ``monopoly-trade`` command line.
+- :mod:`solver.api`: :func:`solver.solve`, the library entry point.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["SolveError", "SolveResult", "solve"]
+
+
+def __getattr__(name: str) -> Any:
+    """``solver.solve``, ``solver.SolveResult`` and ``solver.SolveError`` (from :mod:`solver.api`),
+    imported on first use, so that importing a light part of the package (the CLI's ``validate``)
+    does not load the simulation and optimisation libraries."""
+    if name in __all__:
+        from solver import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")

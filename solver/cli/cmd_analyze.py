@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
+from solver import jsonsafe
 from solver.cli.common import UsageError, player_arg, read_state
 
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print(args: argparse.Namespace, results: dict[str, Any]) -> int:
     if args.json:
-        print(json.dumps({"players": results}))
+        print(jsonsafe.dumps({"players": results}))
         return 0
     for name, r in results.items():
         g, pos = r["subgraph"], r["position"]

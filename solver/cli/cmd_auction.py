@@ -8,9 +8,9 @@ text or one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, float_in, int_in, player_arg, read_state
 
 METHODS = ("both", "game", "simulate")
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             doc = game.to_dict()
             if sim is not None:
                 doc["simulation"] = sim.to_dict()
-        print(json.dumps(doc))
+        print(jsonsafe.dumps(doc))
         return 0
     if game is not None:
         print(_game_text(game.to_dict()))

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from solver import jsonsafe
 from solver.cli.common import UsageError
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         }
         if args.kind == "richman":
             out["costs_exact"] = {v: str(c) for v, c in costs.items()}
-        print(json.dumps(out))
+        print(jsonsafe.dumps(out))
         return 0
 
     def show(value: Any) -> str:

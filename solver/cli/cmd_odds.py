@@ -7,9 +7,9 @@ held, for the standard board or a state file's board and rules, as a text table 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from solver import jsonsafe
 from solver.cli.common import read_state
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             "in_jail": float(shares[board.size]),
             "ept": table,
         }
-        print(json.dumps(out))
+        print(jsonsafe.dumps(out))
         return 0
     print(f"board {board.name}, jail policy {args.jail}: long-run share of rolls ending on each square")
     for sq in board.squares:

@@ -7,7 +7,6 @@ and the net worths, as text or one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from engine.streams import SeededStream
 from engine.tournament import seating
 from models.io import save_state
 from models.state import GameState
+from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, int_in, read_state
 
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     labels = {p.name: spec for p, (spec, _) in zip(state.players, specs, strict=True)}
     if args.json:
         out: dict[str, Any] = {"seed": args.seed, "game": args.game, "agents": labels, **result.to_dict()}
-        print(json.dumps(out, sort_keys=True))
+        print(jsonsafe.dumps(out, sort_keys=True))
         return 0
     print(f"seed {args.seed}, game {args.game}: " + ", ".join(f"{n} {s}" for n, s in labels.items()))
     winner = f"{result.winner} ({labels[result.winner]})" if result.winner else "none"

@@ -7,11 +7,11 @@ and ``funnel.png`` to ``--out`` (:mod:`solver.trades.prune_report`) and print th
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from models.io import load_state
+from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import bar
 
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     meta = default_meta(timing=timer.times, **extra)
     paths = write_report(rows, summary, out, meta=meta)
     if args.json:
-        print(json.dumps({"out": str(out), "files": {k: str(v) for k, v in paths.items()}, "summary": summary, "meta": meta}))
+        print(jsonsafe.dumps({"out": str(out), "files": {k: str(v) for k, v in paths.items()}, "summary": summary, "meta": meta}))
         return 0
 
     def fmt(x: float | None) -> str:

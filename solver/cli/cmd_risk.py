@@ -6,9 +6,9 @@ position) chain of :func:`engine.state_risk.state_ruin_pmf`, as a text table or 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from solver import jsonsafe
 from solver.cli.common import int_in, player_arg, read_state
 
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     name = state.players[player].name
     if args.json:
         print(
-            json.dumps(
+            jsonsafe.dumps(
                 {
                     "player": name,
                     "turns": args.turns,

@@ -8,18 +8,10 @@ as ``null``).
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from solver.cli.common import (
-    SEED,
-    UsageError,
-    float_in,
-    int_in,
-    json_safe,
-    player_arg,
-    read_state,
-)
+from solver import jsonsafe
+from solver.cli.common import SEED, UsageError, float_in, int_in, player_arg, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -69,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     )
     doc = d.to_dict(state)
     if args.json:
-        print(json.dumps(json_safe(doc)))
+        print(jsonsafe.dumps((doc)))
         return 0
     print(_solve_text(doc))
     return 0

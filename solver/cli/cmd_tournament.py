@@ -8,7 +8,6 @@ interval.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from engine.tournament import (
     results_header,
     run_tournament,
 )
+from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import GameBar
 
@@ -69,11 +69,11 @@ def run(args: argparse.Namespace) -> int:
 
     if to_stdout:  # the file's format: the header line, then the rows as they finish
         header = results_header("tournament", [spec for spec, _ in specs], args.seed, args.max_rounds)
-        print(json.dumps(header, sort_keys=True), flush=True)
+        print(jsonsafe.dumps(header, sort_keys=True), flush=True)
 
     def progress(done: int, total: int, row: dict[str, Any]) -> None:
         if to_stdout:  # the rows as they finish, one JSON line each (the file's format)
-            print(json.dumps(row, sort_keys=True), flush=True)
+            print(jsonsafe.dumps(row, sort_keys=True), flush=True)
         bar(done, total, row)
 
     try:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     log.info("played %d games in %.1f s (%.2f games/s)", played, result.wall_s, played / max(result.wall_s, 1e-9))
     summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
     if args.json:
-        print(json.dumps({"seed": args.seed, **result.to_dict()}), file=summary)
+        print(jsonsafe.dumps({"seed": args.seed, **result.to_dict()}), file=summary)
         return 0
     print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds", file=summary)
     for st in result.standings:

@@ -8,10 +8,10 @@ why the strict search came back empty or was relaxed or truncated, as text or on
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from models.trade import Transfer
+from solver import jsonsafe
 from solver.cli.common import UsageError, int_in, player_arg, read_state
 
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             "relaxed": result.relaxed,
             "truncated": result.truncated,
         }
-        print(json.dumps(doc))
+        print(jsonsafe.dumps(doc))
         return 0
     unit = "dollars of value over 20 rounds" if dollars else "predicted change in win probability"
     print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "

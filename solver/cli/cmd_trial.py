@@ -7,13 +7,13 @@ and reports the PNWP, NDA and NRP metrics per trial, or summarized per novelty c
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
-from solver.cli.common import SEED, UsageError, int_in, json_safe
+from solver import jsonsafe
+from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import GameBar, bar
 
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             for n in catalogue.CATALOGUE
         ]
         if args.json:
-            print(json.dumps({"novelties": rows}))
+            print(jsonsafe.dumps({"novelties": rows}))
         else:
             for r in rows:
                 print(f"{r['name']:<15} {r['class']:<15} {r['difficulty']:<7} {'hidden ' if r['hidden'] else 'visible'}  {r['summary']}")
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
         def progress(done: int, total: int, row: dict[str, Any]) -> None:
             if to_stdout:  # the games' rows as they finish (the results file's format)
-                print(json.dumps(row, sort_keys=True), flush=True)
+                print(jsonsafe.dumps(row, sort_keys=True), flush=True)
             game_bar(done, total, row)
 
         try:
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         doc = res.to_dict()
         summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
         if args.json:
-            print(json.dumps(json_safe(doc)), file=summary)
+            print(jsonsafe.dumps((doc)), file=summary)
         else:
             print(_trial_text(doc), file=summary)
         return 0
@@ -131,9 +131,9 @@ def run(args: argparse.Namespace) -> int:
     summary = trials.summarize(done)
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-        atomic_write(outdir / "summary.json", json.dumps(json_safe({"trials": done, "summary": summary}), indent=1))
+        atomic_write(outdir / "summary.json", jsonsafe.dumps(({"trials": done, "summary": summary}), indent=1))
     if args.json:
-        print(json.dumps(json_safe({"trials": done, "summary": summary})))
+        print(jsonsafe.dumps(({"trials": done, "summary": summary})))
         return 0
     print(f"trials: {len(done)}, agent {args.agent}, {args.games} games each, adaptation {'off' if args.no_adapt else 'on'}")
     print(f"  {'cell':<24} {'trials':>6} {'NDA':>6} {'PNWP':>6} {'post':>6} {'base':>6} {'NRP':>6}")

@@ -1,7 +1,7 @@
 """What the ``monopoly-trade`` commands share: the program name, :class:`UsageError` (bad
 command-line input, printed as one line with exit status 2), the :class:`Parser` that raises it
-instead of exiting, the bounded argument types :func:`int_in` and :func:`float_in` (``SEED`` for seeds), :func:`player_arg` for the
-``--player`` option, :func:`json_safe` for JSON output and :func:`agent_errors` for
+instead of exiting, the bounded argument types :func:`int_in` and :func:`float_in` (``SEED``
+for seeds), :func:`player_arg` for the ``--player`` option and :func:`agent_errors` for
 :func:`solver.cli.main`. It imports nothing heavy, so every command module can use it.
 """
 
@@ -11,7 +11,7 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from models.state import GameState
 
@@ -81,17 +81,6 @@ def player_arg(state: GameState, name: str | None) -> int:
         return state.player_index(name)
     except KeyError:
         raise UsageError(f"--player: no player named {name!r} in the state") from None
-
-
-def json_safe(x: Any) -> Any:
-    """Infinite or undefined numbers as ``null``."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: json_safe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [json_safe(v) for v in x]
-    return x
 
 
 def agent_errors() -> tuple[type[Exception], ...]:

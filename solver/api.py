@@ -1,0 +1,149 @@
+"""The library entry point: :func:`solve` a state for a player, get a typed, JSON-ready answer.
+
+``solver.solve(state, player)`` is what ``monopoly-trade solve`` runs, for
+programs: it takes the state as a :class:`~models.state.GameState`, a parsed
+state document (a mapping) or a path to a state file, and the player by name,
+by seat (0-based) or not at all (the player to move). It returns a
+:class:`SolveResult`: the :class:`~solver.decide.Decision` (action, reason,
+trade, build plan, purchase advice, re-scored trades) together with the
+state it was computed for, so that :meth:`SolveResult.to_dict` and
+:meth:`SolveResult.to_json` need nothing else. Their output is the JSON
+object of ``monopoly-trade solve --json`` (field by field:
+``docs/cli.md#solve``), and it is always valid JSON: an undefined or infinite
+number (a standard error from a single rollout, say) is written as ``null``
+(:mod:`solver.jsonsafe`), never as ``NaN`` or ``Infinity``.
+
+Errors are narrow: a state that breaks the format or a rule raises
+:class:`~models.errors.InvalidStateError` (naming the field); an unknown
+player, a seat out of range, a bankrupt player or a bad setting raises
+:class:`SolveError` (a ``ValueError``); both carry a one-line message.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from models.errors import MonopolyError
+from models.io import load_state
+from models.state import GameState
+from solver import jsonsafe
+from solver.decide import Decision, DecideSettings, decide
+from solver.trades.selection import MODES
+
+__all__ = ["SolveError", "SolveResult", "solve"]
+
+StateLike = GameState | Mapping[str, Any] | str | os.PathLike[str]
+
+
+class SolveError(MonopolyError, ValueError):
+    """A question :func:`solve` cannot answer (unknown player, bankrupt player, bad setting); one line."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of :func:`solve`: the decision and the state it is about."""
+
+    state: GameState
+    player: str
+    decision: Decision
+
+    @property
+    def action(self) -> str:
+        """``"build"``, ``"propose_trade"`` or ``"hold"``."""
+        return self.decision.action
+
+    @property
+    def reason(self) -> str:
+        return self.decision.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``solve --json``, with undefined numbers as ``None``."""
+        return jsonsafe.json_safe(self.decision.to_dict(self.state))  # type: ignore[no-any-return]
+
+    def to_json(self, **kwargs: Any) -> str:
+        """:meth:`to_dict` as JSON text (valid JSON: no ``NaN`` or ``Infinity``); ``kwargs`` go to :func:`json.dumps`."""
+        return jsonsafe.dumps(self.to_dict(), **kwargs)
+
+
+def _state_of(state: StateLike) -> GameState:
+    if isinstance(state, GameState):
+        return state
+    if isinstance(state, Mapping):
+        return load_state(state)
+    if isinstance(state, (str, os.PathLike)):
+        return load_state(Path(state))
+    raise SolveError(f"state: expected a GameState, a state document or a path, got {type(state).__name__}")
+
+
+def _player_of(state: GameState, player: str | int | None) -> int:
+    if player is None:
+        return state.to_move
+    if isinstance(player, bool) or not isinstance(player, (str, int)):
+        raise SolveError(f"player: expected a name or a seat number, got {type(player).__name__}")
+    if isinstance(player, int):
+        if not 0 <= player < len(state.players):
+            raise SolveError(f"player: seat {player} does not exist (seats 0..{len(state.players) - 1})")
+        return player
+    try:
+        return state.player_index(player)
+    except KeyError:
+        raise SolveError(f"player: no player named {player!r} in the state") from None
+
+
+def solve(
+    state: StateLike,
+    player: str | int | None = None,
+    *,
+    rollouts: int = 800,
+    seed: int = 0,
+    mode: str = "fair",
+    horizon: int = 30,
+    budget_s: float = 60.0,
+) -> SolveResult:
+    """What ``player`` should do in ``state``: build, propose a trade or hold, and why.
+
+    Parameters
+    ----------
+    state
+        A :class:`~models.state.GameState`, a parsed state document, or a path to a state file
+        (loaded and validated).
+    player
+        A name, a seat (0-based), or ``None`` for the player to move.
+    rollouts, seed, horizon
+        Games per simulated state, their seed and their length in rounds (as ``solve``).
+    mode
+        ``"fair"`` (Nash-zone trades, the default) or ``"best"`` (what the agent plays); see
+        ``docs/decisions.md``.
+    budget_s
+        A wall-clock safety cap; the work itself is fixed by counts, so the same seed gives the
+        same answer on any machine.
+
+    Returns
+    -------
+    SolveResult
+
+    Raises
+    ------
+    InvalidStateError
+        The state breaks the format or a rule.
+    SolveError
+        Unknown player or seat, a bankrupt player, or a setting out of range.
+    """
+    if mode not in MODES:
+        raise SolveError(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")
+    for name, value, lo, hi in (("rollouts", rollouts, 1, 100_000), ("horizon", horizon, 1, 1000), ("seed", seed, 0, 2**63 - 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise SolveError(f"{name}: must be an integer in {lo}..{hi}, got {value!r}")
+    if not isinstance(budget_s, (int, float)) or not 0 < budget_s <= 86_400:
+        raise SolveError(f"budget_s: must be a number in (0, 86400], got {budget_s!r}")
+    st = _state_of(state)
+    p = _player_of(st, player)
+    name = st.players[p].name
+    if st.players[p].bankrupt:
+        raise SolveError(f"player: {name} is bankrupt")
+    d = decide(st, name, budget_s=float(budget_s), rollouts=rollouts, seed=seed, horizon=horizon, settings=DecideSettings(mode=mode))
+    return SolveResult(st, name, d)
