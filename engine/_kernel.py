@@ -610,6 +610,16 @@ def pay_bank(B, X, key, p, amount):
     return False
 
 
+@jit_inline
+def _has_buildings(B, X, c, g):
+    """Whether ``c`` has a building on a lot of group ``g``."""
+    SQ, OWN, HOU = B[0], X[1], X[2]
+    for o in range(OWN.shape[0]):
+        if SQ[o, GROUP] == g and OWN[o] == c and HOU[o] > 0:
+            return True
+    return False
+
+
 @jit
 def bankrupt_single(B, X, key, p, c):
     """Bankrupt to one player ``c``: everything passes to it; it pays interest on mortgaged lots."""
@@ -628,28 +638,28 @@ def bankrupt_single(B, X, key, p, c):
         STACK[c, base + k, 1] = STACK[p, k, 1]
     PL[c, JC] += PL[p, JC]
     _mark_bankrupt(X, p)
+    OWN, HOU = X[1], X[2]
     if active_count(X) <= 1:
+        # Game._settle_forced_lifts: the winner lifts mortgaged lots of its built groups (no interest)
+        for i in range(npr):
+            sq = props[i]
+            if MOR[sq] and OWN[sq] == c and _has_buildings(B, X, c, SQ[sq, GROUP]):
+                if liquidation_value(B, X, c) >= SQ[sq, MVAL] and pay_bank(B, X, key, c, SQ[sq, MVAL]):
+                    MOR[sq] = 0
+                    touch(B, X, SQ[sq, GROUP])
         end_game(B, X, REASON_BANKRUPTCY)
         return
-    OWN, HOU = X[1], X[2]
     for i in range(npr):
         sq = props[i]
         # interest only on a mortgaged lot (the policy never lifts on receipt) ...
         if MOR[sq] and not pay_bank(B, X, key, c, SQ[sq, INTEREST]):
             return
         # ... unless c has buildings in its group (set sizes): then it must lift it (Game._receive_mortgaged)
-        if MOR[sq] and OWN[sq] == c:
-            g = SQ[sq, GROUP]
-            built = False
-            for o in range(OWN.shape[0]):
-                if SQ[o, GROUP] == g and OWN[o] == c and HOU[o] > 0:
-                    built = True
-                    break
-            if built:
-                if not pay_bank(B, X, key, c, SQ[sq, MVAL]):
-                    return
-                MOR[sq] = 0
-                touch(B, X, g)
+        if MOR[sq] and OWN[sq] == c and _has_buildings(B, X, c, SQ[sq, GROUP]):
+            if not pay_bank(B, X, key, c, SQ[sq, MVAL]):
+                return
+            MOR[sq] = 0
+            touch(B, X, SQ[sq, GROUP])
 
 
 @jit

@@ -688,6 +688,9 @@ class Game:
         creditor = debts[0][0] if single else None
         self._emit("bankrupt", p, creditor=creditor, properties=tuple(props))
         if len(s.active_players()) <= 1:
+            if single:
+                assert creditor is not None
+                self._settle_forced_lifts(creditor, props)
             self._end("bankruptcy")
             return
         if single:
@@ -701,6 +704,21 @@ class Game:
                 if self.over:
                     return
                 self.auction(sq, nxt[0])
+
+    def _settle_forced_lifts(self, c: int, props: list[int]) -> None:
+        """The bankruptcy that ends the game: ``c``, the winner, still lifts every mortgaged lot it
+        received in a group where it has buildings (no interest: the game is over), when its
+        liquidation value covers it, so that the final state is a valid state."""
+        s = self.state
+        for sq in props:
+            if not s.mortgaged[sq] or s.owner[sq] != c:
+                continue
+            if not any(s.owner[o] == c and s.houses[o] for o in s.board.groups[s.group_of(sq)]):
+                continue
+            value = s.mortgage_value(sq)
+            if s.liquidation_value(c) >= value and self._pay(c, value, None, "mortgage lifted (buildings in the group)"):
+                s.mortgaged[sq] = False
+                self._emit("unmortgage", c, square=sq)
 
     def _receive_mortgaged(self, c: int, sq: int) -> bool:
         """``c`` received mortgaged ``sq``: pay the interest now, lift if it wishes.
