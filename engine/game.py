@@ -915,7 +915,8 @@ class Game:
             if t.cash:
                 self._emit("cash", idx[t.frm], frm=idx[t.frm], to=idx[t.to], amount=t.cash, why="trade")
         for who, amount in due.items():
-            self._emit("cash", idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
+            if amount:  # a $0 charge (mortgage_interest 0, nothing lifted) is no payment and no event
+                self._emit("cash", idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
         self._emit("trade", p, trade=trade, accepted=True, lifted=tuple(lift))
         return True
 

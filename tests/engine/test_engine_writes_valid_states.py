@@ -54,3 +54,23 @@ def test_every_turn_start_state_loads_back(path: Path) -> None:
         final = game.state
         assert not final.players[final.to_move].bankrupt and final.phase == "start"
     assert checked > 0
+
+
+def test_no_zero_dollar_cash_events() -> None:
+    # With mortgage_interest 0, receiving a mortgaged lot in a trade costs nothing: no cash event.
+    doc = json.loads((INSTANCES[0].parent / "mortgaged.json").read_text())
+    doc.setdefault("rules", {})["mortgage_interest"] = 0
+    zero = received = 0
+    for seed in range(5):
+        state = load_state(doc)
+
+        def observe(event, game) -> None:  # type: ignore[no-untyped-def]
+            nonlocal zero, received
+            if event.kind == "cash":
+                zero += event.data.get("amount") == 0
+            if event.kind == "trade" and event.data.get("accepted"):
+                received += 1
+
+        agents = [(RandomAgent if i % 2 else StrategicTradeAgent)(seed * 10 + i) for i in range(len(state.players))]
+        Game(state, agents, SeededStream(seed), max_rounds=100, observers=[observe]).play()
+    assert received > 0 and zero == 0
