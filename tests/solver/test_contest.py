@@ -182,5 +182,5 @@ def test_contest_errors_and_the_agent_option() -> None:
         contest_bid(s, "Ann", "Nowhere")
     assert factory("subgraph")(1).auction == "game"
     assert factory("subgraph:auction=simulate")(1).auction == "simulate"
-    with pytest.raises(ValueError, match="auction must be"):
+    with pytest.raises(ValueError, match="not one of game, simulate, price"):
         factory("subgraph:auction=policy")(1)

@@ -53,7 +53,7 @@ def test_loaded_die_estimate_after_one_game() -> None:
     monitor.start_game(0, ("A", "B", "C", "D"))  # the MAP estimate is refreshed at each game start
     w = np.array(monitor.model()[1].dice.face_probabilities())
     p = np.array([1, 1, 1, 1, 1, 3]) / 8
-    n = sum(monitor._posterior or [])
+    n = sum(monitor.posterior or [])
     assert n > 200
     se = np.sqrt(p * (1 - p) / n)
     assert np.all(np.abs(w - p) < 4 * se + 2 / n), (w, p, n)
