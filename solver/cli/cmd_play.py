@@ -10,15 +10,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Event
-from engine.game import Game
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.streams import SeededStream
-from engine.tournament import seating
-from models.io import save_state
-from models.state import GameState
+from typing import TYPE_CHECKING
+
 from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, int_in, read_state
+
+if TYPE_CHECKING:  # the engine is imported when a game is played, not when the CLI parses its arguments
+    from engine.actions import Event
+    from engine.game import Game
+    from models.state import GameState
 
 
 def add_parser(subparsers: Any) -> None:
@@ -41,6 +41,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _start_state(args: argparse.Namespace, n: int) -> GameState:
+    from models.state import GameState
+
     if args.state is None:
         return GameState.new_game([f"P{i + 1}" for i in range(n)])
     state = read_state(args.state)
@@ -57,6 +59,8 @@ class _RoundSaver:
         self.last = -1
 
     def save(self, state: GameState, label: str) -> None:
+        from models.io import save_state
+
         save_state(state, self.directory / f"{label}.json")
 
     def __call__(self, event: Event, game: Game) -> None:
@@ -68,6 +72,10 @@ class _RoundSaver:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``play`` on the parsed ``args``: the exit status."""
+    from engine.game import Game
+    from engine.seeding import game_seed_sequence, game_seeds
+    from engine.streams import SeededStream
+    from engine.tournament import seating
     from solver.agents.registry import parse_agents
 
     specs = parse_agents(args.agents)

@@ -13,13 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.tournament import (
-    BackendUnavailableError,
-    ResumeError,
-    read_rows,
-    results_header,
-    run_tournament,
-)
 from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, int_in
 from solver.cli.progress import GameBar
@@ -51,6 +44,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tournament`` on the parsed ``args``: the exit status."""
+    from engine.tournament import BackendUnavailableError, ResumeError, read_rows, results_header, run_tournament
     from solver.agents.registry import parse_agents
 
     specs = parse_agents(args.agents)

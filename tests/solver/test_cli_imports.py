@@ -1,4 +1,5 @@
-"""Each command imports what it uses: ``validate`` loads neither numba, OR-Tools nor SciPy.
+"""Each command imports what it uses: ``validate`` loads neither numba, OR-Tools, SciPy nor NumPy
+(nor the rules engine): parsing the command line imports no command's machinery.
 
 Run in a fresh interpreter (the test process has them loaded already)."""
 
@@ -15,7 +16,7 @@ import contextlib, io, json, sys
 from solver.cli import main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = main(["validate", sys.argv[1]])
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "ortools", "scipy", "pandas"))
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "ortools", "scipy", "pandas", "numpy") or m == "engine.game")
 print(json.dumps({"code": code, "out": out.getvalue(), "heavy": heavy}))
 """
 
