@@ -68,6 +68,7 @@ from models.trade import Trade
 from solver.analysis.frontier import build_frontier
 from solver.analysis.funded_build import FundedPlan, funded_plan
 from solver.analysis.position import Position, assess_position
+from solver.bidding.auction import AuctionBid, auction_bid
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
@@ -157,6 +158,8 @@ class Decision:
     funding: FundedPlan | None = None
     play_price: Bargain | None = None
     purchase: ContestBid | None = None
+    purchase_check: AuctionBid | None = None
+    """The simulated indifference price for the same lot (:mod:`solver.bidding.auction`), the check."""
     """Buy-or-auction advice when the player is to move and stands on a lot the bank still holds."""
 
     @property
@@ -194,21 +197,38 @@ class Decision:
             "mode": self.mode,
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
             "purchase": self.purchase.to_dict() if self.purchase is not None else None,
+            "purchase_check": self.purchase_check.to_dict() if self.purchase_check is not None else None,
         }
 
 
-def purchase_advice(state: GameState, player: int, chain: PositionChain) -> ContestBid | None:
-    """The bidding-game advice (:func:`solver.bidding.contest.contest_bid`) for the lot ``player`` stands on,
-    when ``player`` is the one to move and the bank still holds that lot; else ``None``.
+PURCHASE_CHECK_ROLLOUTS = 200
+PURCHASE_CHECK_HORIZON = 20
+
+
+def purchase_advice(
+    state: GameState, player: int, chain: PositionChain, seed: int = 0
+) -> tuple[ContestBid, AuctionBid] | None:
+    """Buy-or-auction advice for the lot ``player`` stands on, when ``player`` is the one to move and the
+    bank still holds that lot; else ``None``.
 
     A state file records positions between moves, so a to-move player on an
     unowned lot is one who has just landed there and must buy it at list
     price (``buy_at_list``) or let it go to auction (bid up to ``max_bid``).
+    The advice is the bidding game's (:func:`solver.bidding.contest.contest_bid`,
+    what the agent plays); the simulated indifference price
+    (:func:`solver.bidding.auction.auction_bid`, ``PURCHASE_CHECK_ROLLOUTS``
+    games of ``PURCHASE_CHECK_HORIZON`` rounds on ``seed``) comes with it as a
+    check, since the two disagree on some lots (a last free lot that completes
+    nothing: ``docs/bidding.md``).
     """
     here = state.players[player].position
     if player != state.to_move or not state.board.squares[here].is_property or state.owner[here] != BANK:
         return None
-    return contest_bid(state, player, here, chain=chain)
+    game = contest_bid(state, player, here, chain=chain)
+    check = auction_bid(
+        state, player, here, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=seed, chain=chain
+    )
+    return game, check
 
 
 def funded_build_plan(
@@ -312,7 +332,9 @@ def decide(
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)
-    decision.purchase = purchase_advice(state, p, chain)
+    advice = purchase_advice(state, p, chain, seed)
+    if advice is not None:
+        decision.purchase, decision.purchase_check = advice
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (

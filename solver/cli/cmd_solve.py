@@ -92,7 +92,7 @@ def _solve_text(doc: dict[str, Any]) -> str:
     if "trade" in dec:
         lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
     if doc.get("purchase"):
-        lines += ["", _purchase_text(doc["purchase"])]
+        lines += ["", _purchase_text(doc["purchase"], doc.get("purchase_check"))]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):
@@ -108,8 +108,8 @@ def _solve_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _purchase_text(b: dict[str, Any]) -> str:
-    """The buy-or-auction advice for the lot the player stands on (solver.bidding.contest)."""
+def _purchase_text(b: dict[str, Any], check: dict[str, Any] | None) -> str:
+    """The buy-or-auction advice for the lot the player stands on (solver.bidding.contest), and the simulated check."""
     if b["buy_at_list"]:
         head = f"PURCHASE: buy {b['property']} at its list price ${b['list_price']}"
     else:
@@ -118,6 +118,13 @@ def _purchase_text(b: dict[str, Any]) -> str:
         f"{head}\n  bidding game against {b['rival']} for {', '.join(b['lots'])}: Poorman bid {b['poorman_fraction']:.1%} "
         f"of ${b['money_in_play']} in play = ${b['game_bid']} (Richman ${b['richman_bid']}); "
         f"outbid cap ${b['outbid_cap']}, liquidity cap ${b['liquidity_cap']}, risk cap ${b['risk_cap']}; max bid ${b['max_bid']}"
+        + (
+            ""
+            if check is None
+            else f"\n  simulated check ({check['rollouts']} games of {check['horizon']} rounds): indifference price "
+            f"${check['indifference_price']}, max bid ${check['max_bid']}, buy at list {'yes' if check['buy_at_list'] else 'no'}"
+            + ("" if check["buy_at_list"] == b["buy_at_list"] else " (the two disagree on buying)")
+        )
     )
 
 

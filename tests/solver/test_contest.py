@@ -184,3 +184,25 @@ def test_contest_errors_and_the_agent_option() -> None:
     assert factory("subgraph:auction=simulate")(1).auction == "simulate"
     with pytest.raises(ValueError, match="not one of game, simulate, price"):
         factory("subgraph:auction=policy")(1)
+
+
+def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
+    from pathlib import Path
+
+    from engine.markov import PositionChain
+    from models.io import load_state
+    from solver.bidding.auction import auction_bid
+    from solver.decide import PURCHASE_CHECK_HORIZON, PURCHASE_CHECK_ROLLOUTS, purchase_advice
+
+    state = load_state(Path(__file__).resolve().parents[2] / "instances" / "midgame-no-monopolies.json")
+    me = state.to_move
+    chain = PositionChain(state.board, state.rules, "long")
+    advice = purchase_advice(state, me, chain, seed=4)
+    assert advice is not None
+    game, check = advice
+    assert game.property == check.property == state.board.squares[state.players[me].position].name
+    assert game.max_bid == contest_bid(state, me, game.square, chain=chain).max_bid
+    again = auction_bid(state, me, game.square, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=4, chain=chain)
+    assert check.to_dict() == again.to_dict()
+    other = next(q for q in range(len(state.players)) if q != me)
+    assert purchase_advice(state, other, chain) is None  # only the player to move has just landed
