@@ -21,6 +21,7 @@ from solver.cli import (
     cmd_analyze,
     cmd_auction,
     cmd_bidding_game,
+    cmd_mcp,
     cmd_odds,
     cmd_play,
     cmd_prune_report,
@@ -49,6 +50,7 @@ COMMANDS = {
     "auction": cmd_auction,
     "prune-report": cmd_prune_report,
     "trial": cmd_trial,
+    "mcp": cmd_mcp,
 }
 
 

@@ -36,6 +36,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "bidding-game": (("a bidding game on a small graph", "monopoly-trade bidding-game instances/graphs/example-game.json --kind richman"),),
     "auction": (("how much to bid for Boardwalk", "monopoly-trade auction instances/midgame-no-monopolies.json --property Boardwalk"),),
     "prune-report": (("the pruning funnel on two bundled states", "monopoly-trade prune-report instances/midgame-no-monopolies.json instances/mortgaged.json --out /tmp/prune"),),
+    "mcp": (("serve the tools to an MCP client (it starts this command)", "monopoly-trade mcp"),),
     "trial": (
         ("the novelty catalogue", "monopoly-trade trial --list"),
         ("one short trial", "monopoly-trade trial --agent strategic --novelty rent-cut --games 10 --out /tmp/trial.jsonl"),

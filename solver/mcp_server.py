@@ -1,0 +1,187 @@
+"""An MCP server for AI agents: ``monopoly-trade mcp`` serves the commands as tools over stdio.
+
+Built on the official Model Context Protocol SDK (``mcp`` 2.x, the ``mcp``
+extra: ``pip install -e '.[mcp]'``). Tools, each returning the JSON object of
+the matching command's ``--json`` output (``docs/cli.md``; schemas in
+``solver/data/output-*.schema.json``):
+
+``validate``, ``solve``, ``analyze``, ``trades``, ``odds``, ``risk``,
+``auction``, ``bidding_game``.
+
+A ``state`` argument is a state document (an object in the state format) or
+the path of a state file; ``bidding_game`` takes a graph object or path. Each
+call runs the command in this process, so the batch kernel, the chains and
+every cache are loaded once per server: the first ``solve`` pays the imports
+and the kernel's load, later ones cost what ``decide`` costs. Bad input is a
+tool error carrying the command's one-line message (the server keeps
+serving); calls are served one at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from solver import jsonsafe
+
+__all__ = ["TOOLS", "build_server", "run_command"]
+
+TOOLS = ("validate", "solve", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
+MAX_INLINE_BYTES = 4 * 1024 * 1024
+"""Largest inline state or graph accepted (the same limit as a state file)."""
+
+_lock = threading.Lock()
+
+
+class CommandFailed(ValueError):
+    """A command refused its input; the message is its one line."""
+
+
+def run_command(argv: list[str]) -> dict[str, Any]:
+    """Run ``monopoly-trade ARGV --json`` in this process and return its JSON object.
+
+    Raises
+    ------
+    CommandFailed
+        The command exited non-zero; the message is the last line it wrote on stderr.
+    """
+    from solver.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with _lock, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*argv, "--json", "-q"])
+    if code != 0:
+        lines = [x for x in err.getvalue().splitlines() if x.strip()]
+        raise CommandFailed(lines[-1] if lines else f"{argv[0]} failed with exit status {code}")
+    doc: dict[str, Any] = json.loads(out.getvalue())
+    return doc
+
+
+def _with_file(value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str]) -> dict[str, Any]:
+    """Run a command on ``value``: a path as given, an object written to a temporary file first."""
+    if isinstance(value, str):
+        return run_command([*argv_before, value, *argv_after])
+    if not isinstance(value, dict):
+        raise CommandFailed(f"expected an object or a path, got {type(value).__name__}")
+    text = jsonsafe.dumps(value)
+    if len(text) > MAX_INLINE_BYTES:
+        raise CommandFailed(f"the object is larger than {MAX_INLINE_BYTES} bytes")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "input.json"
+        path.write_text(text, encoding="utf-8")
+        return run_command([*argv_before, str(path), *argv_after])
+
+
+def _opt(name: str, value: Any) -> list[str]:
+    return [] if value is None else [name, str(value)]
+
+
+def build_server() -> Any:
+    """The MCP server with the tools of :data:`TOOLS`."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer(
+        "monopoly-trade",
+        instructions=(
+            "Monopoly decision engine. Give a state (an object in the monopoly-state/1 format, or a path) "
+            "and a player name; solve says whether to build, propose a trade or hold, and why."
+        ),
+    )
+
+    def call(value: dict[str, Any] | str, before: list[str], after: list[str]) -> dict[str, Any]:
+        try:
+            return _with_file(value, before, after)
+        except CommandFailed as err:
+            raise ToolError(str(err)) from None
+
+    @server.tool()
+    def validate(state: dict[str, Any] | str) -> dict[str, Any]:
+        """Check a state against the format and the rules: {"valid": true}, or an error naming the field."""
+        try:
+            if isinstance(state, str):
+                _validate_path(state)
+            else:
+                _validate_object(state)
+        except CommandFailed as err:
+            raise ToolError(str(err)) from None
+        return {"valid": True}
+
+    @server.tool()
+    def solve(
+        state: dict[str, Any] | str, player: str | None = None, rollouts: int = 800, seed: int = 0, mode: str = "fair"
+    ) -> dict[str, Any]:
+        """What the player (default: the one to move) should do: build, propose a trade or hold, and why."""
+        return call(state, ["solve"], [*_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode])
+
+    @server.tool()
+    def analyze(state: dict[str, Any] | str, player: str | None = None) -> dict[str, Any]:
+        """Each player's sets, position, build frontier, property values and funded build plan."""
+        return call(state, ["analyze"], _opt("--player", player))
+
+    @server.tool()
+    def trades(state: dict[str, Any] | str, player: str | None = None, top: int = 20, cycles: bool = False) -> dict[str, Any]:
+        """The proposer's top trades from the CP-SAT model, before any simulation."""
+        return call(state, ["trades"], [*_opt("--player", player), "--top", str(top), *(["--cycles"] if cycles else [])])
+
+    @server.tool()
+    def odds(state: dict[str, Any] | str | None = None, jail: str = "long") -> dict[str, Any]:
+        """The exact long-run landing table and the expected rent per opponent turn (standard game without a state)."""
+        if state is None:
+            try:
+                return run_command(["odds", "--jail", jail])
+            except CommandFailed as err:
+                raise ToolError(str(err)) from None
+        return call(state, ["odds"], ["--jail", jail])
+
+    @server.tool()
+    def risk(state: dict[str, Any] | str, player: str | None = None, turns: int = 20) -> dict[str, Any]:
+        """The player's probability of ruin on each of the next turns."""
+        return call(state, ["risk"], [*_opt("--player", player), "--turns", str(turns)])
+
+    @server.tool()
+    def auction(
+        state: dict[str, Any] | str, property: str, player: str | None = None, method: str = "game", rollouts: int = 300
+    ) -> dict[str, Any]:
+        """How much to bid for an unowned lot (the bidding game, the simulation, or both) and whether to buy it."""
+        return call(state, ["auction"], ["--property", property, *_opt("--player", player), "--method", method, "--rollouts", str(rollouts)])
+
+    @server.tool()
+    def bidding_game(graph: dict[str, Any] | str, kind: str = "richman") -> dict[str, Any]:
+        """Richman or Poorman costs and bids of a bidding game on a directed graph."""
+        return call(graph, ["bidding-game"], ["--kind", kind])
+
+    return server
+
+
+def _validate_path(path: str) -> None:
+    from solver.cli import main
+
+    err = io.StringIO()
+    with _lock, contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["validate", path])
+    if code != 0:
+        lines = [x for x in err.getvalue().splitlines() if x.strip()]
+        raise CommandFailed(lines[-1] if lines else "invalid state")
+
+
+def _validate_object(doc: Any) -> None:
+    from models.errors import InvalidStateError
+    from models.io import load_state
+
+    if not isinstance(doc, dict):
+        raise CommandFailed(f"expected a state object or a path, got {type(doc).__name__}")
+    try:
+        load_state(doc)
+    except InvalidStateError as err:
+        raise CommandFailed(str(err)) from None
+
+
+def main() -> None:
+    """Serve over stdio until the client closes the connection."""
+    build_server().run("stdio")

@@ -1,0 +1,94 @@
+"""The MCP server end to end, with the SDK's own client over stdio.
+
+The server (``monopoly-trade mcp``, as ``python -m solver mcp``) is spawned;
+the client lists the tools, calls each on a bundled instance and checks the
+answer against the command's own ``--json`` output, sends a bad state (a tool
+error with the one-line message) and then calls again (the server keeps
+serving). Skipped with a reason when the ``mcp`` extra is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip install -e '.[mcp]')")
+
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+from solver.mcp_server import TOOLS, run_command  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"
+GRAPH = ROOT / "instances" / "graphs" / "example-game.json"
+
+
+def _payload(result: Any) -> Any:
+    assert not result.is_error, result.content
+    if getattr(result, "structured_content", None):
+        doc = result.structured_content
+        return doc.get("result", doc) if set(doc) == {"result"} else doc
+    return json.loads(result.content[0].text)
+
+
+async def _session_run() -> dict[str, Any]:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "solver", "mcp"], cwd=str(ROOT))
+    out: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        out["tools"] = sorted(t.name for t in (await session.list_tools()).tools)
+        state = json.loads(MIDGAME.read_text())
+        out["validate"] = _payload(await session.call_tool("validate", {"state": state}))
+        out["solve"] = _payload(await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 16, "seed": 2}))
+        out["solve_object"] = _payload(await session.call_tool("solve", {"state": state, "rollouts": 16, "seed": 2}))
+        out["analyze"] = _payload(await session.call_tool("analyze", {"state": state, "player": "Ann"}))
+        out["trades"] = _payload(await session.call_tool("trades", {"state": state}))
+        out["odds"] = _payload(await session.call_tool("odds", {}))
+        out["risk"] = _payload(await session.call_tool("risk", {"state": state}))
+        out["auction"] = _payload(await session.call_tool("auction", {"state": state, "property": "Boardwalk"}))
+        out["bidding_game"] = _payload(await session.call_tool("bidding_game", {"graph": str(GRAPH)}))
+        bad = dict(state)
+        bad["players"] = [dict(p) for p in state["players"]]
+        bad["players"][0]["cash"] = -5
+        refused = await session.call_tool("validate", {"state": bad})
+        out["bad"] = (refused.is_error, refused.content[0].text)
+        refused = await session.call_tool("solve", {"state": bad, "rollouts": 16})
+        out["bad_solve"] = (refused.is_error, refused.content[0].text)
+        out["after"] = _payload(await session.call_tool("validate", {"state": str(MIDGAME)}))
+    return out
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Equal JSON, floats to 1e-9 relative (two processes may differ in the last bit of a sum)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def test_the_server_serves_every_tool_over_stdio() -> None:
+    got = asyncio.run(_session_run())
+    assert got["tools"] == sorted(TOOLS)
+    assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
+    # The same JSON as the commands themselves.
+    assert got["solve"] == got["solve_object"]
+    assert _close(got["solve"], run_command(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"]))
+    assert _close(got["analyze"], run_command(["analyze", str(MIDGAME), "--player", "Ann"]))
+    assert _close(got["trades"], run_command(["trades", str(MIDGAME)]))
+    assert _close(got["odds"], run_command(["odds"]))
+    assert _close(got["risk"], run_command(["risk", str(MIDGAME)]))
+    assert _close(got["auction"], run_command(["auction", str(MIDGAME), "--property", "Boardwalk", "--method", "game"]))
+    assert _close(got["bidding_game"], run_command(["bidding-game", str(GRAPH), "--kind", "richman"]))
+    # Bad input: a tool error naming the field, in one line; the server goes on serving.
+    for is_error, text in (got["bad"], got["bad_solve"]):
+        assert is_error and "cash" in text and "\n" not in text.strip()
