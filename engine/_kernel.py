@@ -638,7 +638,7 @@ def bankrupt_single(B, X, key, p, c):
         STACK[c, base + k, 1] = STACK[p, k, 1]
     PL[c, JC] += PL[p, JC]
     _mark_bankrupt(X, p)
-    OWN, HOU = X[1], X[2]
+    OWN = X[1]
     if active_count(X) <= 1:
         # Game._settle_forced_lifts: the winner lifts mortgaged lots of its built groups (no interest)
         for i in range(npr):

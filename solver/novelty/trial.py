@@ -56,7 +56,6 @@ from engine.seeding import game_seed_sequence, game_seeds
 from engine.streams import SeededStream
 from engine.tournament import parallel_map, read_rows, rewrite_rows, seating, wilson
 from models.board import standard_board
-from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState
 from solver.agents.registry import factory
