@@ -50,16 +50,22 @@ def run_command(argv: list[str]) -> dict[str, Any]:
     CommandFailed
         The command exited non-zero; the message is the last line it wrote on stderr.
     """
+    doc: dict[str, Any] = json.loads(_captured([*argv, "--json", "-q"]))
+    return doc
+
+
+def _captured(argv: list[str]) -> str:
+    """Run ``monopoly-trade ARGV`` in this process (one at a time): its stdout, or
+    :class:`CommandFailed` with the last line it wrote on stderr."""
     from solver.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with _lock, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([*argv, "--json", "-q"])
+        code = main(argv)
     if code != 0:
         lines = [x for x in err.getvalue().splitlines() if x.strip()]
         raise CommandFailed(lines[-1] if lines else f"{argv[0]} failed with exit status {code}")
-    doc: dict[str, Any] = json.loads(out.getvalue())
-    return doc
+    return out.getvalue()
 
 
 def _with_file(value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str]) -> dict[str, Any]:
@@ -160,14 +166,7 @@ def build_server() -> Any:
 
 
 def _validate_path(path: str) -> None:
-    from solver.cli import main
-
-    err = io.StringIO()
-    with _lock, contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = main(["validate", path])
-    if code != 0:
-        lines = [x for x in err.getvalue().splitlines() if x.strip()]
-        raise CommandFailed(lines[-1] if lines else "invalid state")
+    _captured(["validate", path])
 
 
 def _validate_object(doc: Any) -> None:

@@ -87,7 +87,7 @@ from models.errors import MonopolyError
 from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve
 
-__all__ = ["AuctionBid", "AuctionError", "AuctionEvaluator", "Probe", "auction_bid", "liquidity_cap"]
+__all__ = ["AuctionBid", "AuctionError", "AuctionEvaluator", "Probe", "auction_bid", "liquidity_cap", "resolve_lot"]
 
 
 class AuctionError(MonopolyError, ValueError):
@@ -172,6 +172,34 @@ class AuctionBid:
         }
 
 
+def resolve_lot(state: GameState, player: int | str, square: int | str) -> tuple[int, int]:
+    """``(player index, square index)`` of an auction question, checked.
+
+    Raises
+    ------
+    AuctionError
+        Unknown player or property, a square that is not a property, a lot already owned, a bankrupt player.
+    """
+    if isinstance(player, str):
+        try:
+            player = state.player_index(player)
+        except KeyError:
+            raise AuctionError(f"no player named {player!r} in the state") from None
+    if isinstance(square, str):
+        if square not in state.board.property_index:
+            raise AuctionError(f"no property named {square!r} on the board")
+        square = state.square_of(square)
+    if not 0 <= player < len(state.players):
+        raise AuctionError(f"no player with index {player}")
+    if not 0 <= square < state.board.size or not state.board.squares[square].is_property:
+        raise AuctionError(f"square {square} is not a property")
+    if state.owner[square] != BANK:
+        raise AuctionError(f"{state.board.squares[square].name} is already owned by {state.players[state.owner[square]].name}")
+    if state.players[player].bankrupt:
+        raise AuctionError(f"{state.players[player].name} is bankrupt")
+    return player, square
+
+
 def liquidity_cap(state: GameState, player: int) -> int:
     """Cash plus the mortgage value of every lot ``player`` may mortgage now (no building sales)."""
     return state.players[player].cash + sum(state.mortgage_value(sq) for sq in legal_mortgages(state, player))
@@ -197,24 +225,8 @@ class AuctionEvaluator:
         seed: int = 0,
         policy: RolloutPolicy | None = None,
     ) -> None:
-        if isinstance(player, str):
-            try:
-                player = state.player_index(player)
-            except KeyError:
-                raise AuctionError(f"no player named {player!r} in the state") from None
-        if isinstance(square, str):
-            if square not in state.board.property_index:
-                raise AuctionError(f"no property named {square!r} on the board")
-            square = state.square_of(square)
-        if not 0 <= player < len(state.players):
-            raise AuctionError(f"no player with index {player}")
-        if not 0 <= square < state.board.size or not state.board.squares[square].is_property:
-            raise AuctionError(f"square {square} is not a property")
+        player, square = resolve_lot(state, player, square)
         sq = state.board.squares[square]
-        if state.owner[square] != BANK:
-            raise AuctionError(f"{sq.name} is already owned by {state.players[state.owner[square]].name}")
-        if state.players[player].bankrupt:
-            raise AuctionError(f"{state.players[player].name} is bankrupt")
         self.state = state
         self.me = player
         self.square = square

@@ -155,7 +155,7 @@ from engine.win_model import (
 )
 from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve
-from solver.bidding.auction import AuctionError, liquidity_cap
+from solver.bidding.auction import liquidity_cap, resolve_lot
 
 __all__ = ["MAX_CONTESTED", "ContestBid", "contest_bid", "contest_graph", "strongest_rival", "tree_costs"]
 
@@ -338,24 +338,8 @@ def contest_bid(
     AuctionError
         Unknown player or property, a lot already owned, a bankrupt player.
     """
-    if isinstance(player, str):
-        try:
-            player = state.player_index(player)
-        except KeyError:
-            raise AuctionError(f"no player named {player!r} in the state") from None
-    if isinstance(square, str):
-        if square not in state.board.property_index:
-            raise AuctionError(f"no property named {square!r} on the board")
-        square = state.square_of(square)
-    if not 0 <= player < len(state.players):
-        raise AuctionError(f"no player with index {player}")
-    if not 0 <= square < state.board.size or not state.board.squares[square].is_property:
-        raise AuctionError(f"square {square} is not a property")
+    player, square = resolve_lot(state, player, square)
     sq = state.board.squares[square]
-    if state.owner[square] != BANK:
-        raise AuctionError(f"{sq.name} is already owned by {state.players[state.owner[square]].name}")
-    if state.players[player].bankrupt:
-        raise AuctionError(f"{state.players[player].name} is bankrupt")
     model = model or default_model()
     chain = chain or chain_for(state.board, state.rules)
 

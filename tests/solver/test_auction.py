@@ -239,27 +239,27 @@ class Counter:
         self.kinds[event.kind] = self.kinds.get(event.kind, 0) + 1
 
 
+def _short_game(agent: SubgraphTradeAgent) -> Counter:
+    """60 rounds of ``agent`` against three baselines, every invariant checked; the event counts."""
+    agents = [agent, *(StrategicTradeAgent(s) for s in (6, 7, 8))]
+    state = GameState.new_game(["P1", "P2", "P3", "P4"])
+    checker = InvariantChecker(strict=True)
+    counter = Counter()
+    result = Game(state, agents, SeededStream(12), max_rounds=60, observers=[checker, counter]).play()
+    assert result.rounds <= 60 and checker.violations == []
+    assert counter.kinds.get("buy", 0) > 0
+    return counter
+
+
 def test_agent_policy_in_a_short_game() -> None:
     agent = SubgraphTradeAgent(
         5, rollouts=60, horizon=8, accept_rollouts=80, auction="simulate", auction_rollouts=60, auction_horizon=8, auction_sure_buy=900
     )
-    agents = [agent, *(StrategicTradeAgent(s) for s in (6, 7, 8))]
-    state = GameState.new_game(["P1", "P2", "P3", "P4"])
-    checker = InvariantChecker(strict=True)
-    counter = Counter()
-    result = Game(state, agents, SeededStream(12), max_rounds=60, observers=[checker, counter]).play()
-    assert result.rounds <= 60 and checker.violations == []
+    _short_game(agent)
     assert agent._auction_cache is not None  # the policy was consulted
-    assert counter.kinds.get("buy", 0) > 0
 
 
 def test_agent_game_auctions_in_a_short_game() -> None:
     agent = SubgraphTradeAgent(5, rollouts=60, horizon=8, accept_rollouts=80, auction_sure_buy=900)
-    agents = [agent, *(StrategicTradeAgent(s) for s in (6, 7, 8))]
-    state = GameState.new_game(["P1", "P2", "P3", "P4"])
-    checker = InvariantChecker(strict=True)
-    counter = Counter()
-    result = Game(state, agents, SeededStream(12), max_rounds=60, observers=[checker, counter]).play()
-    assert result.rounds <= 60 and checker.violations == []
+    _short_game(agent)
     assert agent._contest_cache is not None and agent.auction_seconds > 0  # the bidding game was consulted
-    assert counter.kinds.get("buy", 0) > 0
