@@ -23,7 +23,9 @@ engine. Decision points:
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import math
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -112,6 +114,27 @@ class BaseAgent:
         raise RuntimeError("no legal lot for the building")
 
 
+OptionLimits = Mapping[str, "tuple[float, float] | tuple[str, ...]"]
+"""An agent class's ``OPTION_LIMITS``: ``(lowest, highest)`` for a number option, the choices for a string one."""
+
+
+def check_options(limits: OptionLimits, values: Mapping[str, Any]) -> None:
+    """Refuse any of ``values`` outside its entry of ``limits`` (a finite number in range, or one of the
+    choices), with a one-line :class:`ValueError` naming the option. The single place an agent's option
+    ranges are enforced: each constructor calls it, and the agent registry builds the agent to check a spec."""
+    for key, lim in limits.items():
+        if key not in values:
+            continue
+        value = values[key]
+        if isinstance(lim[0], str):
+            if value not in lim:
+                raise ValueError(f"option {key!r}: {value!r} is not one of {', '.join(str(x) for x in lim)}")
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or not lim[0] <= value <= lim[1]:
+            raise ValueError(f"option {key!r}: {value!r} is outside {lim[0]}..{lim[1]}")
+
+
 class RandomAgent(BaseAgent):
     """Random legal choices, to shake the engine.
 
@@ -132,6 +155,7 @@ class RandomAgent(BaseAgent):
     OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {"p_stop": (0.0, 1.0), "p_trade": (0.0, 1.0)}
 
     def __init__(self, seed: SeedLike = None, p_stop: float = 0.6, p_trade: float = 0.15) -> None:
+        check_options(RandomAgent.OPTION_LIMITS, {"p_stop": p_stop, "p_trade": p_trade})
         super().__init__(seed)
         self.p_stop = p_stop
         self.p_trade = p_trade

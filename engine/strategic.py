@@ -45,7 +45,7 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import BaseAgent
+from engine.agents import BaseAgent, check_options
 from engine.markov import PositionChain, columns
 from engine.seeding import SeedLike
 from engine.static_value import StaticValuation
@@ -86,6 +86,7 @@ class StrategicTradeAgent(BaseAgent):
         trade: bool = True,
         landings: tuple[float, ...] | None = None,
     ) -> None:
+        check_options(StrategicTradeAgent.OPTION_LIMITS, locals())
         super().__init__(seed)
         self.reserve = reserve
         self.critical_reserve = critical_reserve

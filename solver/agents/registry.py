@@ -43,7 +43,7 @@ class AgentEntry:
         return out
 
     def limits(self) -> dict[str, Limit]:
-        """The allowed values of each non-boolean option (the class's ``OPTION_LIMITS``)."""
+        """The allowed values of each non-boolean option (the class's ``OPTION_LIMITS``, enforced by its constructor)."""
         return dict(getattr(self.cls, "OPTION_LIMITS", {}))
 
     def describe_options(self) -> str:
@@ -92,8 +92,9 @@ MAX_OPTION_CHARS = 64
 """Longest option value read (longer text is refused before any conversion)."""
 
 
-def _convert(value: str, default: Any, where: str, limit: Limit | None) -> Any:
-    """``value`` as the type of ``default``, checked against ``limit`` (one-line errors naming ``where``)."""
+def _convert(value: str, default: Any, where: str) -> Any:
+    """``value`` as the type of ``default`` (one-line errors naming ``where``); the option's range is checked
+    by the agent's constructor (:func:`engine.agents.check_options`), which :func:`parse_spec` calls."""
     shown = value if len(value) <= 20 else value[:20] + "..."
     if len(value) > MAX_OPTION_CHARS:
         raise UnknownAgentError(f"{where}: {shown!r} is longer than {MAX_OPTION_CHARS} characters")
@@ -105,23 +106,14 @@ def _convert(value: str, default: Any, where: str, limit: Limit | None) -> Any:
                 return False
             raise ValueError(value)
         if isinstance(default, int):
-            number: Any = int(value)
-        elif isinstance(default, float):
-            number = float(value)
-        else:
-            number = None
+            return int(value)
+        if not isinstance(default, float):
+            return value
+        number = float(value)
     except ValueError:
         raise UnknownAgentError(f"{where}: {shown!r} is not a valid {type(default).__name__}") from None
-    if number is None:  # a string option
-        if limit is not None and value not in limit:
-            raise UnknownAgentError(f"{where}: {shown!r} is not one of {', '.join(str(x) for x in limit)}")
-        return value
     if not math.isfinite(number):
         raise UnknownAgentError(f"{where}: {shown!r} is not a finite number")
-    if limit is not None:
-        lo, hi = limit
-        if not lo <= number <= hi:  # type: ignore[operator]
-            raise UnknownAgentError(f"{where}: {shown} is outside {lo}..{hi}")
     return number
 
 
@@ -132,7 +124,6 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
         raise UnknownAgentError(f"unknown agent {name!r} (known: {', '.join(sorted(_REGISTRY))})")
     entry = _REGISTRY[name]
     options = entry.options()
-    limits = entry.limits()
     kwargs: dict[str, Any] = {}
     if rest:
         for item in rest.split(","):
@@ -142,8 +133,8 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
                 raise UnknownAgentError(
                     f"agent {name!r}: unknown option {key!r} (options: {', '.join(sorted(options)) or 'none'})"
                 )
-            kwargs[key] = _convert(value.strip(), options[key], f"agent {name!r} option {key!r}", limits.get(key))
-    try:  # the constructor's own checks (combinations of options), now rather than in a worker
+            kwargs[key] = _convert(value.strip(), options[key], f"agent {name!r} option {key!r}")
+    try:  # the constructor checks every option's range (and combinations), now rather than in a worker
         entry.cls(0, **kwargs)
     except ValueError as err:
         raise UnknownAgentError(f"agent {name!r}: {str(err).splitlines()[0] if str(err) else 'refused its options'}") from None

@@ -128,6 +128,7 @@ import math
 import time
 
 from engine.actions import Action, Build, Event, Mortgage, Unmortgage
+from engine.agents import check_options
 from engine.legal import why_not_build
 from engine.markov import PositionChain, chain_for
 from engine.rollout import (
@@ -222,20 +223,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         offers: int = 2,
         cash_key: str = "linear",
     ) -> None:
+        check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
-        if build not in ("even", "funded"):
-            raise ValueError(f"build must be 'even' or 'funded', got {build!r}")
-        if not 0 <= build_horizon <= 200:
-            raise ValueError(f"build_horizon must be in 0..200, got {build_horizon!r}")
         self.build = build
-        if price not in ("generated", "play"):
-            raise ValueError(f"price must be 'generated' or 'play', got {price!r}")
-        if not 10 <= price_step <= 1000:
-            raise ValueError(f"price_step must be in 10..1000, got {price_step!r}")
-        if offers not in (1, 2):
-            raise ValueError(f"offers must be 1 or 2 (the engine allows two proposals per phase), got {offers!r}")
-        if cash_key not in ("linear", "geometric"):
-            raise ValueError(f"cash_key must be 'linear' or 'geometric', got {cash_key!r}")
         self.cash_key = cash_key
         self.learn = learn
         self.price = price
@@ -250,18 +240,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.build_horizon = build_horizon
         self._plan_cache: dict[tuple[object, ...], tuple[Frontier, RuinCurve]] = {}
         self._plan: tuple[GameState, FundedPlan] | None = None
-        if value not in ("fitted", "linear"):
-            raise ValueError(f"value must be 'fitted' or 'linear', got {value!r}")
-        if objective not in ("proposer", "balanced"):
-            raise ValueError(f"objective must be 'proposer' or 'balanced', got {objective!r}")
-        if not 0.0 <= margin <= 1.0:
-            raise ValueError(f"margin must be in [0, 1], got {margin!r}")
         # "linear": the generator as it was before the fitted value (dollars; margin does not apply)
         self.trade_settings = TradeSettings(value=value, objective=objective, min_win_gain=margin, min_own_win_gain=margin)
-        if auction not in AUCTIONS:
-            raise ValueError(f"auction must be one of {AUCTIONS}, got {auction!r}")
-        if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
         self.hold = hold
         self.rollout_policy = RolloutPolicy() if rollout_trades else RolloutPolicy(trade=False, mortgage_to_build=False)
         self.scoring = scoring

@@ -103,7 +103,7 @@ from collections.abc import Callable
 
 from engine import legal
 from engine.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
-from engine.agents import BaseAgent
+from engine.agents import BaseAgent, check_options
 from engine.markov import PositionChain, chain_for
 from engine.seeding import SeedLike
 from engine.view import GameView
@@ -155,6 +155,7 @@ class ValueAgent(BaseAgent):
     """The range of each numeric option (the agent registry refuses others with one line)."""
 
     def __init__(self, seed: SeedLike = None, *, k: int = 5, cash_min: int = 150, eps: float = 1.0, cash_in_assets: bool = True) -> None:
+        check_options(ValueAgent.OPTION_LIMITS, {"k": k, "cash_min": cash_min, "eps": eps})
         super().__init__(seed)
         self.cash_in_assets = cash_in_assets
         self.k = k
