@@ -4,7 +4,9 @@ A :class:`Game` moves a :class:`models.state.GameState` through turns, asking
 its agents at every decision point and telling everyone what happened through
 :class:`engine.actions.Event` objects. Dice and cards come from an explicit
 :class:`engine.streams.RandomStream`. The rules are the standard US rules
-(2008+ cards); where the printed rules leave a choice, this module names it:
+(2008+ cards) and the variants of :class:`models.rules.Rules` (named below
+where they change a step); where the printed rules leave a choice, this
+module names it:
 
 Turn
     Between turns every active player, starting with the one about to move,
@@ -13,21 +15,35 @@ Turn
     doubles (doubles: out, move by that roll, no extra roll; a third failure:
     pay $50 and move by that roll). Otherwise the player rolls; doubles roll
     again; the third consecutive double goes to jail without moving. After
-    each roll and its consequences the player may act again.
+    each roll and its consequences the player may act again. Variants:
+    ``doubles_again`` off (a double is an ordinary roll; the counter stays 0,
+    and only ``doubles_to_jail`` 1 jails, on any double), ``doubles_to_jail``
+    (0: never), ``max_jail_rolls`` (jail turns before the forced exit),
+    ``jail_doubles`` off (a double does not free; the jailed player then rolls
+    only on a last turn that pays and moves), ``jail_release="free"`` (the
+    last jail turn ends in jail's release, without a fine and without moving).
 Money
     Go pays the salary when passed or landed on, also by a card (never when
-    moving backwards or going to jail). Taxes are paid to the bank; Free
-    Parking does nothing (except under the ``free-parking`` class novelty of
-    :mod:`engine.novelty_catalogue`: bank payments for taxes, jail fines and cards feed
-    a pot that a player landing there collects). Every payment goes through :meth:`Game._pay`: a
+    moving backwards or going to jail); twice when a move ends on Go under
+    ``go_landing_bonus``. Taxes are paid to the bank; Free Parking does
+    nothing unless ``rules.free_parking`` keeps a pot (``GameState.pot``):
+    ``taxes`` feeds it with the tax squares, ``bank`` with every payment to
+    the bank for taxes, jail fines, cards and repairs; a player landing there
+    collects it, and the bank puts ``free_parking_seed`` back in. With a
+    finite bank (``rules.bank_cash``, ``GameState.bank_cash``) every payment
+    from the bank (salary, cards, mortgages, sales, the pot's seed) is capped
+    at what it holds, and every payment to it adds to it (pot payments go to
+    the pot instead). Every payment goes through :meth:`Game._pay`: a
     player short of cash is asked to raise it (sell, mortgage, trade); if it
     stops while its liquidation value would cover the debt, the engine
     liquidates in a fixed order (:meth:`Game.liquidate`); if even that cannot
     cover the debt the player is bankrupt. Cash never goes negative.
 Buying and auctions
     A player landing on an unowned property with the cash for it may buy it
-    (never under the ``auction-only`` class novelty); otherwise (declined, or short of cash) it is auctioned among all active
-    players, the lander included. The open ascending auction is run as its
+    (never under ``rules.auction_only``); otherwise (declined, or short of
+    cash) it is auctioned among all active players, the lander included
+    (without ``rules.auctions`` it stays with the bank: a ``declined`` event;
+    a bankrupt's lots returned to the bank are then not auctioned either). The open ascending auction is run as its
     equivalent: each bidder names a maximum (capped at its cash); the highest
     wins and pays the second-highest maximum plus $1, capped at its own
     maximum (a lone bidder pays $1); ties go to the bidder nearest the lander
@@ -57,9 +73,12 @@ Bankruptcy
     the bank unmortgaged and are auctioned, and the cards return to their
     decks.
 End
-    The game ends when one player is left (``bankruptcy``) or after
-    ``max_rounds`` complete rounds (``round_cap``), where the highest net
-    worth (:meth:`GameState.net_worth`) wins, ties to the earlier seat.
+    The game ends when one player is left (``bankruptcy``), after
+    ``max_rounds`` complete rounds (``round_cap``, the host's cap) or
+    ``rules.round_limit`` rounds (``round_limit``), or at the end of a turn
+    after which a player holds ``rules.cash_target`` in cash
+    (``cash_target``); but for a bankruptcy the highest net worth
+    (:meth:`GameState.net_worth`) wins, ties to the earlier seat.
 
 Novelty trials hide rule changes: with ``announced_rules`` the agents'
 views show those rules (:class:`engine.view.GameView`); a jail payment that
@@ -69,7 +88,9 @@ the announced fine allowed but the true one does not is refused (a
 Movement-only mode (``movement_only=True``) plays dice, doubles, jail and the
 cards' movement only: nothing is bought, no money moves, and cards are drawn
 with replacement (``RandomStream.draw``), the setting of the exact position
-chain of :mod:`engine.markov`.
+chain of :mod:`engine.markov`. Cards are drawn that way in every game under
+``rules.card_draw="replacement"``: uniformly over the deck's cards that no
+player holds.
 """
 
 from __future__ import annotations
@@ -105,7 +126,9 @@ MAX_TRADES_PER_PHASE = 2
 """An ``act`` phase closes at the third trade proposal (no trade spam)."""
 POT_REASONS = frozenset({"jail fine", "jail fine (third failed roll)", "card", "repairs"})
 """``why`` of the bank payments (besides taxes, see ``Game._land``) that feed the Free
-Parking pot under the ``free-parking`` class novelty (:mod:`engine.novelty_catalogue`)."""
+Parking pot under ``rules.free_parking="bank"``."""
+ROUND_ENDS = frozenset({"round_cap", "round_limit", "cash_target"})
+"""Reasons of a game ended short of a last player standing: won by net worth."""
 
 
 @dataclass(frozen=True)
@@ -203,9 +226,6 @@ class Game:
         self.held_cards: list[list[tuple[str, int]]] = [[] for _ in state.players]
         self._assign_held_cards()
         self.turns = 0
-        self.pot = 0
-        """The Free Parking pot of the ``free-parking`` class novelty (``rules.free_parking_pot``,
-        :mod:`engine.novelty_catalogue`); not part of the state. Always 0 under the standard rules."""
         self.over = False
         self.result: GameResult | None = None
         self.bankrupt_order: list[str] = [p.name for p in state.players if p.bankrupt]
@@ -215,8 +235,8 @@ class Game:
         self._emit("game_start", None, round=state.round)
         if len(state.active_players()) <= 1:
             self._end("bankruptcy")
-        elif state.round >= max_rounds and state.phase == "start":
-            self._end("round_cap")
+        elif state.phase == "start":
+            self._check_end()
 
     # ------------------------------------------------------------------
     # running
@@ -265,8 +285,23 @@ class Game:
         if nxt <= p:
             s.round += 1
         s.to_move = nxt
-        if s.round >= self.max_rounds:
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """End the game between turns by the cash target, the rules' round limit or the host's cap."""
+        s = self.state
+        target = s.rules.cash_target
+        if target is not None and any(s.players[q].cash >= target for q in s.active_players()):
+            self._end("cash_target")
+        elif s.rules.round_limit is not None and s.round >= s.rules.round_limit:
+            self._end("round_limit")
+        elif s.round >= self.max_rounds:
             self._end("round_cap")
+
+    @property
+    def pot(self) -> int:
+        """The Free Parking pot (``GameState.pot``)."""
+        return self.state.pot
 
     def _end(self, reason: str) -> None:
         s = self.state
@@ -279,7 +314,7 @@ class Game:
             s.phase = "start"
             s.doubles_rolled = 0
         worths = {s.players[i].name: s.net_worth(i) for i in range(len(s.players))}
-        if reason == "round_cap":
+        if reason in ROUND_ENDS:
             winner = max(active, key=lambda i: (s.net_worth(i), -i)) if active else None
             rounds = s.round
         else:
@@ -321,10 +356,14 @@ class Game:
         s = self.state
         dice, doubles = self._roll(p)
         s.phase = "rolled"
+        rules = s.rules
         if doubles:
-            s.doubles_rolled += 1
-            if s.doubles_rolled >= s.rules.doubles_to_jail:
-                self._send_to_jail(p, "third double")
+            run = 1
+            if rules.doubles_again:
+                s.doubles_rolled += 1
+                run = s.doubles_rolled
+            if rules.doubles_to_jail and run >= rules.doubles_to_jail:
+                self._send_to_jail(p, "third double" if rules.doubles_to_jail == 3 else f"double number {run}")
                 self._emit("roll_end", p, position=s.players[p].position, in_jail=True)
                 self._act(p)
                 return False
@@ -371,17 +410,19 @@ class Game:
             return self._roll_and_move(p)
         if choice != "roll":
             raise IllegalActionError(f"unknown jail choice {choice!r}")
-        dice, doubles = self._roll(p, "jail")
+        rules = s.rules
+        last = pl.jail_turns + 1 >= rules.max_jail_rolls
         s.phase = "rolled"
         s.doubles_rolled = 0
-        if doubles:
+        if not rules.jail_doubles and not (last and rules.jail_release == "pay"):
+            # Nothing to roll for: the player sits this turn out (and leaves free after the last).
+            return self._stay_in_jail(p, last)
+        dice, doubles = self._roll(p, "jail")
+        if doubles and rules.jail_doubles:
             self._leave_jail(p, "doubles")
         else:
-            if pl.jail_turns + 1 < s.rules.max_jail_rolls:
-                pl.jail_turns += 1
-                self._emit("roll_end", p, position=pl.position, in_jail=True)
-                self._act(p)
-                return False
+            if not last or rules.jail_release == "free":
+                return self._stay_in_jail(p, last)
             if not self._pay(p, fine, None, "jail fine (third failed roll)"):
                 return False
             self._leave_jail(p, "third roll")
@@ -389,6 +430,18 @@ class Game:
         self._move(p, total, "dice")
         self._land(p, total)
         self._after_roll(p)
+        return False
+
+    def _stay_in_jail(self, p: int, last: bool) -> bool:
+        """A jail turn without a move: one more turn counted, or after the last one
+        (``jail_release="free"``) the player leaves, free, without moving. Returns ``False``."""
+        pl = self.state.players[p]
+        if last:
+            self._leave_jail(p, "served")
+        else:
+            pl.jail_turns += 1
+        self._emit("roll_end", p, position=pl.position, in_jail=pl.in_jail)
+        self._act(p)
         return False
 
     def _leave_jail(self, p: int, how: str) -> None:
@@ -417,6 +470,8 @@ class Game:
         self._emit("move", p, frm=start, to=pl.position, passed_go=passed, why=why)
         if passed:
             self._cash(None, p, s.rules.go_salary, "Go salary")
+            if pl.position == 0 and s.rules.go_landing_bonus:
+                self._cash(None, p, s.rules.go_salary, "Go landing bonus")
 
     def _land(self, p: int, dice_total: int, card: Card | None = None) -> None:
         s = self.state
@@ -434,15 +489,26 @@ class Game:
                 if rent:
                     self._pay(p, rent, owner, f"rent on {sq.name}")
         elif kind == "tax":
-            if self._pay(p, sq.amount, None, sq.name) and s.rules.free_parking_pot and not self.movement_only:
-                self.pot += sq.amount
+            self._pay(p, sq.amount, None, sq.name, pot=s.rules.pot_enabled)
         elif kind in ("chance", "community_chest"):
             self._draw_card(p, kind, dice_total)
         elif kind == "go_to_jail":
             self._send_to_jail(p, "Go To Jail square")
-        elif kind == "free_parking" and s.rules.free_parking_pot and self.pot and not self.movement_only:
-            pot, self.pot = self.pot, 0
-            self._cash(None, p, pot, "Free Parking pot")
+        elif kind == "free_parking" and s.rules.pot_enabled and not self.movement_only:
+            self._collect_pot(p)
+
+    def _collect_pot(self, p: int) -> None:
+        """``p`` collects the Free Parking pot; the bank puts ``free_parking_seed`` back in (what it has)."""
+        s = self.state
+        if s.pot:
+            amount, s.pot = s.pot, 0
+            s.players[p].cash += amount
+            self._emit("cash", p, frm=None, to=p, amount=amount, why="Free Parking pot")
+        seed = s.rules.free_parking_seed
+        if s.bank_cash is not None:
+            seed = min(seed, s.bank_cash)
+            s.bank_cash -= seed
+        s.pot += seed
 
     def rent(self, square: int, dice_total: int, card: Card | None = None, payer: int | None = None) -> int:
         """Rent due on ``square`` (see the module docstring). A utility card rolls fresh dice."""
@@ -473,7 +539,11 @@ class Game:
         s = self.state
         cards = s.board.deck(deck_name)
         deck = self.decks[deck_name]
-        idx = self.stream.draw(deck_name, len(cards)) if self.movement_only else deck.draw()
+        if self.movement_only or s.rules.card_draw == "replacement":
+            free = [i for i in range(len(cards)) if i not in deck.held]
+            idx = free[self.stream.draw(deck_name, len(free))]
+        else:
+            idx = deck.draw()
         card = cards[idx]
         self._emit("card", p, deck=deck_name, card=idx, text=card.text)
         pl = s.players[p]
@@ -522,14 +592,16 @@ class Game:
     def _offer(self, p: int, square: int) -> None:
         s = self.state
         price = s.board.squares[square].price
-        # The auction-only class novelty (rules.auction_only) never offers the lot to the lander.
+        # rules.auction_only never offers the lot to the lander.
         if not s.rules.auction_only and s.players[p].cash >= price and self.agents[p].buy(self.views[p], square):
             self._cash(p, None, price, "purchase")
             s.owner[square] = p
             self._acquired(p, [square])
             self._emit("buy", p, square=square, price=price)
-        else:
+        elif s.rules.auctions:
             self.auction(square, p)
+        else:
+            self._emit("declined", p, square=square)
 
     def _second_price(self, bids: list[tuple[int, int]]) -> tuple[int, int] | None:
         """Winner and price of a second-price auction on ``(player, maximum)`` pairs
@@ -567,29 +639,40 @@ class Game:
     # ------------------------------------------------------------------
     # money
     # ------------------------------------------------------------------
-    def _cash(self, frm: int | None, to: int | None, amount: int, why: str) -> None:
-        """Move cash (``None`` is the bank) and report it."""
+    def _cash(self, frm: int | None, to: int | None, amount: int, why: str, *, pot: bool = False) -> None:
+        """Move cash (``None`` is the bank) and report it. A finite bank pays what it holds;
+        ``pot``: a payment to the bank goes to the Free Parking pot instead."""
         if amount == 0 or self.movement_only:
             return
-        players = self.state.players
+        s = self.state
+        players = s.players
+        if frm is None and s.bank_cash is not None:
+            amount = min(amount, s.bank_cash)
+            if amount == 0:
+                return
+            s.bank_cash -= amount
         if frm is not None:
             players[frm].cash -= amount
         if to is not None:
             players[to].cash += amount
+        elif pot:
+            s.pot += amount
+        elif s.bank_cash is not None:
+            s.bank_cash += amount
         self._emit("cash", frm if frm is not None else to, frm=frm, to=to, amount=amount, why=why)
 
-    def _pay(self, p: int, amount: int, creditor: int | None, why: str) -> bool:
-        """``p`` pays ``amount`` to ``creditor`` (``None``: the bank), raising cash or going
-        bankrupt if it must. Returns whether it paid."""
+    def _pay(self, p: int, amount: int, creditor: int | None, why: str, *, pot: bool = False) -> bool:
+        """``p`` pays ``amount`` to ``creditor`` (``None``: the bank; with ``pot``, or for one of
+        :data:`POT_REASONS` under ``free_parking="bank"``, the Free Parking pot), raising cash or
+        going bankrupt if it must. Returns whether it paid."""
         if amount <= 0 or self.movement_only:
             return True
         pl = self.state.players[p]
         if pl.cash < amount:
             self._raise_cash(p, amount)
         if pl.cash >= amount:
-            self._cash(p, creditor, amount, why)
-            if creditor is None and why in POT_REASONS and self.state.rules.free_parking_pot:
-                self.pot += amount
+            to_pot = creditor is None and (pot or (why in POT_REASONS and self.state.rules.free_parking == "bank"))
+            self._cash(p, creditor, amount, why, pot=to_pot)
             return True
         self._bankrupt(p, [(creditor, amount)])
         return False
@@ -698,7 +781,7 @@ class Game:
             for sq in props:
                 if s.mortgaged[sq] and not self._receive_mortgaged(creditor, sq):
                     return
-        else:
+        elif s.rules.auctions:
             nxt = self._turn_order((p + 1) % len(s.players))
             for sq in props:
                 if self.over:
@@ -915,6 +998,8 @@ class Game:
             if t.cash:
                 self._emit("cash", idx[t.frm], frm=idx[t.frm], to=idx[t.to], amount=t.cash, why="trade")
         for who, amount in due.items():
+            if amount and s.bank_cash is not None:
+                s.bank_cash += amount
             if amount:  # a $0 charge (mortgage_interest 0, nothing lifted) is no payment and no event
                 self._emit("cash", idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
         self._emit("trade", p, trade=trade, accepted=True, lifted=tuple(lift))

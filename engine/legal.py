@@ -13,6 +13,10 @@ with it. The rules (standard US):
 * sell evenly: only from a lot at the group's highest level; a hotel is
   broken into four houses when the bank holds four, otherwise the group is
   sold further down (:func:`hotel_break_levels`);
+* without the even-building rule (``rules.even_building`` false) a lot may
+  gain or lose a level whatever the others hold, a hotel needs four houses on
+  its own lot only, and a hotel sold under a house shortage leaves its lot
+  with the houses the bank can give (the other lots keep theirs);
 * mortgage only a property whose group carries no buildings;
 * lift a mortgage by paying the mortgage value plus interest.
 """
@@ -45,7 +49,7 @@ def why_not_build(state: GameState, player: int, square: int, *, ignore_cash: bo
     if level >= HOTEL:
         return f"{sq.name} already has a hotel"
     lots = _player_lots(state, player, group)
-    if level > min(state.houses[s] for s in lots):
+    if state.rules.even_building and level > min(state.houses[s] for s in lots):
         return f"uneven building: {sq.name} is above the group's lowest level"
     if level == HOTEL - 1:
         if state.hotels_in_bank() < 1:
@@ -66,7 +70,7 @@ def why_not_sell_building(state: GameState, player: int, square: int) -> str | N
         return f"{sq.name} has no building"
     group = sq.group
     assert group is not None
-    if level < max(state.houses[s] for s in _player_lots(state, player, group)):
+    if state.rules.even_building and level < max(state.houses[s] for s in _player_lots(state, player, group)):
         return f"uneven selling: {sq.name} is below the group's highest level"
     return None
 
@@ -109,8 +113,13 @@ def hotel_break_levels(state: GameState, player: int, square: int) -> dict[int, 
     kept at ``L + 1`` greedily, in board order, while the houses last. With
     no feasible ``L`` the whole group is sold to bare land.
 
+    Without the even-building rule only ``square`` changes: to four houses, or as many as
+    the bank holds.
+
     Returns ``{square: new_level}`` for every lot whose level changes.
     """
+    if not state.rules.even_building:
+        return {square: min(HOTEL - 1, state.houses_in_bank())}
     lots = _player_lots(state, player, state.group_of(square))
     old = {s: state.houses[s] for s in lots}
     bank = state.houses_in_bank() + sum(v for v in old.values() if v < HOTEL)

@@ -31,10 +31,8 @@ Dice
 Attribute and representation novelties are data only: a new board or new
 rules that every engine plays (the reference engine, the exact chain of
 :mod:`engine.markov`, the batch kernel). The class novelties ``free-parking``
-and ``auction-only`` switch small registered rule hooks of the reference
-engine (``Rules.free_parking_pot``, ``Rules.auction_only``, see
-:class:`engine.game.Game`); the batch kernel refuses them
-(:func:`engine.rollout_tables.encode` raises ``ValueError``).
+and ``auction-only`` switch ordinary rules of :class:`models.rules.Rules`
+(``free_parking="bank"``, ``auction_only``), which every engine plays.
 ``toll-squares`` is a class novelty made of data (a new kind of property on
 the board).
 
@@ -359,7 +357,7 @@ CATALOGUE: tuple[Novelty, ...] = (
     Novelty(
         "free-parking", "class", "hard",
         "taxes, jail fines and cards that take money go into a pot; landing on Free Parking collects the pot",
-        True, ("rule.cash",), _rules_change(free_parking_pot=True),
+        True, ("rule.cash",), _rules_change(free_parking="bank"),
     ),
     Novelty(
         "auction-only", "class", "hard",
@@ -439,7 +437,8 @@ def inject(state: GameState, novelty: Novelty) -> GameState:
         for p in state.players
     ]
     out = GameState(
-        board, rules, players, owner, houses, mortgaged, state.to_move, state.round, state.phase, state.doubles_rolled
+        board, rules, players, owner, houses, mortgaged, state.to_move, state.round, state.phase, state.doubles_rolled,
+        state.pot, state.bank_cash,
     )
     try:
         validate_state(out)

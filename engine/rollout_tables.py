@@ -191,12 +191,11 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     Raises
     ------
     ValueError
-        When the rules carry a class-novelty hook (``free_parking_pot``,
-        ``auction_only``; see :mod:`engine.novelty_catalogue`): the kernel does not play them.
+        When the rules carry a variant the kernel does not play yet.
     """
-    for hook in ("free_parking_pot", "auction_only"):
-        if getattr(state.rules, hook):
-            raise ValueError(f"the batch kernel does not play the class-novelty rule {hook!r}")
+    variants = state.rules.variant_overrides()
+    if variants:
+        raise ValueError(f"the batch kernel does not play the rule(s) {', '.join(variants)} yet")
     names = sorted(state.board.groups)  # ids in name order: the order of Game._acquired
     group_ids = {g: i for i, g in enumerate(names)}
     sq_t = _square_table(state, group_ids)

@@ -60,7 +60,8 @@ class GameView:
         if self._announced is None or self._announced is s.rules:
             return s
         return GameState(
-            s.board, self._announced, s.players, s.owner, s.houses, s.mortgaged, s.to_move, s.round, s.phase, s.doubles_rolled
+            s.board, self._announced, s.players, s.owner, s.houses, s.mortgaged, s.to_move, s.round, s.phase, s.doubles_rolled,
+            s.pot, s.bank_cash,
         )
 
     # -- plain data -------------------------------------------------------

@@ -41,8 +41,8 @@ from models._check import (
     expect_str,
     key_path,
 )
-from models.limits import MAX_AMOUNT, MAX_CARDS, MAX_SQUARES
 from models.errors import InvalidStateError
+from models.limits import MAX_AMOUNT, MAX_CARDS, MAX_SQUARES
 
 Square_ = int  # a square index, 0..N-1
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -61,20 +62,50 @@ from models.limits import (
     MAX_SUPPLY,
     name_problem,
 )
-from models.rules import DiceSpec, Rules
+from models.rules import (
+    CARD_DRAWS,
+    FREE_PARKING,
+    JAIL_RELEASES,
+    PRESETS,
+    VARIANT_FIELDS,
+    DiceSpec,
+    Rules,
+)
 from models.state import BANK, PHASES, GameState, PlayerState
 
-FORMAT = "monopoly-state/1"
+FORMAT = "monopoly-state/2"
+"""The format this module writes when a state needs it (variant rules, a pot, a finite bank)."""
+FORMAT_V1 = "monopoly-state/1"
+"""The first format, still read, and written for every state that needs nothing newer."""
+FORMATS = (FORMAT_V1, FORMAT)
 DEFAULT_BOARD = "standard-us"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-MAX_JAIL_TURNS = 2  # failed rolls in jail before the third (forced) one
-MAX_DOUBLES = 2  # the third double sends the player to jail instead
+MAX_JAIL_TURNS = 2  # failed rolls in jail before the forced exit, at most (rules.max_jail_rolls <= 3)
+MAX_DOUBLES = 1000  # bound at parsing; validate_state checks against the rules (doubles_to_jail)
 
-_TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled")
+_TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled", "pot", "bank_cash")
+_V2_TOP_KEYS = ("pot", "bank_cash")
 _PLAYER_KEYS = ("name", "cash", "position", "in_jail", "jail_turns", "jail_cards", "bankrupt")
 _PROPERTY_KEYS = ("owner", "houses", "mortgaged")
-_RULE_KEYS = ("go_salary", "jail_fine", "houses", "hotels", "mortgage_interest", "dice", "set_size")
+_RULE_KEYS_V1 = ("go_salary", "jail_fine", "houses", "hotels", "mortgage_interest", "dice", "set_size")
+RULE_KEYS = ("preset", *_RULE_KEYS_V1, *VARIANT_FIELDS)
+"""Keys of the state format's ``rules`` object (docs/state-format.md#rules)."""
+_RULE_INTS = {  # field -> (lowest, highest); None: the field may be null
+    "go_salary": (0, MAX_AMOUNT, False),
+    "jail_fine": (0, MAX_AMOUNT, False),
+    "houses": (0, MAX_SUPPLY, False),
+    "hotels": (0, MAX_SUPPLY, False),
+    "doubles_to_jail": (0, 5, False),
+    "max_jail_rolls": (1, 3, False),
+    "free_parking_seed": (0, MAX_AMOUNT, False),
+    "bank_cash": (0, MAX_CASH, True),
+    "cash_target": (1, MAX_CASH, True),
+    "round_limit": (1, MAX_ROUND, True),
+}
+_RULE_BOOLS = ("doubles_again", "jail_doubles", "go_landing_bonus", "auctions", "auction_only", "even_building")
+_RULE_CHOICES = {"jail_release": JAIL_RELEASES, "card_draw": CARD_DRAWS, "free_parking": FREE_PARKING}
+_RULE_RATES = ("mortgage_interest", "mortgage_rate", "building_sell_rate")
 _DICE_KEYS = ("count", "sides", "weights")
 
 
@@ -191,10 +222,15 @@ def _parse_state(doc: Any) -> GameState:
     """Build a :class:`GameState` from a document, checking types and names (not rules)."""
     obj = expect_object(doc, "", _TOP_KEYS, ("format", "players"))
     fmt = expect_str(obj["format"], "format")
-    if fmt != FORMAT:
-        raise InvalidStateError("format", f"unknown format {fmt!r} (expected {FORMAT!r})")
+    if fmt not in FORMATS:
+        raise InvalidStateError("format", f"unknown format {fmt!r} (expected {' or '.join(map(repr, FORMATS))})")
     board = _parse_board(obj.get("board", DEFAULT_BOARD))
-    rules = _parse_rules(obj.get("rules", {}), board)
+    rules = parse_rules(obj.get("rules", {}), board)
+    if fmt == FORMAT_V1:
+        newer = [k for k in _V2_TOP_KEYS if k in obj]
+        newer += [key_path("rules", k) for k in ("preset", *VARIANT_FIELDS) if isinstance(obj.get("rules"), Mapping) and k in obj["rules"]]
+        if newer:
+            raise InvalidStateError(newer[0], f"needs format {FORMAT!r} (the file says {FORMAT_V1!r})")
     players = _parse_players(obj["players"], board)
     names = {p.name: i for i, p in enumerate(players)}
     state = GameState(board, rules, players)
@@ -203,6 +239,11 @@ def _parse_state(doc: Any) -> GameState:
     state.round = expect_int(obj.get("round", 0), "round", 0, MAX_ROUND)
     state.phase = expect_str(obj.get("phase", "start"), "phase", PHASES)
     state.doubles_rolled = expect_int(obj.get("doubles_rolled", 0), "doubles_rolled", 0, MAX_DOUBLES)
+    state.pot = expect_int(obj.get("pot", rules.free_parking_seed), "pot", 0, MAX_CASH)
+    if "bank_cash" in obj and obj["bank_cash"] is not None:
+        state.bank_cash = expect_int(obj["bank_cash"], "bank_cash", 0, MAX_CASH)
+    else:
+        state.bank_cash = rules.bank_cash
     return state
 
 
@@ -216,25 +257,61 @@ def _parse_board(doc: Any) -> Board:
     return load_board(doc, "board")
 
 
-def _parse_rules(doc: Any, board: Board) -> Rules:
-    """The ``rules`` object: overrides of :class:`Rules` defaults."""
-    obj = expect_object(doc, "rules", _RULE_KEYS)
-    default = Rules()
+def parse_rules(
+    doc: Any, board: Board, field: str = "rules", keys: tuple[str, ...] = RULE_KEYS, required: tuple[str, ...] = ()
+) -> Rules:
+    """A ``rules`` object: an optional ``preset`` name (default ``standard-us``) and overrides of its fields.
+
+    Parameters
+    ----------
+    doc:
+        The parsed object.
+    board:
+        The board (``set_size`` names its groups).
+    field:
+        Where the object is, for messages.
+    keys, required:
+        The keys allowed and those required (the state format: :data:`RULE_KEYS`, none
+        required; a trial checkpoint: every field of :class:`Rules`).
+
+    Raises
+    ------
+    InvalidStateError
+        A key, type or range is wrong, the preset is unknown, or two rules contradict each other.
+    """
+    obj = expect_object(doc, field, keys, required)
+    base = Rules()
+    if "preset" in obj:
+        name = expect_str(obj["preset"], key_path(field, "preset"))
+        if name not in PRESETS:
+            raise InvalidStateError(key_path(field, "preset"), f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+        base = PRESETS[name]
     kwargs: dict[str, Any] = {}
-    for key, hi in (("go_salary", MAX_AMOUNT), ("jail_fine", MAX_AMOUNT), ("houses", MAX_SUPPLY), ("hotels", MAX_SUPPLY)):
-        if key in obj:
-            kwargs[key] = expect_int(obj[key], key_path("rules", key), 0, hi)
-    if "mortgage_interest" in obj:
-        kwargs["mortgage_interest"] = _number(obj["mortgage_interest"], "rules.mortgage_interest", 0, 1)
-    kwargs["dice"] = _parse_dice(obj["dice"]) if "dice" in obj else default.dice
-    if "set_size" in obj:
-        kwargs["set_size"] = _parse_set_size(obj["set_size"], board)
-    return Rules(**kwargs)
+    for key, value in obj.items():
+        where = key_path(field, key)
+        if key == "preset":
+            continue
+        if key in _RULE_INTS:
+            lo, hi, nullable = _RULE_INTS[key]
+            kwargs[key] = None if value is None and nullable else expect_int(value, where, lo, hi)
+        elif key in _RULE_BOOLS:
+            kwargs[key] = expect_bool(value, where)
+        elif key in _RULE_CHOICES:
+            kwargs[key] = expect_str(value, where, _RULE_CHOICES[key])
+        elif key in _RULE_RATES:
+            kwargs[key] = _number(value, where, 0, 1)
+        elif key == "dice":
+            kwargs[key] = _parse_dice(value, where)
+        elif key == "set_size":
+            kwargs[key] = _parse_set_size(value, board, where)
+    try:
+        return replace(base, **kwargs)
+    except ValueError as e:
+        raise InvalidStateError(field, str(e)) from None
 
 
-def _parse_dice(doc: Any) -> DiceSpec:
+def _parse_dice(doc: Any, field: str = "rules.dice") -> DiceSpec:
     """``rules.dice``: ``count`` >= 1, ``sides`` >= 2, optional ``weights`` (one per side)."""
-    field = "rules.dice"
     obj = expect_object(doc, field, _DICE_KEYS)
     count = expect_int(obj.get("count", 2), key_path(field, "count"), 1, MAX_DICE)
     sides = expect_int(obj.get("sides", 6), key_path(field, "sides"), 2, MAX_SIDES)
@@ -258,17 +335,13 @@ def _number(value: Any, field: str, lo: float | None = None, hi: float | None = 
         raise InvalidStateError(field, "the number is too large") from None
 
 
-def _parse_set_size(doc: Any, board: Board) -> dict[str, int]:
+def _parse_set_size(doc: Any, board: Board, field: str = "rules.set_size") -> dict[str, int]:
     """``rules.set_size``: group -> lots needed, 1..the group's size."""
-    obj = expect_object(doc, "rules.set_size", _keys_of(doc))
+    obj = expect_object(doc, field, _keys_of(doc))
     for group in obj:
         if group not in board.groups:
-            raise InvalidStateError(
-                key_path("rules.set_size", group), f"not a group of the board (groups: {', '.join(board.groups)})"
-            )
-    return {
-        group: expect_int(n, key_path("rules.set_size", group), 1, len(board.groups[group])) for group, n in obj.items()
-    }
+            raise InvalidStateError(key_path(field, group), f"not a group of the board (groups: {', '.join(board.groups)})")
+    return {group: expect_int(n, key_path(field, group), 1, len(board.groups[group])) for group, n in obj.items()}
 
 
 def _keys_of(doc: Any) -> list[str]:
@@ -400,7 +473,7 @@ def _check_players(state: GameState) -> None:
         field = key_path("players", i)
         expect_int(p.cash, key_path(field, "cash"), 0)
         expect_int(p.position, key_path(field, "position"), 0, state.board.size - 1)
-        expect_int(p.jail_turns, key_path(field, "jail_turns"), 0, MAX_JAIL_TURNS)
+        expect_int(p.jail_turns, key_path(field, "jail_turns"), 0, state.rules.max_jail_rolls - 1)
         expect_int(p.jail_cards, key_path(field, "jail_cards"), 0)
         if p.in_jail and p.position != jail:
             raise InvalidStateError(
@@ -466,14 +539,15 @@ def _describe(level: int) -> str:
 
 
 def _check_buildings(state: GameState) -> None:
-    """Buildings only on monopolies with no mortgaged lot in the owner's hand, built evenly."""
+    """Buildings only on monopolies with no mortgaged lot in the owner's hand, built evenly (``rules.even_building``)."""
     for group in state.board.street_groups:
         lots = state.board.groups[group]
         for sq in lots:
             if state.houses[sq]:
                 _check_buildable(state, group, sq)
         for player in {state.owner[sq] for sq in lots if state.owner[sq] != BANK}:
-            _check_even(state, [sq for sq in lots if state.owner[sq] == player])
+            if state.rules.even_building:
+                _check_even(state, [sq for sq in lots if state.owner[sq] == player])
 
 
 def _check_buildable(state: GameState, group: str, sq: int) -> None:
@@ -536,7 +610,19 @@ def _check_turn(state: GameState) -> None:
         )
     expect_int(state.round, "round", 0)
     expect_str(state.phase, "phase", PHASES)
-    expect_int(state.doubles_rolled, "doubles_rolled", 0, MAX_DOUBLES)
+    rules = state.rules
+    if not rules.doubles_again:
+        expect_int(state.doubles_rolled, "doubles_rolled", 0, 0)
+    else:
+        expect_int(state.doubles_rolled, "doubles_rolled", 0, rules.doubles_to_jail - 1 if rules.doubles_to_jail else MAX_DOUBLES)
+    if state.pot and not rules.pot_enabled:
+        raise InvalidStateError("pot", f"${state.pot} in the Free Parking pot, but the rules have no pot (rules.free_parking is 'off')")
+    expect_int(state.pot, "pot", 0)
+    if (state.bank_cash is None) != (rules.bank_cash is None):
+        need = "a number (rules.bank_cash limits the bank)" if state.bank_cash is None else "absent (the bank never runs out)"
+        raise InvalidStateError("bank_cash", f"must be {need}")
+    if state.bank_cash is not None:
+        expect_int(state.bank_cash, "bank_cash", 0)
     if state.phase == "start" and state.doubles_rolled:
         raise InvalidStateError(
             "doubles_rolled", f"{state.doubles_rolled}, but phase is 'start' (doubles are counted after a roll)"
@@ -549,25 +635,36 @@ def _check_turn(state: GameState) -> None:
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    """The ``monopoly-state/1`` document of a state.
+    """The state-format document of a state: ``monopoly-state/1`` when the rules are standard
+    but for the format-1 fields, else ``monopoly-state/2``.
 
-    The board is written by name when built in, else inline; ``rules`` holds
-    only the overrides (omitted when there are none); player fields at their
+    The board is written by name when built in, else inline; ``rules`` is
+    ``{"preset": NAME}`` when the rules are exactly a preset other than the
+    standard one, else only the overrides (omitted when there are none); ``pot``
+    is written when the rules have a pot and ``bank_cash`` when the bank is finite; player fields at their
     defaults are left out except ``position``; ``properties`` lists owned
     properties in board order, with ``houses``/``mortgaged`` only when set.
     ``load_state(state_to_dict(s)) == s`` for every valid state ``s``.
     """
-    doc: dict[str, Any] = {"format": FORMAT}
+    rules = state.rules
+    newer = bool(rules.variant_overrides())  # a pot or a finite bank comes with its rule
+    doc: dict[str, Any] = {"format": FORMAT if newer else FORMAT_V1}
     doc["board"] = state.board.name if state.board.builtin else state.board.to_dict()
-    overrides = state.rules.overrides()
-    if overrides:
-        doc["rules"] = overrides
+    name = rules.preset()
+    if name is not None and name != "standard-us":
+        doc["rules"] = {"preset": name}
+    elif rules.overrides():
+        doc["rules"] = rules.overrides()
     doc["players"] = [_player_to_dict(p) for p in state.players]
     doc["properties"] = _properties_to_dict(state)
     doc["to_move"] = state.players[state.to_move].name
     doc["round"] = state.round
     doc["phase"] = state.phase
     doc["doubles_rolled"] = state.doubles_rolled
+    if rules.pot_enabled:
+        doc["pot"] = state.pot
+    if state.bank_cash is not None:
+        doc["bank_cash"] = state.bank_cash
     return doc
 
 

@@ -1,23 +1,63 @@
-"""Game rules as a frozen value: salary, fines, supply, mortgage rate, dice, set sizes.
+"""Game rules as a frozen value: the standard US rules and the common variants.
 
-The defaults are the standard US rules. Fields that the state format can
-override (``rules`` object of ``../shared/spec/state-format.md``) are
-``go_salary, jail_fine, houses, hotels, mortgage_interest, dice, set_size``;
-the rest are named here so that no rule is a magic number in the engine.
+The defaults are the standard US rules. Every field is named here so that no
+rule is a magic number in the engine; the state format's ``rules`` object
+(docs/state-format.md#rules) overrides any of them, and a few named presets
+(:data:`PRESETS`) bundle the common house rules and the rules of simplified
+simulators. Fields and their standard values:
 
-``free_parking_pot`` and ``auction_only`` are trial-only rule hooks of class
-novelties, see engine/novelty_catalogue.py: they are not part of the state format
-(neither :meth:`Rules.overrides` nor the loader knows them), they default to
-the standard rules (``False``), and the batch kernel refuses them.
+Money and supply
+    ``go_salary`` 200, ``jail_fine`` 50, ``houses`` 32, ``hotels`` 12,
+    ``mortgage_interest`` 0.10, ``mortgage_rate`` 0.5, ``building_sell_rate`` 0.5.
+Dice
+    ``dice`` (2 six-sided), ``doubles_again`` (a double rolls again: True),
+    ``doubles_to_jail`` (the n-th consecutive double of a turn goes to jail:
+    3; 0 = never).
+Jail
+    ``max_jail_rolls`` (turns a jailed player spends before the forced exit:
+    3), ``jail_doubles`` (a double rolled in jail frees: True),
+    ``jail_release`` (what the last jail turn does: ``"pay"``, the fine is
+    paid and the player moves by that turn's roll; ``"free"``, the player
+    leaves without paying and without moving, and the next turn is an
+    ordinary one: "sits out" ``max_jail_rolls`` turns).
+Cards
+    ``card_draw``: ``"shuffled"`` (standard: each deck is shuffled and drawn
+    in order, reshuffled when empty) or ``"replacement"`` (every draw is
+    uniform over the deck's cards, a held Get Out of Jail Free card aside).
+Free Parking and Go
+    ``free_parking``: ``"off"`` (standard), ``"taxes"`` (tax squares feed a
+    pot that a player landing on Free Parking collects) or ``"bank"``
+    (every payment to the bank for taxes, jail fines, cards and repairs feeds
+    it); ``free_parking_seed`` (the bank puts this much in the pot at the
+    start and after every collection: 0); ``go_landing_bonus`` (landing
+    exactly on Go by a roll or a card pays the salary twice: False).
+Buying and building
+    ``auctions`` (a lot its lander declines is auctioned: True; False: it
+    stays with the bank), ``auction_only`` (a lot is never offered to its
+    lander, always auctioned: False), ``even_building`` (True).
+The bank and the end
+    ``bank_cash`` (None: the bank never runs out; a number: the bank's cash
+    at the start, it pays what it holds and no more), ``cash_target`` (None;
+    a number: the game ends at the end of the turn in which a player holds
+    that much cash), ``round_limit`` (None; a number: the game ends after
+    that many complete rounds). A game ended by a target or a limit is won by
+    the highest net worth, ties to the earlier seat.
+
+Every variant has its standard value as default, so a state file without
+them is the standard game (docs/state-format.md).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
+
+CARD_DRAWS = ("shuffled", "replacement")
+FREE_PARKING = ("off", "taxes", "bank")
+JAIL_RELEASES = ("pay", "free")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +86,15 @@ class DiceSpec:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The rules of one game (module docstring: every field, its standard value and meaning).
+
+    Raises
+    ------
+    ValueError
+        On construction, a field out of its range or choices, or two rules that contradict
+        each other (``auction_only`` without ``auctions``).
+    """
+
     go_salary: int = 200
     jail_fine: int = 50
     houses: int = 32
@@ -53,42 +102,42 @@ class Rules:
     mortgage_interest: float = 0.10
     dice: DiceSpec = DiceSpec()
     set_size: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # Rules the state format does not override (standard values, named here):
     mortgage_rate: float = 0.5  # mortgage value = price * rate (rounded down)
     building_sell_rate: float = 0.5  # buildings sell back at half their cost
-    max_jail_rolls: int = 3  # after this many failed rolls, pay the fine and move
-    doubles_to_jail: int = 3  # the third consecutive double sends to jail
-    # Trial-only rule hooks of class novelties, see engine/novelty_catalogue.py (not in the state format):
-    free_parking_pot: bool = False  # bank payments (taxes, fines, cards) feed a pot; Free Parking collects it
-    auction_only: bool = False  # an unowned property is never offered to the lander: straight to auction
+    doubles_again: bool = True  # a double rolls again
+    doubles_to_jail: int = 3  # the third consecutive double sends to jail (0: never)
+    max_jail_rolls: int = 3  # turns in jail before the forced exit
+    jail_doubles: bool = True  # a double rolled in jail frees the player
+    jail_release: str = "pay"  # the forced exit: "pay" the fine and move, or "free" without moving
+    card_draw: str = "shuffled"  # or "replacement"
+    free_parking: str = "off"  # "off", "taxes" or "bank": what feeds the Free Parking pot
+    free_parking_seed: int = 0  # the bank's stake in the pot, at the start and after each collection
+    go_landing_bonus: bool = False  # landing exactly on Go pays the salary twice
+    auctions: bool = True  # a declined lot is auctioned (False: it stays with the bank)
+    auction_only: bool = False  # a lot is never offered to its lander: straight to auction
+    even_building: bool = True  # the standard even-building rule
+    bank_cash: int | None = None  # None: the bank never runs out
+    cash_target: int | None = None  # the game ends when a player holds this much cash
+    round_limit: int | None = None  # the game ends after this many complete rounds
 
     def __post_init__(self) -> None:
         if not isinstance(self.set_size, MappingProxyType):
             object.__setattr__(self, "set_size", MappingProxyType(dict(self.set_size)))
+        problem = _problem(self)
+        if problem is not None:
+            raise ValueError(problem)
 
     def __hash__(self) -> int:
-        return hash(
-            (
-                self.go_salary,
-                self.jail_fine,
-                self.houses,
-                self.hotels,
-                self.mortgage_interest,
-                self.dice,
-                frozenset(self.set_size.items()),
-                self.mortgage_rate,
-                self.building_sell_rate,
-                self.max_jail_rolls,
-                self.doubles_to_jail,
-                self.free_parking_pot,
-                self.auction_only,
-            )
-        )
+        return hash(tuple(frozenset(v.items()) if isinstance(v, Mapping) else v for v in _values(self)))
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle by fields (``set_size`` as a plain dict: a mapping proxy does not pickle)."""
-        values = tuple(dict(getattr(self, f.name)) if f.name == "set_size" else getattr(self, f.name) for f in fields(self))
-        return (Rules, values)
+        return (Rules, tuple(dict(v) if isinstance(v, Mapping) else v for v in _values(self)))
+
+    @property
+    def pot_enabled(self) -> bool:
+        """Whether a Free Parking pot is played."""
+        return self.free_parking != "off"
 
     def interest(self, mortgage_value: int) -> int:
         """The interest on a mortgage: ``ceil(value * mortgage_interest)`` dollars.
@@ -111,11 +160,152 @@ class Rules:
         """The ``rules`` object of the state format: only fields that differ from the defaults."""
         default = Rules()
         out: dict[str, Any] = {}
-        for key in ("go_salary", "jail_fine", "houses", "hotels", "mortgage_interest"):
-            if getattr(self, key) != getattr(default, key):
-                out[key] = getattr(self, key)
-        if self.dice != default.dice:
-            out["dice"] = self.dice.to_dict()
-        if self.set_size:
-            out["set_size"] = dict(self.set_size)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _FIXED or value == getattr(default, f.name):
+                continue
+            if f.name == "dice":
+                out["dice"] = value.to_dict()
+            elif f.name == "set_size":
+                out["set_size"] = dict(value)
+            else:
+                out[f.name] = value
         return out
+
+    def variant_overrides(self) -> dict[str, Any]:
+        """The overrides among the variant rules (those that need format ``monopoly-state/2``)."""
+        return {k: v for k, v in self.overrides().items() if k in VARIANT_FIELDS}
+
+    def preset(self) -> str | None:
+        """The name of the preset these rules are exactly, or ``None``."""
+        return next((name for name, rules in PRESETS.items() if rules == self), None)
+
+    def describe(self) -> str:
+        """One line naming the rules: the preset, or the standard rules and what differs."""
+        name = self.preset()
+        if name is not None:
+            return name
+        diff = self.overrides()
+        return "standard-us with " + ", ".join(f"{k}={_show(v)}" for k, v in diff.items())
+
+
+def _values(rules: Rules) -> tuple[Any, ...]:
+    return tuple(getattr(rules, f.name) for f in fields(rules))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+_FIXED = ("mortgage_rate", "building_sell_rate")
+"""Fields the state format does not override (the standard values, named here)."""
+
+VARIANT_FIELDS = (
+    "doubles_again",
+    "doubles_to_jail",
+    "max_jail_rolls",
+    "jail_doubles",
+    "jail_release",
+    "card_draw",
+    "free_parking",
+    "free_parking_seed",
+    "go_landing_bonus",
+    "auctions",
+    "auction_only",
+    "even_building",
+    "bank_cash",
+    "cash_target",
+    "round_limit",
+)
+"""The rules added by format ``monopoly-state/2`` (docs/state-format.md#rules)."""
+
+MAX_RULE_AMOUNT = 10**6
+"""Bound on the money-valued variant rules (seed, bank, target)."""
+MAX_RULE_ROUNDS = 10**6
+"""Bound on ``round_limit``."""
+
+
+def _problem(r: Rules) -> str | None:
+    """What is wrong with ``r`` (one line), or ``None``."""
+    for name in ("doubles_again", "jail_doubles", "go_landing_bonus", "auctions", "auction_only", "even_building"):
+        if not isinstance(getattr(r, name), bool):
+            return f"{name} must be true or false"
+    for name, choices in (("card_draw", CARD_DRAWS), ("free_parking", FREE_PARKING), ("jail_release", JAIL_RELEASES)):
+        if getattr(r, name) not in choices:
+            return f"{name} must be one of {', '.join(choices)}, not {getattr(r, name)!r}"
+    checks: tuple[tuple[str, int, int], ...] = (
+        ("doubles_to_jail", 0, 5),
+        ("max_jail_rolls", 1, 3),
+        ("free_parking_seed", 0, MAX_RULE_AMOUNT),
+    )
+    for name, lo, hi in checks:
+        v = getattr(r, name)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            return f"{name} must be an integer in {lo}..{hi}, not {v!r}"
+    for name, lo, hi in (("bank_cash", 0, MAX_RULE_AMOUNT * 100), ("cash_target", 1, MAX_RULE_AMOUNT * 100), ("round_limit", 1, MAX_RULE_ROUNDS)):
+        v = getattr(r, name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi):
+            return f"{name} must be null or an integer in {lo}..{hi}, not {v!r}"
+    if r.auction_only and not r.auctions:
+        return "auction_only needs auctions (a lot that is never offered and never auctioned could not be bought)"
+    if r.free_parking_seed and not r.pot_enabled:
+        return "free_parking_seed needs a Free Parking pot (free_parking taxes or bank)"
+    return None
+
+
+PRESETS: dict[str, Rules] = {
+    "standard-us": Rules(),
+    "house-jackpot": Rules(free_parking="bank", free_parking_seed=0, go_landing_bonus=True, auctions=False),
+    "no-doubles": Rules(
+        doubles_again=False,
+        doubles_to_jail=0,
+        max_jail_rolls=1,
+        jail_doubles=False,
+        jail_release="free",
+        card_draw="replacement",
+        bank_cash=20_580 - 4 * 1_500,
+        cash_target=10_000,
+    ),
+    "short-game": Rules(round_limit=60),
+}
+"""Named rule sets, selectable in a state file (``"rules": {"preset": NAME, ...}``) and on the
+command line (``--rules NAME``).
+
+``standard-us``
+    The standard US rules.
+``house-jackpot``
+    The most common family house rules: taxes, fines and card payments go to a Free
+    Parking pot that whoever lands there collects; landing exactly on Go pays $400;
+    a lot its lander declines is not auctioned (it stays with the bank).
+``no-doubles``
+    The rules of simplified bot simulators: doubles are ordinary rolls (no extra roll,
+    never to jail, no escape from jail), a jailed player sits out one turn and then
+    leaves free, cards are drawn with replacement, the bank holds $14,580 (the
+    standard $20,580 less four players' $1,500; a state for more players should set
+    ``bank_cash``), and the game ends when a player holds $10,000 in cash.
+``short-game``
+    The standard rules with a 60-round limit, won by net worth: a timed game.
+"""
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name``.
+
+    Raises
+    ------
+    KeyError
+        No such preset; the message lists the presets.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
+
+
+def with_overrides(base: Rules, **changes: Any) -> Rules:
+    """``base`` with ``changes`` (a thin :func:`dataclasses.replace`, checked by the constructor)."""
+    return replace(base, **changes)

@@ -41,6 +41,10 @@ class GameState:
     round: int = 0
     phase: str = "start"
     doubles_rolled: int = 0
+    pot: int = 0
+    """The Free Parking pot (``rules.free_parking`` not ``"off"``; always 0 otherwise)."""
+    bank_cash: int | None = None
+    """The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out)."""
 
     def __post_init__(self) -> None:
         n = self.board.size
@@ -60,11 +64,13 @@ class GameState:
         rules: Rules | None = None,
         cash: int = 1500,
     ) -> GameState:
-        """A fresh game: everyone on Go with ``cash`` dollars, the bank owns everything."""
+        """A fresh game: everyone on Go with ``cash`` dollars, the bank owns everything; the
+        Free Parking pot holds ``rules.free_parking_seed`` and the bank ``rules.bank_cash``."""
         from models.board import standard_board
 
         b = board or standard_board()
-        return cls(b, rules or Rules(), [PlayerState(n, cash) for n in names])
+        r = rules or Rules()
+        return cls(b, r, [PlayerState(n, cash) for n in names], pot=r.free_parking_seed, bank_cash=r.bank_cash)
 
     def copy(self) -> GameState:
         """A deep copy of the mutable parts (board and rules are immutable and shared)."""
@@ -82,6 +88,8 @@ class GameState:
             self.round,
             self.phase,
             self.doubles_rolled,
+            self.pot,
+            self.bank_cash,
         )
 
     # -- lookups ------------------------------------------------------

@@ -35,11 +35,20 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from models._check import expect_bool, expect_int, expect_list, expect_number, expect_object, expect_str, key_path
+from models._check import (
+    expect_bool,
+    expect_int,
+    expect_list,
+    expect_number,
+    expect_object,
+    expect_str,
+    key_path,
+)
 from models.board import Board, load_board
 from models.errors import InvalidStateError, MonopolyError
 from models.files import atomic_write
-from models.rules import DiceSpec, Rules
+from models.io import parse_rules
+from models.rules import Rules
 from solver.novelty.monitor import Detection, NoveltyMonitor
 
 __all__ = [
@@ -60,18 +69,6 @@ MAX_BYTES = 16 << 20
 MAX_DETECTIONS = 10_000
 MAX_TEXT = 2_000
 
-_INT_RULES = {  # field -> (lowest, highest)
-    "go_salary": (0, 10**6),
-    "jail_fine": (0, 10**6),
-    "houses": (0, 10**4),
-    "hotels": (0, 10**4),
-    "max_jail_rolls": (1, 100),
-    "doubles_to_jail": (0, 100),
-}
-_RATE_RULES = ("mortgage_interest", "mortgage_rate", "building_sell_rate")
-_BOOL_RULES = ("free_parking_pot", "auction_only")
-
-
 class CheckpointError(MonopolyError, ValueError):
     """A checkpoint that cannot be read back; the message names the file and the field."""
 
@@ -90,35 +87,11 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     return out
 
 
-def _dice_from_dict(doc: Any, field: str) -> DiceSpec:
-    obj = expect_object(doc, field, ("count", "sides", "weights"), ("count", "sides"))
-    count = expect_int(obj["count"], key_path(field, "count"), 1, 100)
-    sides = expect_int(obj["sides"], key_path(field, "sides"), 2, 1000)
-    if "weights" not in obj:
-        return DiceSpec(count, sides)
-    raw = expect_list(obj["weights"], key_path(field, "weights"), sides, sides)
-    weights = tuple(expect_number(w, key_path(key_path(field, "weights"), i), 0, 1e9) for i, w in enumerate(raw))
-    if sum(weights) <= 0:
-        raise InvalidStateError(key_path(field, "weights"), "the weights must not all be zero")
-    return DiceSpec(count, sides, weights)
-
-
 def rules_from_dict(doc: Any, board: Board, field: str = "rules") -> Rules:
-    """The :class:`Rules` written by :func:`rules_to_dict`, every field checked (set sizes against ``board``)."""
-    names = [f.name for f in fields(Rules)]
-    obj = expect_object(doc, field, names, names)
-    kwargs: dict[str, Any] = {}
-    for name, (lo, hi) in _INT_RULES.items():
-        kwargs[name] = expect_int(obj[name], key_path(field, name), lo, hi)
-    for name in _RATE_RULES:
-        kwargs[name] = expect_number(obj[name], key_path(field, name), 0, 1)
-    for name in _BOOL_RULES:
-        kwargs[name] = expect_bool(obj[name], key_path(field, name))
-    kwargs["dice"] = _dice_from_dict(obj["dice"], key_path(field, "dice"))
-    sfield = key_path(field, "set_size")
-    sizes = expect_object(obj["set_size"], sfield, board.groups)
-    kwargs["set_size"] = {g: expect_int(n, key_path(sfield, g), 1, len(board.groups[g])) for g, n in sizes.items()}
-    return Rules(**kwargs)
+    """The :class:`Rules` written by :func:`rules_to_dict`: every field required and checked by the
+    state format's parser (:func:`models.io.parse_rules`; set sizes against ``board``)."""
+    names = tuple(f.name for f in fields(Rules))
+    return parse_rules(doc, board, field, keys=names, required=names)
 
 
 def monitor_to_dict(monitor: NoveltyMonitor) -> dict[str, Any]:

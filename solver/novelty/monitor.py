@@ -498,7 +498,7 @@ def reexpress(state: GameState, board: Board, rules: Rules) -> tuple[GameState, 
     model's rules say nothing else could hold them).
     """
     n = board.size
-    out = GameState(board, rules, [dataclasses.replace(p, position=p.position % n) for p in state.players], to_move=state.to_move, round=state.round, phase=state.phase, doubles_rolled=state.doubles_rolled)
+    out = GameState(board, rules, [dataclasses.replace(p, position=p.position % n) for p in state.players], to_move=state.to_move, round=state.round, phase=state.phase, doubles_rolled=state.doubles_rolled, pot=state.pot, bank_cash=state.bank_cash)
     to_model: dict[int, int] = {}
     for name, sq in board.property_index.items():
         t = state.board.property_index.get(name)

@@ -29,6 +29,7 @@ from engine.rollout_policy import RolloutPolicy
 from engine.rollout_tables import encode
 from engine.streams import SeededStream
 from models.board import Board, Square, standard_board
+from models.io import load_state, state_to_dict
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
 from tests.engine.rules_helpers import (
@@ -230,7 +231,7 @@ def test_apply_tax_hike():
         ("eight-sided", {"dice": (DiceSpec(2, 6), DiceSpec(2, 8))}),
         ("loaded-die", {"dice": (DiceSpec(2, 6), DiceSpec(2, 6, (1, 1, 1, 1, 1, 3)))}),
         ("smaller-sets", {"set_size": ({}, {g: 2 for g in THREE_LOT_GROUPS})}),
-        ("free-parking", {"free_parking_pot": (False, True)}),
+        ("free-parking", {"free_parking": ("off", "bank")}),
         ("auction-only", {"auction_only": (False, True)}),
     ],
 )
@@ -241,12 +242,16 @@ def test_apply_rule_novelties_change_one_rule(name, changes):
     assert {k: (dict(a) if k == "set_size" else a, dict(b) if k == "set_size" else b) for k, (a, b) in got.items()} == changes
 
 
-def test_rule_hooks_are_not_in_the_state_format_but_in_the_hash():
-    for name, hook in (("free-parking", "free_parking_pot"), ("auction-only", "auction_only")):
+def test_class_novelty_rules_are_ordinary_rules_of_the_state_format():
+    for name, hook, value in (("free-parking", "free_parking", "bank"), ("auction-only", "auction_only", True)):
         _, rules = applied(name)
-        assert getattr(rules, hook) is True and rules.overrides() == {}
+        assert getattr(rules, hook) == value and rules.overrides() == {hook: value}
         assert rules != R0 and hash(rules) != hash(R0)
-        assert hash(rules) == hash(replace(R0, **{hook: True}))
+        assert hash(rules) == hash(replace(R0, **{hook: value}))
+        state = GameState.new_game(["a", "b"], STD, rules)
+        doc = state_to_dict(state)
+        assert doc["format"] == "monopoly-state/2" and doc["rules"] == {hook: value}
+        assert load_state(doc) == state
 
 
 def test_apply_board_order():
@@ -542,8 +547,8 @@ def test_engine_auction_only_never_offers():
 
 
 def test_batch_kernel_refuses_the_rule_hooks_and_encodes_data_novelties():
-    for name, hook in (("free-parking", "free_parking_pot"), ("auction-only", "auction_only")):
-        with pytest.raises(ValueError, match=f"class-novelty rule '{hook}'"):
+    for name, hook in (("free-parking", "free_parking"), ("auction-only", "auction_only")):
+        with pytest.raises(ValueError, match=f"does not play the rule\\(s\\) {hook}"):
             encode(novel(name), RolloutPolicy(), 10)
     for name in ("three-dice", "board-order", "toll-squares", "smaller-sets"):
         tables = encode(novel(name), RolloutPolicy(), 10)
