@@ -6,17 +6,21 @@ observer. It keeps its own ledger of every player's cash, built only from the
 account), and after every other event checks:
 
 * every dollar accounted for: each player's cash equals its starting cash
-  plus the flows reported, and the bank's net flow balances the players';
+  plus the flows reported, and the bank's net flow balances the players'
+  (the Free Parking pot counted with the bank); with a finite bank
+  (``rules.bank_cash``) the bank's cash, the pot and the players' cash add up
+  to what they held at the start, and the bank never goes below zero;
 * each property has at most one owner, who is an active player; other
   squares are never owned;
 * buildings within the bank's supply, only on streets, only on groups that are
   complete in one hand (``set_size`` honoured) with none of the owner's lots
   of the group mortgaged, and even within the group (levels differ by at most
-  one);
+  one) under ``rules.even_building``;
 * no cash below zero (the engine settles debts before paying, so cash never
   goes negative, not even while a debt is being settled);
 * bankrupt players own nothing, hold no cash and no cards;
-* a jailed player is on the jail square with at most two failed rolls;
+* a jailed player is on the jail square with fewer failed turns than
+  ``rules.max_jail_rolls``; no pot without a pot rule;
 * Get Out of Jail Free cards held never exceed the decks' supply, and match
   the engine's record of which deck each came from.
 """
@@ -79,7 +83,7 @@ def check_state(state: GameState) -> list[str]:
             if not state.can_build_on_group(o, group):
                 out.append(f"{name} has buildings on an incomplete or mortgaged group")
             own = [houses[s] for s in lots if owner[s] == o]
-            if max(own) - min(own) > 1:
+            if state.rules.even_building and max(own) - min(own) > 1:
                 out.append(f"uneven building in {group} for {players[o].name}: {own}")
     for sq in board.railroads + board.utilities:
         if houses[sq]:
@@ -100,10 +104,14 @@ def check_state(state: GameState) -> list[str]:
             out.append(f"bankrupt {pl.name} still owns property, cash or cards")
         if pl.in_jail and pl.position != board.jail:
             out.append(f"{pl.name} is in jail off the jail square")
-        if not 0 <= pl.jail_turns <= 2 or (pl.jail_turns and not pl.in_jail):
+        if not 0 <= pl.jail_turns < state.rules.max_jail_rolls or (pl.jail_turns and not pl.in_jail):
             out.append(f"{pl.name} has jail_turns {pl.jail_turns}")
         if not 0 <= pl.position < board.size:
             out.append(f"{pl.name} is off the board at {pl.position}")
+    if state.pot < 0 or (state.pot and not state.rules.pot_enabled):
+        out.append(f"Free Parking pot {state.pot} under free_parking={state.rules.free_parking!r}")
+    if (state.bank_cash is None) != (state.rules.bank_cash is None) or (state.bank_cash or 0) < 0:
+        out.append(f"bank cash {state.bank_cash} under rules.bank_cash={state.rules.bank_cash}")
     if held > board.jail_card_supply:
         out.append(f"{held} Get Out of Jail Free cards held, the decks have {board.jail_card_supply}")
     return out
@@ -124,12 +132,15 @@ class InvariantChecker:
     _ledger: list[int] | None = None
     _bank_net: int = 0
     _start_total: int = 0
+    _start_money: int | None = None
 
     def __call__(self, event: Event, game: Game) -> None:
         state = game.state
         if self._ledger is None:
             self._ledger = [p.cash for p in state.players]
             self._start_total = sum(self._ledger)
+            if state.bank_cash is not None:
+                self._start_money = self._start_total + state.bank_cash + state.pot
         self.events += 1
         if event.kind == "cash":
             d = event.data
@@ -152,6 +163,8 @@ class InvariantChecker:
             problems.append(f"cash {actual} differs from the ledger of cash events {self._ledger}")
         if sum(actual) + self._bank_net != self._start_total:
             problems.append("players' cash and the bank's net flow do not add up")
+        if self._start_money is not None and state.bank_cash is not None and sum(actual) + state.bank_cash + state.pot != self._start_money:
+            problems.append(f"players' cash, the bank's ${state.bank_cash} and the pot's ${state.pot} differ from the money at the start")
         for p, cards in enumerate(game.held_cards):
             if len(cards) != state.players[p].jail_cards:
                 problems.append(f"player {p} holds {state.players[p].jail_cards} cards, the engine records {len(cards)}")

@@ -214,7 +214,8 @@ def make_state(
     cash_list = [cash] * n if isinstance(cash, int) else list(cash)
     pos = list(positions) if positions is not None else [0] * n
     players = [PlayerState(name, cash_list[i], pos[i]) for i, name in enumerate(names)]
-    state = GameState(standard_board(), rules or Rules(), players, to_move=to_move)
+    rules = rules or Rules()
+    state = GameState(standard_board(), rules, players, to_move=to_move, pot=rules.free_parking_seed, bank_cash=rules.bank_cash)
     for sq, p in (owner or {}).items():
         state.owner[sq] = p
     for sq, level in (houses or {}).items():
