@@ -180,6 +180,11 @@ class Rules:
         """The name of the preset these rules are exactly, or ``None``."""
         return next((name for name, rules in PRESETS.items() if rules == self), None)
 
+    def summary(self) -> dict[str, Any]:
+        """What the commands report as the rules they used: ``name`` (:meth:`describe`),
+        ``preset`` (or ``None``) and ``overrides`` (the fields that differ from the standard rules)."""
+        return {"name": self.describe(), "preset": self.preset(), "overrides": self.overrides()}
+
     def describe(self) -> str:
         """One line naming the rules: the preset, or the standard rules and what differs."""
         name = self.preset()

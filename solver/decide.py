@@ -180,6 +180,7 @@ class Decision:
             if self.play_price is not None:
                 decision["play_cash"] = asdict(self.play_price)
         return {
+            "rules": state.rules.summary(),
             "player": self.player,
             "position": {
                 "state": pos.verdict,

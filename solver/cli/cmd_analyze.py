@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from models.files import atomic_write
+from models.state import GameState
 from solver import jsonsafe
-from solver.cli.common import UsageError, player_arg, read_state
+from solver.cli.common import UsageError, add_rules_option, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:
@@ -31,6 +32,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
     p.add_argument("--player", help="one player (default: every active player)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.markov import PositionChain
     from solver.analysis.summary import player_analysis
 
-    state = read_state(args.state)
+    state = read_state(args.state, args.rules)
     players = [player_arg(state, args.player)] if args.player else state.active_players()
     if args.plot:
         try:
@@ -76,14 +78,15 @@ def run(args: argparse.Namespace) -> int:
         del r["_frontier"]
     if args.plot == "-":  # stdout carries the PNG only
         with contextlib.redirect_stdout(sys.stderr):
-            return _print(args, results)
-    return _print(args, results)
+            return _print(args, results, state)
+    return _print(args, results, state)
 
 
-def _print(args: argparse.Namespace, results: dict[str, Any]) -> int:
+def _print(args: argparse.Namespace, results: dict[str, Any], state: GameState) -> int:
     if args.json:
-        print(jsonsafe.dumps({"players": results}))
+        print(jsonsafe.dumps({"rules": state.rules.summary(), "players": results}))
         return 0
+    print(rules_line(state))
     for name, r in results.items():
         g, pos = r["subgraph"], r["position"]
         print(f"{name}: {pos['state']}  cash ${g['cash']}")

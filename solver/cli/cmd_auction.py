@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, float_in, int_in, player_arg, read_state
+from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state, rules_line
 
 METHODS = ("both", "game", "simulate")
 
@@ -32,6 +32,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
     p.add_argument("--property", required=True, metavar="NAME", help="the unowned lot")
     p.add_argument("--player", help="the bidder (default: the state's to_move)")
     p.add_argument(
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.bidding.auction import AuctionError, auction_bid
     from solver.bidding.contest import contest_bid
 
-    state = read_state(args.state)
+    state = read_state(args.state, args.rules)
     player = player_arg(state, args.player)
     if args.property not in state.board.property_index:
         raise UsageError(f"--property: no property named {args.property!r} on the board")
@@ -71,8 +72,10 @@ def run(args: argparse.Namespace) -> int:
             doc = game.to_dict()
             if sim is not None:
                 doc["simulation"] = sim.to_dict()
+        doc["rules"] = state.rules.summary()
         print(jsonsafe.dumps(doc))
         return 0
+    print(rules_line(state))
     if game is not None:
         print(_game_text(game.to_dict()))
     if sim is not None:

@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import read_state
+from solver.cli.common import add_rules_option, read_state, rules_arg
 
 
 def add_parser(subparsers: Any) -> None:
@@ -24,6 +24,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", nargs="?", help="a state file, or - for standard input (only its board and rules are used)")
+    add_rules_option(p)
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long: stay and roll)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -36,15 +37,17 @@ def run(args: argparse.Namespace) -> int:
     from models.rules import Rules
 
     if args.state:
-        state = read_state(args.state)
+        state = read_state(args.state, args.rules)
         board, rules = state.board, state.rules
     else:
-        board, rules = standard_board(), Rules()
+        board = standard_board()
+        rules = Rules() if args.rules is None else rules_arg(args.rules, board)
     chain = PositionChain(board, rules, args.jail)
     shares = chain.long_run_landing()
     table = ept_table(chain)
     if args.json:
         out = {
+            "rules": rules.summary(),
             "jail": args.jail,
             "squares": [
                 {"index": sq.index, "name": sq.name, "probability": float(shares[sq.index])} for sq in board.squares
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(jsonsafe.dumps(out))
         return 0
-    print(f"board {board.name}, jail policy {args.jail}: long-run share of rolls ending on each square")
+    print(f"board {board.name}, rules {rules.describe()}, jail policy {args.jail}: long-run share of rolls ending on each square")
     for sq in board.squares:
         line = f"{sq.index:3d} {sq.name:<24} {100 * shares[sq.index]:6.3f}%"
         if sq.name in table:
@@ -65,3 +68,4 @@ def run(args: argparse.Namespace) -> int:
     for group in board.street_groups:
         print(f"    {group:<24} " + " ".join(f"{v:7.2f}" for v in table[group]))
     return 0
+

@@ -13,7 +13,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, int_in, read_state
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_arg, rules_line
 
 if TYPE_CHECKING:  # the engine is imported when a game is played, not when the CLI parses its arguments
     from engine.actions import Event
@@ -36,6 +36,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--game", type=int_in(0, 10**9), default=0, help="game index within the run (default 0; 0..1000000000)")
     p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap; the richest player wins there (default 1000; 1..100000)")
     p.add_argument("--state", help="start from this state file instead of the opening (one agent per player)")
+    add_rules_option(p)
     p.add_argument("--save-states", metavar="DIR", help="write the state after every round to DIR/round-NNNN.json")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
@@ -44,8 +45,12 @@ def _start_state(args: argparse.Namespace, n: int) -> GameState:
     from models.state import GameState
 
     if args.state is None:
-        return GameState.new_game([f"P{i + 1}" for i in range(n)])
-    state = read_state(args.state)
+        from models.board import standard_board
+
+        board = standard_board()
+        rules = None if args.rules is None else rules_arg(args.rules, board)
+        return GameState.new_game([f"P{i + 1}" for i in range(n)], board, rules)
+    state = read_state(args.state, args.rules)
     if len(state.players) != n:
         raise UsageError(f"--agents names {n} agents but the state has {len(state.players)} players")
     return state
@@ -101,16 +106,19 @@ def run(args: argparse.Namespace) -> int:
         saver.save(game.state, "final")
     labels = {p.name: spec for p, (spec, _) in zip(state.players, specs, strict=True)}
     if args.json:
-        out: dict[str, Any] = {"seed": args.seed, "game": args.game, "agents": labels, **result.to_dict()}
+        out: dict[str, Any] = {"seed": args.seed, "game": args.game, "rules": state.rules.summary(), "agents": labels, **result.to_dict()}
         print(jsonsafe.dumps(out, sort_keys=True))
         return 0
     print(f"seed {args.seed}, game {args.game}: " + ", ".join(f"{n} {s}" for n, s in labels.items()))
+    print(rules_line(state))
     winner = f"{result.winner} ({labels[result.winner]})" if result.winner else "none"
     print(f"winner: {winner}")
     print(f"rounds: {result.rounds} ({result.turns} turns)")
     why = {
         "bankruptcy": "bankruptcy: one player left",
         "round_cap": f"round cap of {args.max_rounds} rounds: highest net worth wins",
+        "round_limit": f"the rules' limit of {state.rules.round_limit} rounds: highest net worth wins",
+        "cash_target": f"a player reached the rules' cash target of ${state.rules.cash_target}: highest net worth wins",
     }.get(result.reason, result.reason)
     print(f"ended by: {why}")
     if result.bankrupt_order:

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import int_in, player_arg, read_state
+from solver.cli.common import add_rules_option, int_in, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,6 +23,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
     p.add_argument("--player", help="player name (default: the state's to_move)")
     p.add_argument("--turns", type=int_in(1, 1000), default=20, help="turns ahead (default 20; 1..1000)")
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long)")
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``risk`` on the parsed ``args``: the exit status."""
     from engine.state_risk import state_ruin_pmf
 
-    state = read_state(args.state)
+    state = read_state(args.state, args.rules)
     player = player_arg(state, args.player)
     pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
     cumulative = pmf.cumsum()
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
             jsonsafe.dumps(
                 {
                     "player": name,
+                    "rules": state.rules.summary(),
                     "turns": args.turns,
                     "liquidation_value": state.liquidation_value(player),
                     "pmf": [float(v) for v in pmf],
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    print(rules_line(state))
     print(f"{name}: liquidation value ${state.liquidation_value(player)}, ruin within {args.turns} turns {cumulative[-1]:.4f}")
     print("turn  P(ruin at turn)  P(ruined by then)")
     for t in range(1, args.turns + 1):

@@ -12,7 +12,7 @@ from typing import Any
 
 from models.trade import Transfer
 from solver import jsonsafe
-from solver.cli.common import UsageError, int_in, player_arg, read_state
+from solver.cli.common import UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:
@@ -28,6 +28,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
     p.add_argument("--player", help="the proposer (default: the state's to_move)")
     p.add_argument("--top", type=int_in(1, 10_000), default=20, help="how many trades (default 20; 1..10000)")
     p.add_argument("--cycles", action="store_true", help="also search 3-way cycles")
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.trades.cpsat import Limits, generate_trades
     from solver.trades.space import TradeSettings
 
-    state = read_state(args.state)
+    state = read_state(args.state, args.rules)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if args.json:
         doc = {
+            "rules": state.rules.summary(),
             "trades": trades,
             "value": args.value,
             "unit": result.unit,
@@ -81,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(jsonsafe.dumps(doc))
         return 0
     unit = "dollars of value over 20 rounds" if dollars else "predicted change in win probability"
+    print(rules_line(state))
     print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "
           f"ranked by the model's estimated gain ({unit}):")
     if result.empty_reason:

@@ -11,9 +11,13 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from models.state import GameState
+
+if TYPE_CHECKING:
+    from models.board import Board
+    from models.rules import Rules
 
 PROG = "monopoly-trade"
 
@@ -97,14 +101,55 @@ STDIN_LIMIT = 64 * 1024 * 1024
 """Bytes of standard input a command reads as a state (``-``); more is refused."""
 
 
-def read_state(arg: str) -> GameState:
+RULES_HELP = (
+    "play under these rules instead of the state's: a preset (standard-us, house-jackpot, no-doubles, short-game) "
+    "or a JSON file holding one rules object (docs/state-format.md#rules)"
+)
+
+
+def add_rules_option(p: argparse.ArgumentParser) -> None:
+    """The ``--rules NAME|FILE`` option of the commands that read a state."""
+    p.add_argument("--rules", metavar="NAME|FILE", help=RULES_HELP)
+
+
+def read_state(arg: str, rules: str | None = None) -> GameState:
     """The state named by a command's ``STATE`` argument: a file, or ``-`` for standard input
-    (at most :data:`STDIN_LIMIT` bytes)."""
+    (at most :data:`STDIN_LIMIT` bytes); with ``rules`` (``--rules``), moved under those rules
+    (:func:`models.rules_file.with_rules`)."""
     from models.io import load_state, load_state_bytes
 
     if arg != "-":
-        return load_state(arg)
-    data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
-    if len(data) > STDIN_LIMIT:
-        raise UsageError(f"-: standard input is over {STDIN_LIMIT} bytes")
-    return load_state_bytes(data, "<stdin>")
+        state = load_state(arg)
+    else:
+        data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+        if len(data) > STDIN_LIMIT:
+            raise UsageError(f"-: standard input is over {STDIN_LIMIT} bytes")
+        state = load_state_bytes(data, "<stdin>")
+    if rules is None:
+        return state
+    from models.errors import InvalidStateError
+    from models.rules_file import with_rules
+
+    try:
+        return with_rules(state, rules_arg(rules, state.board))
+    except InvalidStateError as err:
+        raise UsageError(f"--rules: the state under these rules: {err}") from None
+
+
+def rules_arg(spec: str, board: Board) -> Rules:
+    """The rules named by ``--rules`` (a preset or a rules file) for ``board``; a bad name or file
+    is a :class:`UsageError` naming ``--rules``."""
+    from models.errors import InvalidStateError
+    from models.rules_file import load_rules
+
+    try:
+        return load_rules(spec, board)
+    except InvalidStateError as err:
+        raise UsageError(f"--rules: {err}") from None
+    except OSError as err:
+        raise UsageError(f"--rules: cannot read {spec!r}: {err.strerror or err}") from None
+
+
+def rules_line(state: GameState) -> str:
+    """The text line that says which rules a command used."""
+    return f"rules: {state.rules.describe()}"
