@@ -90,14 +90,16 @@ Observations
     amount owed, building, trade) and, once the game is over, ``"result"``
     (:meth:`engine.game.GameResult.to_dict`). The state dict is read while
     the engine waits inside a turn: it loads with :func:`models.io.load_state`
-    except in the one window where it breaks the file's turn rule (the
-    auctions of a bankrupt player's returned lots, while the bankrupt is
-    still ``to_move``).
+    except in the one window where it breaks the file's turn rule: the
+    decisions left in a turn whose player went bankrupt (the auctions of its
+    returned lots, a creditor's mortgaged receipts), while the bankrupt is
+    still ``to_move``.
 Rewards, termination, truncation
     A learner seat that goes bankrupt gets -1 and is terminated at the next
-    step. When the engine ends the game (one player left, or the engine's
-    own round cap ``max_rounds``, won by net worth), the winner gets +1 and
-    every other live learner seat -1, and all are terminated. After
+    step. When the engine ends the game (one player left; or the engine's
+    round cap ``max_rounds``, the rules' ``round_limit`` or ``cash_target``,
+    won by net worth), the winner gets +1 and every other live learner seat
+    -1, and all are terminated. After
     ``max_turns`` engine turns (a turn is one :meth:`engine.game.Game.play_turn`,
     doubles included) the game is cut off: every live learner seat is
     truncated with reward 0. When no learner seat is left (every one
@@ -530,6 +532,8 @@ class MonopolyAECEnv(AECEnv):  # type: ignore[misc]
         or no active learner seat, every seat given to an opponent.
     UnknownSeatError
         An ``opponents`` key that is no seat.
+    TypeError
+        An ``opponents`` value that is neither a spec string nor callable.
     solver.agents.registry.UnknownAgentError
         An opponent spec the registry refuses.
     models.errors.InvalidStateError
