@@ -300,3 +300,26 @@ def test_variant_fields_are_checked(change, field, words):
     with pytest.raises(InvalidStateError) as info:
         load_state(doc)
     assert info.value.field == field and words in str(info.value)
+
+
+def test_the_json_schema_follows_format_2():
+    import jsonschema
+
+    from models.io import state_schema
+
+    validator = jsonschema.Draft202012Validator(state_schema())
+    every = {
+        "doubles_again": False, "doubles_to_jail": 0, "max_jail_rolls": 1, "jail_doubles": False, "jail_release": "free",
+        "card_draw": "replacement", "free_parking": "taxes", "free_parking_seed": 100, "go_landing_bonus": True,
+        "auctions": True, "auction_only": True, "even_building": False, "bank_cash": 10_000, "cash_target": 5_000, "round_limit": 80,
+    }  # fmt: skip
+    state = GameState.new_game(["A", "B"], rules=Rules(**every))
+    docs = [state_to_dict(state)] + [state_to_dict(GameState.new_game(["A", "B"], rules=r)) for r in PRESETS.values()]
+    for doc in docs:
+        assert validator.is_valid(doc), doc
+        assert load_state(doc) is not None
+    assert set(every) - {"auctions"} == set(docs[0]["rules"])  # auctions is at its default and docs[0]["pot"] == 100 and docs[0]["bank_cash"] == 10_000
+    old = dict(docs[0], format="monopoly-state/1")
+    assert not validator.is_valid(old)
+    with pytest.raises(InvalidStateError, match="needs format"):
+        load_state(old)

@@ -493,7 +493,7 @@ REFUSALS: list[tuple[str, Mutation, str, bool]] = [
     # turn fields
     ("phase-unknown", _set("phase", "moving"), "phase", True),
     ("doubles-at-start", _set("doubles_rolled", 1), "doubles_rolled", True),
-    ("doubles-3", _all(_set("phase", "rolled"), _set("doubles_rolled", 3)), "doubles_rolled", True),
+    ("doubles-3", _all(_set("phase", "rolled"), _set("doubles_rolled", 3)), "doubles_rolled", False),  # a rule (rules.doubles_to_jail), the loader's
     ("round-negative", _set("round", -1), "round", True),
     # rules overrides
     ("supply-negative", _set("rules", {"houses": -1}), "rules.houses", True),
