@@ -2,14 +2,16 @@
 
 Built on the official Model Context Protocol SDK (``mcp`` 2.x, the ``mcp``
 extra: ``pip install -e '.[mcp]'``). Tools, each returning the JSON object of
-the matching command's ``--json`` output (``docs/cli.md``; schemas in
-``solver/data/output-*.schema.json``):
+the matching command's ``--json`` output (``docs/cli.md``), whose JSON Schema
+(``solver/data/output-*.schema.json``) is the tool's output schema in the tool
+listing; the SDK's client validates the structured results against it:
 
 ``validate``, ``solve``, ``analyze``, ``trades``, ``odds``, ``risk``,
 ``auction``, ``bidding_game``.
 
 A ``state`` argument is a state document (an object in the state format) or
-the path of a state file; ``bidding_game`` takes a graph object or path. Each
+the path of a state file; ``rules`` (optional) is a preset's name or the path
+of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. Each
 call runs the command in this process, so the batch kernel, the chains and
 every cache are loaded once per server: the first ``solve`` pays the imports
 and the kernel's load, later ones cost what ``decide`` costs. Bad input is a
@@ -95,8 +97,9 @@ def build_server() -> Any:
     server = MCPServer(
         "monopoly-trade",
         instructions=(
-            "Monopoly decision engine. Give a state (an object in the monopoly-state/1 format, or a path) "
-            "and a player name; solve says whether to build, propose a trade or hold, and why."
+            "Monopoly decision engine. Give a state (an object in the monopoly-state format, or a path) "
+            "and a player name; solve says whether to build, propose a trade or hold, and why. "
+            "rules (optional): a preset (standard-us, house-jackpot, no-doubles, short-game) or a rules file's path."
         ),
     )
 
@@ -120,49 +123,91 @@ def build_server() -> Any:
 
     @server.tool()
     def solve(
-        state: dict[str, Any] | str, player: str | None = None, rollouts: int = 800, seed: int = 0, mode: str = "fair"
+        state: dict[str, Any] | str,
+        player: str | None = None,
+        rollouts: int = 800,
+        seed: int = 0,
+        mode: str = "fair",
+        rules: str | None = None,
     ) -> dict[str, Any]:
         """What the player (default: the one to move) should do: build, propose a trade or hold, and why."""
-        return call(state, ["solve"], [*_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode])
+        after = [*_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode, *_opt("--rules", rules)]
+        return call(state, ["solve"], after)
 
     @server.tool()
-    def analyze(state: dict[str, Any] | str, player: str | None = None) -> dict[str, Any]:
+    def analyze(state: dict[str, Any] | str, player: str | None = None, rules: str | None = None) -> dict[str, Any]:
         """Each player's sets, position, build frontier, property values and funded build plan."""
-        return call(state, ["analyze"], _opt("--player", player))
+        return call(state, ["analyze"], [*_opt("--player", player), *_opt("--rules", rules)])
 
     @server.tool()
-    def trades(state: dict[str, Any] | str, player: str | None = None, top: int = 20, cycles: bool = False) -> dict[str, Any]:
+    def trades(
+        state: dict[str, Any] | str, player: str | None = None, top: int = 20, cycles: bool = False, rules: str | None = None
+    ) -> dict[str, Any]:
         """The proposer's top trades from the CP-SAT model, before any simulation."""
-        return call(state, ["trades"], [*_opt("--player", player), "--top", str(top), *(["--cycles"] if cycles else [])])
+        after = [*_opt("--player", player), "--top", str(top), *(["--cycles"] if cycles else []), *_opt("--rules", rules)]
+        return call(state, ["trades"], after)
 
     @server.tool()
-    def odds(state: dict[str, Any] | str | None = None, jail: str = "long") -> dict[str, Any]:
+    def odds(state: dict[str, Any] | str | None = None, jail: str = "long", rules: str | None = None) -> dict[str, Any]:
         """The exact long-run landing table and the expected rent per opponent turn (standard game without a state)."""
         if state is None:
             try:
-                return run_command(["odds", "--jail", jail])
+                return run_command(["odds", "--jail", jail, *_opt("--rules", rules)])
             except CommandFailed as err:
                 raise ToolError(str(err)) from None
-        return call(state, ["odds"], ["--jail", jail])
+        return call(state, ["odds"], ["--jail", jail, *_opt("--rules", rules)])
 
     @server.tool()
-    def risk(state: dict[str, Any] | str, player: str | None = None, turns: int = 20) -> dict[str, Any]:
+    def risk(state: dict[str, Any] | str, player: str | None = None, turns: int = 20, rules: str | None = None) -> dict[str, Any]:
         """The player's probability of ruin on each of the next turns."""
-        return call(state, ["risk"], [*_opt("--player", player), "--turns", str(turns)])
+        return call(state, ["risk"], [*_opt("--player", player), "--turns", str(turns), *_opt("--rules", rules)])
 
     @server.tool()
     def auction(
-        state: dict[str, Any] | str, property: str, player: str | None = None, method: str = "game", rollouts: int = 300
+        state: dict[str, Any] | str,
+        property: str,
+        player: str | None = None,
+        method: str = "game",
+        rollouts: int = 300,
+        rules: str | None = None,
     ) -> dict[str, Any]:
         """How much to bid for an unowned lot (the bidding game, the simulation, or both) and whether to buy it."""
-        return call(state, ["auction"], ["--property", property, *_opt("--player", player), "--method", method, "--rollouts", str(rollouts)])
+        after = ["--property", property, *_opt("--player", player), "--method", method, "--rollouts", str(rollouts), *_opt("--rules", rules)]
+        return call(state, ["auction"], after)
 
     @server.tool()
     def bidding_game(graph: dict[str, Any] | str, kind: str = "richman") -> dict[str, Any]:
         """Richman or Poorman costs and bids of a bidding game on a directed graph."""
         return call(graph, ["bidding-game"], ["--kind", kind])
 
+    _publish_output_schemas(server)
     return server
+
+
+VALIDATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"valid": {"const": True}},
+    "required": ["valid"],
+    "additionalProperties": False,
+}
+"""The output schema of the ``validate`` tool (the command itself prints no JSON)."""
+
+
+def _publish_output_schemas(server: Any) -> None:
+    """Make each command's JSON Schema its tool's output schema.
+
+    The SDK derives an output schema from the return annotation (here a bare object); the
+    tool's metadata is given the command's schema instead. The tool manager is reached
+    through ``_tool_manager``, a private attribute of ``MCPServer`` in ``mcp`` 2.x (the
+    version the extra pins); ``tests/solver/test_mcp_server.py`` checks the listing, so a
+    change in the SDK shows there.
+    """
+    from solver.schemas import output_schema
+
+    manager = server._tool_manager
+    for name in TOOLS:
+        schema = VALIDATE_SCHEMA if name == "validate" else output_schema(name.replace("_", "-"))
+        manager.get_tool(name).fn_metadata.output_schema = schema
 
 
 def _validate_path(path: str) -> None:

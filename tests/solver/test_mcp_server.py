@@ -24,6 +24,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 from solver.mcp_server import TOOLS, run_command  # noqa: E402
+from solver.schemas import output_schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"
@@ -43,7 +44,9 @@ async def _session_run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        out["tools"] = sorted(t.name for t in (await session.list_tools()).tools)
+        listed = (await session.list_tools()).tools
+        out["tools"] = sorted(t.name for t in listed)
+        out["schemas"] = {t.name: t.output_schema for t in listed}
         state = json.loads(MIDGAME.read_text())
         out["validate"] = _payload(await session.call_tool("validate", {"state": state}))
         out["solve"] = _payload(await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 16, "seed": 2}))
@@ -79,6 +82,11 @@ def _close(a: Any, b: Any) -> bool:
 def test_the_server_serves_every_tool_over_stdio() -> None:
     got = asyncio.run(_session_run())
     assert got["tools"] == sorted(TOOLS)
+    # Each tool's output schema is its command's JSON Schema (the client validated every result against it).
+    for name in TOOLS:
+        if name != "validate":
+            assert got["schemas"][name] == output_schema(name.replace("_", "-")), name
+    assert got["schemas"]["validate"]["required"] == ["valid"]
     assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
     # The same JSON as the commands themselves.
     assert got["solve"] == got["solve_object"]
