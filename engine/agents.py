@@ -19,12 +19,20 @@ engine. Decision points:
                     most it pays above the list price, ``None`` = not wanted
 ``place_building``  it won a shortage auction: where to put the building
 ==================  ==========================================================
+
+During ``act`` and ``raise_cash`` the view says how much of the phase is
+left (``view.actions_left``, ``view.trades_left``; ``None`` at the other
+questions). Every event kind and its data fields are in :data:`EVENT_KINDS`;
+a ``turn`` event starts each turn (agents reset their once-per-turn state
+on it). docs/agents.md#the-protocol says what the host does with each
+answer, illegal ones included.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -43,6 +51,37 @@ from engine.seeding import SeedLike, make_rng
 from engine.view import GameView
 from models.board import HOTEL
 from models.trade import Trade, Transfer
+
+EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "game_start": ("round",),
+        "turn": ("round",),
+        "roll": ("dice", "doubles", "why"),
+        "move": ("frm", "to", "passed_go", "why"),
+        "cash": ("frm", "to", "amount", "why"),
+        "card": ("deck", "card", "text"),
+        "jail": ("why",),
+        "leave_jail": ("how",),
+        "roll_end": ("position", "in_jail"),
+        "refused": ("action", "why"),
+        "buy": ("square", "price"),
+        "declined": ("square",),
+        "auction": ("square", "winner", "price"),
+        "build": ("square", "level", "premium"),
+        "building_auction": ("building", "premium", "requester"),
+        "sell_building": ("square", "levels"),
+        "mortgage": ("square",),
+        "unmortgage": ("square",),
+        "even_out": ("levels",),
+        "trade": ("trade", "accepted", "refused_by", "lifted"),
+        "bankrupt": ("creditor", "properties"),
+        "game_end": ("reason",),
+    }
+)
+"""Every kind of :class:`engine.actions.Event` the reference engine emits -> the keys of its
+``data`` (``trade``: ``refused_by`` when refused, ``lifted`` when accepted; every other kind
+carries exactly its keys). docs/agents.md#events says when each is emitted and what
+``player`` is."""
 
 
 @runtime_checkable

@@ -696,7 +696,9 @@ class Game:
         pl = s.players[p]
         phase = _Phase()
         while pl.cash < owed and phase.actions < MAX_ACTIONS_PER_PHASE:
+            self.views[p].set_budget(MAX_ACTIONS_PER_PHASE - phase.actions, MAX_TRADES_PER_PHASE - phase.trades)
             action = self.agents[p].raise_cash(self.views[p], owed)
+            self.views[p].set_budget(None, None)
             if action is None:
                 break
             if isinstance(action, (Build, Unmortgage)):
@@ -839,7 +841,9 @@ class Game:
             return
         phase = _Phase()
         while phase.actions < MAX_ACTIONS_PER_PHASE and not self.over:
+            self.views[p].set_budget(MAX_ACTIONS_PER_PHASE - phase.actions, MAX_TRADES_PER_PHASE - phase.trades)
             action = self.agents[p].act(self.views[p])
+            self.views[p].set_budget(None, None)
             if action is None:
                 return
             phase.actions += 1

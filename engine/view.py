@@ -45,14 +45,29 @@ class GameView:
         worths, bank supply) answer with them. The legality helpers keep
         the true rules: they are the referee's answer to "may I?", as a
         refused action would be. ``None`` (the default): the true rules.
+    actions_left, trades_left:
+        The phase budget the view starts with (:attr:`actions_left`,
+        :attr:`trades_left`); a host with its own limits passes them here or
+        sets them with :meth:`set_budget` before each question. ``None``
+        (the default): no phase is open.
     """
 
-    __slots__ = ("_s", "me", "_announced")
+    __slots__ = ("_actions_left", "_announced", "_s", "_trades_left", "me")
 
-    def __init__(self, state: GameState, me: int, announced_rules: Rules | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        me: int,
+        announced_rules: Rules | None = None,
+        *,
+        actions_left: int | None = None,
+        trades_left: int | None = None,
+    ) -> None:
         self._s = state
         self.me = me
         self._announced = announced_rules
+        self._actions_left = actions_left
+        self._trades_left = trades_left
 
     def _pub(self) -> GameState:
         """The state as this player knows it: the live lists under the announced rules."""
@@ -114,6 +129,26 @@ class GameView:
     def copy(self) -> GameState:
         """A private deep copy of the state (under the announced rules, if any), free to mutate."""
         return self._pub().copy()
+
+    # -- the phase budget ---------------------------------------------------
+    @property
+    def actions_left(self) -> int | None:
+        """During an ``act`` or ``raise_cash`` question: the actions the phase still accepts, this
+        answer included (at least 1; at 1 this answer is the phase's last). ``None`` at any other
+        question. The reference engine allows :data:`engine.game.MAX_ACTIONS_PER_PHASE` (64)."""
+        return self._actions_left
+
+    @property
+    def trades_left(self) -> int | None:
+        """During an ``act`` or ``raise_cash`` question: the trade proposals the phase still makes
+        (0: a proposal now closes the phase without being made). ``None`` at any other question.
+        The reference engine allows :data:`engine.game.MAX_TRADES_PER_PHASE` (2)."""
+        return self._trades_left
+
+    def set_budget(self, actions_left: int | None, trades_left: int | None) -> None:
+        """The host's side: set the budget the agent reads (``None``, ``None`` between phases)."""
+        self._actions_left = actions_left
+        self._trades_left = trades_left
 
     # -- pure queries (delegated) ------------------------------------------
     def owner_of(self, square: int) -> int:
