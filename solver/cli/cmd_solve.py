@@ -2,12 +2,14 @@
 between building, proposing a trade (CP-SAT candidates re-scored by simulation on common dice) and
 holding cash, by a fixed amount of work (the clock is only a safety cap); this module prints the decision, its reason, the re-scored
 trades and the pruning funnel as text, or the whole decision as one JSON object (non-finite numbers
-as ``null``).
+as ``null``); ``--html FILE`` also writes the visual report of :mod:`solver.html_report` (atomically,
+before the decision is printed, which it leaves unchanged).
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from solver import jsonsafe
@@ -39,12 +41,19 @@ def add_parser(subparsers: Any) -> None:
         "best: what the agent plays, own gain x acceptance, priced for play (the seed's filters are still reported)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report (board, action, win-probability bars, funnel, ruin curve) to FILE; "
+        "its folder must exist; the printed output is unchanged",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``solve`` on the parsed ``args``: the exit status."""
     from solver.decide import decide
 
+    html_target = _html_target(args.html) if args.html is not None else None
     state = read_state(args.state)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
@@ -60,11 +69,34 @@ def run(args: argparse.Namespace) -> int:
         settings=DecideSettings(mode=args.mode),
     )
     doc = d.to_dict(state)
+    if html_target is not None:
+        from solver.html_report import write_report
+
+        meta = {"state": args.state, "seed": args.seed, "rollouts": args.rollouts}
+        try:
+            write_report(html_target, state, doc, rollouts=args.rollouts, meta=meta)
+        except OSError as err:
+            raise UsageError(f"--html: cannot write {args.html!r}: {err.strerror or err}") from None
     if args.json:
         print(jsonsafe.dumps((doc)))
         return 0
     print(_solve_text(doc))
     return 0
+
+
+def _html_target(arg: str) -> Path:
+    """``--html FILE`` checked before any work: a file name (not ``-``: standard output carries
+    the decision) in a folder that exists, not a folder itself."""
+    if arg == "-":
+        raise UsageError("--html: - is not allowed (standard output carries the decision); give a file name")
+    if not arg:
+        raise UsageError("--html: an empty file name")
+    path = Path(arg)
+    if path.is_dir():
+        raise UsageError(f"--html: {arg!r} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise UsageError(f"--html: no folder {str(path.parent)!r} to write {path.name!r} in")
+    return path
 
 
 def _solve_text(doc: dict[str, Any]) -> str:
