@@ -55,18 +55,11 @@ Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
 class Event:
     """One thing that happened in play.
 
-    ``kind`` is one of: ``game_start``, ``turn`` (a turn starts), ``roll`` (``dice``,
-    ``doubles``), ``move`` (``frm``, ``to``, ``passed_go``, ``why``),
-    ``cash`` (``frm``, ``to`` (player index or ``None`` for the bank),
-    ``amount``, ``why``), ``card`` (``deck``, ``card``, ``text``), ``jail``
-    (sent to jail, ``why``), ``leave_jail`` (``how``), ``buy``, ``auction``
-    (``square``, ``winner``, ``price``), ``build``, ``sell_building``,
-    ``mortgage``, ``unmortgage``, ``trade`` (``trade``, ``accepted``),
-    ``building_auction``, ``even_out`` (buildings sold to restore evenness),
-    ``bankrupt`` (``creditor``), ``roll_end`` (``position``, ``in_jail``),
-    ``game_end`` (``winner``, ``reason``), ``refused`` (``action``, ``why``:
-    only in a novelty trial, when a choice made under the announced rules
-    breaks the true ones and the referee substitutes the default).
+    ``kind`` is one of the keys of :data:`engine.agents.EVENT_KINDS`, which lists
+    each kind's data keys (``turn`` starts a turn; ``cash`` moves money, the bank
+    or the Free Parking pot being ``None``; ``declined`` is a lot left with the
+    bank when auctions are off); docs/agents.md#the-protocol says when each is
+    emitted.
 
     Every change of a player's cash is reported by exactly one ``cash``
     event, so an observer can account for every dollar.

@@ -268,7 +268,7 @@ def _parse_state(doc: Any) -> GameState:
     state.phase = expect_str(obj.get("phase", "start"), "phase", PHASES)
     state.doubles_rolled = expect_int(obj.get("doubles_rolled", 0), "doubles_rolled", 0, MAX_DOUBLES)
     state.pot = expect_int(obj.get("pot", rules.free_parking_seed), "pot", 0, MAX_CASH)
-    if "bank_cash" in obj and obj["bank_cash"] is not None:
+    if "bank_cash" in obj:
         state.bank_cash = expect_int(obj["bank_cash"], "bank_cash", 0, MAX_CASH)
     else:
         state.bank_cash = rules.bank_cash

@@ -257,6 +257,8 @@ def _problem(r: Rules) -> str | None:
             return f"{name} must be null or an integer in {lo}..{hi}, not {v!r}"
     if r.auction_only and not r.auctions:
         return "auction_only needs auctions (a lot that is never offered and never auctioned could not be bought)"
+    if r.doubles_again and not r.doubles_to_jail and r.dice.count >= 2 and max(r.dice.face_probabilities()) == 1.0:
+        return "with doubles_again and doubles_to_jail 0, dice that always roll doubles would make a turn endless"
     if r.free_parking_seed and not r.pot_enabled:
         return "free_parking_seed needs a Free Parking pot (free_parking taxes or bank)"
     return None

@@ -543,9 +543,9 @@ class AdaptiveAgent:
         if board is view.board:
             state = view.copy()
             state.rules = rules
-            return _Frame(GameView(state, self.me), None, None)
+            return _Frame(GameView(state, self.me, actions_left=view.actions_left, trades_left=view.trades_left), None, None)
         state, to_model, to_true = reexpress(view.copy(), board, rules)
-        return _Frame(GameView(state, self.me), to_model, to_true)
+        return _Frame(GameView(state, self.me, actions_left=view.actions_left, trades_left=view.trades_left), to_model, to_true)
 
     @staticmethod
     def _to_model(f: _Frame, sq: int) -> int | None:

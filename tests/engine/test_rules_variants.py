@@ -293,6 +293,8 @@ def test_a_preset_with_overrides_in_a_file():
         ({"pot": 50}, "pot", "no pot"),
         ({"bank_cash": 50}, "bank_cash", "absent"),
         ({"rules": {"doubles_again": False}, "phase": "rolled", "doubles_rolled": 1}, "doubles_rolled", ""),
+        ({"rules": {"bank_cash": 100}, "bank_cash": None}, "bank_cash", "integer"),
+        ({"rules": {"doubles_to_jail": 0, "dice": {"count": 2, "sides": 2, "weights": [0, 1]}}}, "rules", "endless"),
     ],
 )
 def test_variant_fields_are_checked(change, field, words):
