@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, float_in, int_in, player_arg, read_state
+from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,6 +29,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
     p.add_argument("--player", help="the player (default: the state's to_move)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the rollouts (default 0; 0..2^63-1)")
     p.add_argument("--budget", type=float_in(0.0, 86_400.0, open_low=True), default=60.0, help="wall-clock safety cap in seconds (default 60; (0, 86400])")
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.decide import decide
 
     html_target = _html_target(args.html) if args.html is not None else None
-    state = read_state(args.state)
+    state = read_state(args.state, args.rules)
     player = player_arg(state, args.player)
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as err:
             raise UsageError(f"--html: cannot write {args.html!r}: {err.strerror or err}") from None
     if args.json:
-        print(jsonsafe.dumps((doc)))
+        print(jsonsafe.dumps(doc))
         return 0
     print(_solve_text(doc))
     return 0
@@ -104,6 +105,7 @@ def _solve_text(doc: dict[str, Any]) -> str:
     dec = doc["decision"]
     ttm = pos["turns_to_max_dev"]
     lines = [
+        f"rules: {doc['rules']['name']}",
         (
             f"{doc['player']}: position {pos['state']} (best building returns {pos['build_roi']:.1%} of its cost per round; "
             f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
