@@ -362,6 +362,7 @@ def _board_centre(state: GameState, doc: Mapping[str, Any], size: float, c: floa
     to_move = state.players[state.to_move].name
     lines = [
         f'<text class="title" x="{_num(mid)}" y="{_num(mid - 46)}">{_e(state.board.name)}</text>',
+        f'<text class="rules" x="{_num(mid)}" y="{_num(mid - 32)}" font-size="11">rules: {_e(state.rules.describe())}</text>',
         f'<text x="{_num(mid)}" y="{_num(mid - 18)}" font-size="13">round {state.round}, {_e(to_move)} to move ({_e(state.phase)})</text>',
         f'<text x="{_num(mid)}" y="{_num(mid + 4)}" font-size="13">bank: {state.houses_in_bank()} houses, {state.hotels_in_bank()} hotels</text>',
     ]
