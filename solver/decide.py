@@ -221,6 +221,14 @@ def purchase_advice(
     games of ``PURCHASE_CHECK_HORIZON`` rounds on ``seed``) comes with it as a
     check, since the two disagree on some lots (a last free lot that completes
     nothing: ``docs/bidding.md``).
+
+    Rule variants: under ``rules.auction_only`` the lot is never offered, so only
+    ``max_bid`` applies (the text says so). Without auctions (``rules.auctions``
+    false) a declined lot stays with the bank until someone lands there and buys
+    it; the advice still prices the decline as the race for the group that the
+    contest models, the rival taking the lot, which overstates what declining
+    costs (a lot the bank keeps may also fall to the player later): the advice
+    then leans to buying, and the text says how it was priced.
     """
     here = state.players[player].position
     if player != state.to_move or not state.board.squares[here].is_property or state.owner[here] != BANK:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state
+
+if TYPE_CHECKING:
+    from models.rules import Rules
 
 
 def add_parser(subparsers: Any) -> None:
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(jsonsafe.dumps(doc))
         return 0
-    print(_solve_text(doc))
+    print(_solve_text(doc, state.rules))
     return 0
 
 
@@ -100,7 +103,7 @@ def _html_target(arg: str) -> Path:
     return path
 
 
-def _solve_text(doc: dict[str, Any]) -> str:
+def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
     pos = doc["position"]
     dec = doc["decision"]
     ttm = pos["turns_to_max_dev"]
@@ -126,7 +129,7 @@ def _solve_text(doc: dict[str, Any]) -> str:
     if "trade" in dec:
         lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
     if doc.get("purchase"):
-        lines += ["", _purchase_text(doc["purchase"], doc.get("purchase_check"))]
+        lines += ["", _purchase_text(doc["purchase"], doc.get("purchase_check"), rules)]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):
@@ -142,9 +145,17 @@ def _solve_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _purchase_text(b: dict[str, Any], check: dict[str, Any] | None) -> str:
+def _purchase_text(b: dict[str, Any], check: dict[str, Any] | None, rules: Rules) -> str:
     """The buy-or-auction advice for the lot the player stands on (solver.bidding.contest), and the simulated check."""
-    if b["buy_at_list"]:
+    if rules.auction_only:
+        head = f"PURCHASE: {b['property']} goes to auction (rules: auction_only): bid up to ${b['max_bid']}"
+    elif not rules.auctions:
+        verdict = "buy" if b["buy_at_list"] else "decline (the bank keeps it)"
+        head = (
+            f"PURCHASE: {verdict} {b['property']} at its list price ${b['list_price']} "
+            "(rules: no auctions; priced as the race for the group, as if a rival took a declined lot)"
+        )
+    elif b["buy_at_list"]:
         head = f"PURCHASE: buy {b['property']} at its list price ${b['list_price']}"
     else:
         head = f"PURCHASE: decline {b['property']} (list ${b['list_price']}) and bid up to ${b['max_bid']} at the auction"
