@@ -5,8 +5,18 @@ The abstract model of seed 004 (sections 2.1-2.3)
 A player on a board of ``n = len(net)`` squares rolls the dice each turn
 (no doubles or jail in this model), moves ``t`` squares with probability
 ``dice[t]``, and its cash changes by ``net[new square]``, plus ``go_salary``
-when it passes or lands on square 0. It is ruined the first time its cash is
-``<= 0``; cash above ``cap`` is held at ``cap`` (the ruin test comes first).
+when it passes or lands on square 0, and ``go_salary`` once more when it lands
+exactly on square 0 with ``go_landing_bonus`` (the rule of that name). It is
+ruined the first time its cash is ``<= 0``; cash above ``cap`` is held at
+``cap`` (the ruin test comes first).
+
+Of the rule variants (:class:`models.rules.Rules`) the model has only what
+its arguments say: one roll a turn is the game with ``doubles_again`` off
+and ``doubles_to_jail`` 0, and the model has no jail at all (no Go To Jail,
+no jail turns), so the jail rules are outside it: :mod:`engine.state_risk`
+plays every doubles and jail variant. ``go_landing_bonus`` is as above.
+Money the model does not see (a Free Parking pot, a finite bank, a game end
+by cash target or round limit) is in ``net`` or nowhere.
 With ``alive_t`` the distribution over live states after ``t`` turns and
 ``M`` the live-to-live transition matrix, ``r`` the one-turn ruin
 probability of each live state::
@@ -37,10 +47,9 @@ with ``bucket = 1`` and integer ``net``, ``start_cash``, ``go_salary`` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -113,6 +122,7 @@ def build_chain(
     cap: float = 2000,
     go_salary: float = 0,
     dice: Sequence[float] | None = None,
+    go_landing_bonus: bool = False,
 ) -> RuinChain:
     """Assemble ``M`` and ``r`` for the abstract model (module docstring)."""
     net_a = np.asarray(net, dtype=float)
@@ -133,6 +143,8 @@ def build_chain(
     dest = (squares[:, None] + totals[None, :]) % n  # n x T
     passed = (squares[:, None] + totals[None, :]) >= n  # passing or landing on square 0
     delta = net_a[dest] + go_salary * passed  # n x T
+    if go_landing_bonus:  # landing exactly on square 0 pays the salary twice
+        delta = delta + go_salary * (dest == 0)
     prob = np.broadcast_to(pd[totals], delta.shape)
     x = grid[:, None, None] + delta[None, :, :]  # K x n x T
     dead, hi, lo, w_hi = _split(grid, x)
@@ -223,6 +235,7 @@ def ruin_pmf(
     cap: float = 2000,
     go_salary: float = 0,
     dice: Sequence[float] | None = None,
+    go_landing_bonus: bool = False,
 ) -> np.ndarray:
     """Probability of first ruin at each turn ``0..turns`` (length ``turns + 1``).
 
@@ -238,7 +251,7 @@ def ruin_pmf(
     """
     if turns < 0:
         raise ValueError("turns must be >= 0")
-    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice)
+    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice, go_landing_bonus)
     out = np.zeros(turns + 1)
     if chain.start is None:
         out[0] = 1.0
@@ -260,6 +273,7 @@ def eventual_ruin(
     cap: float = 2000,
     go_salary: float = 0,
     dice: Sequence[float] | None = None,
+    go_landing_bonus: bool = False,
 ) -> float:
     """Probability of ruin at some turn, solving ``(I - M) h = r`` (module docstring).
 
@@ -267,7 +281,7 @@ def eventual_ruin(
     the transition graph from the states with ``r > 0``) get ``h = 0`` and are
     dropped before the solve.
     """
-    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice)
+    chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice, go_landing_bonus)
     if chain.start is None:
         return 1.0
     size = chain.M.shape[0]

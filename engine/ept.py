@@ -17,6 +17,12 @@ With ``l`` the long-run landings per turn (``pi L``) this is the long-run EPT;
 with the landings of turn ``t`` ahead it is ``E[rent(t)]`` of the Bellman
 purchase value. The rent tables are the board's (US rules: an unimproved lot
 of a complete group pays double).
+
+Rule variants come in through the chain (:mod:`engine.markov`): the doubles
+and jail rules change the landings per turn (a jail turn sat out lands
+nowhere and pays no rent), cards are drawn as the chain draws them. EPT is
+rent only: the Go salary and its landing bonus, the Free Parking pot and a
+finite bank's shortfall are no part of it (the bank never pays rent).
 """
 
 from __future__ import annotations

@@ -4,7 +4,12 @@ For each square ``s`` we estimate ``L[s]``, the expected number of rolls per
 turn that end with the token on ``s`` (after any card or Go-To-Jail movement;
 a roll that ends in jail counts for the jail square's ``in_jail`` entry, not
 for Just Visiting). A turn with doubles can land several times, so ``L`` sums
-to the mean number of rolls per turn (about 1.2), not to 1.
+to the mean number of rolls per turn (about 1.2), not to 1. The count is the
+exact chain's (:mod:`engine.markov`, "Landings"), made by
+:class:`RollLandings` from the engine's events: one landing per roll; a turn
+sat out in jail (``jail_doubles`` off) has no roll and lands nowhere; the
+failed roll of the last jail turn under ``jail_release="free"`` counts in
+jail (the engine releases the player after it, without moving).
 
 The estimator plays the reference engine in movement-only mode (no money,
 cards drawn with replacement) for ``n_turns`` turns of one token and counts
@@ -53,6 +58,40 @@ class JailPolicyAgent(BaseAgent):
 
     def jail_choice(self, view: GameView):  # type: ignore[no-untyped-def]
         return "roll" if self.policy == "long" else "pay"
+
+
+class RollLandings:
+    """An engine observer that counts ``player``'s landings the way the exact chain does.
+
+    Each roll that moves the token or is thrown in jail (``roll`` events, a
+    utility card's fresh roll aside) is one landing, counted at its
+    ``roll_end``: on the square, or in jail (index ``n``) when the roll ended
+    there; a ``roll_end`` without a roll (a jail turn sat out) is not a
+    landing, and the failed roll of a last jail turn that releases the player
+    free (``leave_jail`` ``served`` after a jail roll) counts in jail. Counts
+    go into ``row`` (length ``n + 1``), which the caller may swap between
+    batches.
+    """
+
+    def __init__(self, board: Board, player: int = 0, row: np.ndarray | None = None) -> None:
+        self.n = board.size
+        self.player = player
+        self.row = row if row is not None else np.zeros(self.n + 1)
+        self._rolled = self._jail_roll = self._served = False
+
+    def __call__(self, event: Event, game: Game) -> None:
+        if event.player != self.player:
+            return
+        kind, data = event.kind, event.data
+        if kind == "roll" and data.get("why") in ("move", "jail"):
+            self._rolled, self._jail_roll = True, data.get("why") == "jail"
+        elif kind == "leave_jail" and data.get("how") == "served":
+            self._served = True
+        elif kind == "roll_end":
+            if self._rolled:
+                in_jail = data["in_jail"] or (self._served and self._jail_roll)
+                self.row[self.n if in_jail else data["position"]] += 1
+            self._rolled = self._jail_roll = self._served = False
 
 
 @dataclass(frozen=True)
@@ -104,13 +143,7 @@ def simulate_landings(
     counts = np.zeros((batches, board.size + 1))
     per_batch = max(1, n_turns // batches)
     n_turns = per_batch * batches
-    batch = [0]
-
-    def observe(event: Event, game: Game) -> None:
-        if event.kind == "roll_end" and event.player == 0:
-            d = event.data
-            counts[batch[0], board.size if d["in_jail"] else d["position"]] += 1
-
+    observe = RollLandings(board, 0, counts[0])
     game = Game(
         state,
         [JailPolicyAgent(jail_policy), JailPolicyAgent(jail_policy)],
@@ -120,7 +153,7 @@ def simulate_landings(
         observers=[observe],
     )
     for b in range(batches):
-        batch[0] = b
+        observe.row = counts[b]
         for _ in range(per_batch):
             state.to_move = 0
             state.phase = "start"

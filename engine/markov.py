@@ -1,44 +1,112 @@
 """The exact position chain: where a token will be, and how often it lands where.
 
+The chain is the standard Markov-chain treatment of Monopoly movement (Ash &
+Bishop, "Monopoly as a Markov process", *Mathematics Magazine* 45, 1972;
+Stewart, "How fair is Monopoly?", *Scientific American*, April 1996),
+made exact (cards as an absorbing sub-chain, a turn as the composition of its
+rolls) and extended to the rule variants of :class:`models.rules.Rules`, each
+built with the absorbing-chain algebra of Kemeny & Snell, *Finite Markov
+Chains* (1960). docs/chains.md has the same maths in prose and its checks.
+
 States and moves
 ----------------
 A turn starts in one of ``S`` states: *free on square s* (``s = 0..n-1``;
 the jail square here means Just Visiting) or *in jail*: with the ``long``
-policy ``J0, J1, J2`` (failed rolls so far), with the ``short`` policy one
-state ``J`` (the player pays or uses a card at the start of its turn and then
-rolls as from the jail square).
+policy ``J_0 .. J_{m-1}`` (turns already spent in jail, ``m =
+rules.max_jail_rolls``), with the ``short`` policy one state ``J`` (the player
+pays or uses a card at the start of its turn and then rolls as from the jail
+square: an ordinary turn, under every variant).
 
 One roll from square ``s`` with total ``t`` arrives at ``a = s + t (mod n)``.
 Arrival is then *resolved* (:func:`resolution`): Go To Jail sends to jail;
 on a Chance or Community Chest square each card of the deck is drawn with
-probability ``1/len(deck)`` (memoryless, as if drawn with replacement) and
-moves the token (advance to a square, to the nearest railroad or utility,
-``steps`` back or forward, to jail) or leaves it there; a card can move the
-token onto another card square, which draws again. With ``Q`` the one-draw
-moves between card squares and ``B`` the immediate outcomes, the outcome of
-an arrival is the absorbing-chain solution ``X = (I - Q)^{-1} B`` (Kemeny &
-Snell, *Finite Markov Chains*, 1960, thm 3.3.7).
+probability ``1/len(deck)`` and moves the token (advance to a square, to the
+nearest railroad or utility, ``steps`` back or forward, to jail) or leaves it
+there; a card can move the token onto another card square, which draws
+again. With ``Q`` the one-draw moves between card squares and ``B`` the
+immediate outcomes, the outcome of an arrival is the absorbing-chain
+solution ``X = (I - Q)^{-1} B`` (Kemeny & Snell, thm 3.3.7).
 
+Card draws (``rules.card_draw``)
+    The draw ``1/len(deck)``, independent of earlier draws, is *exact* for
+    draws with replacement: the engine's movement-only mode, and
+    ``card_draw="replacement"`` while no player holds a Get Out of Jail Free
+    card (a held card is left out of the draw, so the others come with
+    ``1/(len - 1)``; the chain's states do not say who holds one, so there it
+    is an approximation, :mod:`engine.state_risk` knows the holders and
+    leaves their cards out). For *shuffled* decks (the standard rules) it is
+    an approximation: each draw taken alone is uniform (a random permutation
+    puts every card in every place with the same probability), but the draws
+    of one pass through a deck are dependent (a card drawn does not come
+    again before the reshuffle) and the token's path depends on the cards
+    drawn; the chain drops that dependence, as Ash & Bishop and Stewart do
+    (measured in docs/chains.md).
+
+A turn from a free square
+-------------------------
 With ``D_dd`` (``D_nd``) the matrix of doubles (non-doubles) moves,
 ``D[s, s+t] = P(total t, double?)`` (:mod:`engine.dice`), the outcome of one
-roll is ``O = D X``. A turn from a free square: doubles continue (``C`` =
-the doubles part that ends free), non-doubles or jail end the turn; the third
-double goes to jail without moving. So the turn matrix and the expected
-landings per turn are::
+roll is ``O = D X``. Let ``C = D_dd X_pos`` (a double that leaves the token
+free: the turn may go on), ``E`` the turn-ending part of a roll whose double
+does not go to jail (non-doubles, and doubles that end in jail by Go To Jail
+or a card) and ``E'`` that of the roll whose double goes to jail without
+moving (non-doubles, plus ``p_dd`` to ``J_0``); ``L``, ``L'`` (landings) and
+the dice-total columns follow the same pattern. The rules give the turn:
 
-    T_free = E01 + C E01 + C C E2,        L_free = L01 + C L01 + C C L2
+``doubles_again`` with ``doubles_to_jail = k >= 2`` (standard: ``k = 3``)
+    rolls ``1 .. k-1`` go on after a double, the ``k``-th double goes to jail::
 
-with ``E01`` the turn-ending part of a roll with 0 or 1 doubles so far,
-``E2`` the same after two doubles (a double now goes to jail), ``L01`` and
-``L2`` the landings of those rolls. From jail (``long``): doubles leave and
-move by that roll (no extra roll); otherwise ``J_f -> J_{f+1}``, and after the
-third failure the player pays and moves by that roll.
+        T_free = sum_{i=0}^{k-2} C^i E + C^{k-1} E'      (k = 3: E + C E + C^2 E')
 
-Landings are counted per roll, after cards and Go To Jail: a roll that ends in
-jail (sent there, or staying there) counts as ``in jail``, apart from Just
-Visiting; the Go To Jail square is never a landing. The long-run landing
-table is ``pi L / sum(pi L)`` with ``pi`` the stationary distribution of the
-turn chain (``pi T = pi``), i.e. the long-run fraction of rolls.
+``doubles_to_jail = 1`` (with or without ``doubles_again``)
+    every double goes to jail without moving: ``T_free = E'``, one roll.
+``doubles_again`` off, ``doubles_to_jail`` 0 or ``>= 2``
+    a double is an ordinary roll (the engine never counts past one double):
+    one roll, ``T_free = E + [C | 0]`` (the double's free part ends the turn).
+``doubles_again`` with ``doubles_to_jail = 0``
+    a turn is a geometric number of rolls (doubles go on for ever, unless a
+    card or Go To Jail ends the turn): ``T_free = sum_{i>=0} C^i E =
+    (I - C)^{-1} E``, the fundamental matrix of the absorbing chain whose
+    transient states are "free on s, the turn goes on" (Kemeny & Snell,
+    thm 3.2.1). ``C``'s row sums are at most ``p_dd``, so ``I - C`` is
+    invertible when ``p_dd < 1``; with dice that always throw a double no
+    turn would end (:class:`ChainError`).
+
+The landings ``L_free`` and dice totals are the same sums with ``L``, ``L'``.
+
+A turn in jail (``long``)
+-------------------------
+``J_f`` (``f`` turns spent) is the last jail turn when ``f = m - 1``. As in
+:meth:`engine.game.Game._jail_turn`:
+
+* the player rolls when ``rules.jail_doubles``, or on the last turn with
+  ``jail_release="pay"``; otherwise it *sits the turn out*: no roll, no
+  landing, ``J_f -> J_{f+1}``, or after the last turn (release ``"free"``)
+  free on the jail square;
+* a double with ``jail_doubles``: out, and the token moves by that roll
+  (``D_dd X``), no extra roll, whatever ``doubles_again``;
+* any other roll (a non-double; any throw without ``jail_doubles``): before
+  the last turn ``J_f -> J_{f+1}``, a landing "in jail"; on the last turn
+  with release ``"pay"`` the fine is paid and the token moves by that roll,
+  no extra roll; with release ``"free"`` the player leaves free without
+  moving (``-> `` free on the jail square; the roll counts as a landing in
+  jail, where it ended; the next turn is an ordinary one).
+
+Landings
+--------
+Landings are counted per roll, after cards and Go To Jail: a roll that ends
+in jail (sent there, or staying there) counts as ``in jail``, apart from
+Just Visiting; the Go To Jail square is never a landing; a turn sat out in
+jail has no roll and lands nowhere. The long-run landing table is
+``pi L / sum(pi L)`` with ``pi`` the stationary distribution of the turn
+chain (``pi T = pi``), i.e. the long-run fraction of rolls.
+``go_landings`` counts the moves that end exactly on Go going forward (by
+dice or card: the salary, twice under ``rules.go_landing_bonus``).
+
+Rules that do not change the chain: the Free Parking pot, the Go landing
+bonus (money: see ``go_landings``), auctions, even building, a finite bank,
+a cash target and a round limit (the long run is that of an unending game;
+a game cut short ends before it).
 
 Expected rent per opponent turn (EPT), in the long run, for the owner of
 ``s``: the landings ``pi L`` split by how the token arrived: plainly (rent
@@ -58,6 +126,7 @@ import numpy as np
 
 from engine import dice as dice_math
 from models.board import Board, Card
+from models.errors import MonopolyError
 from models.rules import Rules
 
 JailPolicy = Literal["short", "long"]
@@ -75,8 +144,9 @@ def columns(n: int) -> dict[str, slice]:
     }
 
 
-class ChainError(ValueError):
-    """The board's cards make the position chain ill-defined (e.g. a card loop)."""
+class ChainError(MonopolyError, ValueError):
+    """The board's cards or the rules make the position chain ill-defined (a card loop; dice
+    that always throw a double while doubles roll again for ever, so that no turn ends)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +238,68 @@ def resolution(board: Board) -> Resolution:
     return Resolution(inv @ b_plain, inv @ b_rr, inv @ b_ut, inv @ b_jail, inv @ b_rr_w, inv @ b_ut_w)
 
 
+def card_steps(card: Card, board: Board, at: int) -> int | None:
+    """The squares a movement card drawn on ``at`` moves the token (negative: backwards),
+    as :meth:`engine.game.Game._draw_card` moves it; ``None`` for a card that does not move
+    it along the board (to jail, cash, ...)."""
+    n = board.size
+    if card.action == "advance_to":
+        assert card.square is not None
+        return (card.square - at) % n or n
+    if card.action == "advance_nearest":
+        return next(k for k in range(1, n + 1) if board.squares[(at + k) % n].kind == card.group)
+    if card.action == "move":
+        return card.steps
+    return None
+
+
+def go_arrivals(board: Board) -> np.ndarray:
+    """``G[a]``: expected card moves that end exactly on Go going forward while an arrival on
+    ``a`` is resolved (Go's salary, twice under ``go_landing_bonus``); the arrival itself apart.
+
+    ``G = Q G + g`` with ``g[a]`` the weight of the cards on ``a`` that move forward onto Go
+    and ``Q`` the card moves between squares of :func:`resolution` (a card move onto Go
+    continues there: Go draws nothing), so ``G = (I - Q)^{-1} g``.
+    """
+    n = board.size
+    q = np.zeros((n, n))
+    g = np.zeros(n)
+    for sq in board.squares:
+        if sq.kind not in ("chance", "community_chest"):
+            continue
+        a = sq.index
+        deck = board.deck(sq.kind)
+        w = 1.0 / len(deck)
+        for card in deck:
+            kind, target, _ = card_outcome(card, board, a)
+            steps = card_steps(card, board, a)
+            if steps is not None and steps > 0 and target == 0:
+                g[a] += w
+            if kind == "arrive":
+                q[a, target] += w
+    return np.linalg.solve(np.eye(n) - q, g)
+
+
+def turn_shape(rules: Rules) -> tuple[int | None, bool]:
+    """How doubles shape a turn from a free square: ``(rolls, jails)``.
+
+    ``rolls`` is the most rolls of a turn (``None``: no bound, ``doubles_again`` with
+    ``doubles_to_jail`` 0); ``jails`` says whether a double on the last of them goes to jail
+    without moving (``doubles_to_jail`` ``k``: ``(k, True)``; ``doubles_again`` off and no
+    jail on a double: ``(1, False)``). As :meth:`engine.game.Game._roll_and_move` plays it:
+    without ``doubles_again`` the count of doubles never passes one, so only
+    ``doubles_to_jail`` 1 jails.
+    """
+    k = rules.doubles_to_jail
+    if k == 1:
+        return 1, True
+    if not rules.doubles_again:
+        return 1, False
+    if k == 0:
+        return None, False
+    return k, True
+
+
 def _shift_matrices(n: int, pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``D[s, (s+t) mod n] = pmf[t]`` and ``Dt[s, (s+t) mod n] = t * pmf[t]``."""
     d = np.zeros((n, n))
@@ -193,10 +325,19 @@ class PositionChain:
     Parameters
     ----------
     board, rules:
-        Board (any, inline included) and rules (dice, jail rolls).
+        Board (any, inline included) and rules (dice, doubles, jail; the module docstring
+        says how each variant shapes a turn).
     jail:
-        ``long`` (stay and roll for doubles, up to ``rules.max_jail_rolls``
-        tries) or ``short`` (leave at once, paying or using a card).
+        ``long`` (stay: roll for doubles, or sit out, as the rules say, up to
+        ``rules.max_jail_rolls`` turns) or ``short`` (leave at once, paying or
+        using a card).
+
+    Raises
+    ------
+    ChainError
+        (a ``ValueError``) The cards can move a token between card squares for
+        ever, or every throw is a double while a double rolls again for ever
+        (``doubles_again`` with ``doubles_to_jail`` 0): no turn would end.
 
     Examples
     --------
@@ -240,35 +381,70 @@ class PositionChain:
         width = 5 * n + 1
         jail_col = np.zeros(width)
         jail_col[n] = 1.0
-        # Free square, 0 or 1 doubles so far: doubles continue unless jailed.
+        # A roll whose double does not go to jail: a double that leaves the token free goes on (C).
         cont = dd @ res.position  # n x n
         end01 = ends(nd)
         end01[:, n] += dd @ res.jail
         land01 = landings(dd) + landings(nd)
         tot01 = dd_t @ res.plain + nd_t @ res.plain
-        # Two doubles so far: a double goes to jail without moving.
+        # The roll whose double goes to jail without moving (the k-th of doubles_to_jail k).
         end2 = ends(nd)
         end2[:, n] += p_dbl
         land2 = landings(nd) + p_dbl * jail_col
         tot2 = nd_t @ res.plain
-        c2 = cont @ cont
-        t_free = end01 + cont @ end01 + c2 @ end2
-        l_free = land01 + cont @ land01 + c2 @ land2
-        tt_free = tot01 + cont @ tot01 + c2 @ tot2
-        if rules.doubles_to_jail != 3:
-            raise ChainError("the chain assumes the third double goes to jail")
+        go = go_arrivals(board)
+        go[0] += 1.0  # a roll arriving on Go ends there going forward
+        go01 = dd @ go + nd @ go
+        go2 = nd @ go
+        rolls, jails = turn_shape(rules)
+        self.turn_rolls = rolls
+        """The most rolls of a turn from a free square (``None``: unbounded), :func:`turn_shape`."""
+        if rolls is None:
+            if p_dbl >= 1.0:
+                raise ChainError("every throw is a double: with doubles_again and doubles_to_jail 0 no turn would end")
+            fundamental = np.linalg.solve(np.eye(n) - cont, np.eye(n))  # sum_i C^i
+
+            def turn(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+                return fundamental @ first
+
+        elif not jails:  # one roll; a double's free part ends the turn too
+
+            def turn(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+                return first
+
+            end01 = end01.copy()
+            end01[:, :n] += cont
+        else:
+
+            def turn(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+                """sum_{i=0}^{k-2} C^i first + C^{k-1} last, left to right."""
+                if rolls == 1:
+                    return last
+                acc, power = first, cont
+                for _ in range(rolls - 2):
+                    acc = acc + power @ first
+                    power = power @ cont
+                return acc + power @ last
+
+        t_free = turn(end01, end2)
+        l_free = turn(land01, land2)
+        tt_free = turn(tot01, tot2)
+        g_free = turn(go01, go2)
 
         t = np.zeros((self.size, self.size))
         land = np.zeros((self.size, width))
         tot = np.zeros((self.size, n))
+        gol = np.zeros(self.size)
         t[:n] = t_free
         land[:n] = l_free
         tot[:n] = tt_free
+        gol[:n] = g_free
         j = board.jail
         if jail == "short":
             t[n] = t_free[j]
             land[n] = l_free[j]
             tot[n] = tt_free[j]
+            gol[n] = g_free[j]
         else:
             row_dd = np.zeros((1, n))
             row_dd[0, j] = 1.0
@@ -276,19 +452,34 @@ class PositionChain:
             leave_nd = row_dd @ nd
             p_nd = 1.0 - p_dbl
             for f in range(self.n_jail):
-                t[n + f] = ends(leave_dd)[0]
-                land[n + f] = landings(leave_dd)[0]
-                tot[n + f] = (row_dd @ dd_t @ res.plain)[0]
-                if f + 1 < self.n_jail:
-                    t[n + f, n + f + 1] += p_nd
-                    land[n + f] += p_nd * jail_col
+                last = f + 1 == self.n_jail
+                stay = n + f + 1 if not last else j  # after the last turn (release "free"): free on the jail square
+                if not (rules.jail_doubles or (last and rules.jail_release == "pay")):
+                    t[n + f, stay] = 1.0  # nothing to roll for: the turn is sat out
+                    continue
+                if rules.jail_doubles:
+                    t[n + f] = ends(leave_dd)[0]
+                    land[n + f] = landings(leave_dd)[0]
+                    tot[n + f] = (row_dd @ dd_t @ res.plain)[0]
+                    gol[n + f] = (leave_dd @ go)[0]
+                    p_fail, fail = p_nd, [(leave_nd, nd_t)]
+                else:  # a double does not free: every throw is a failure
+                    p_fail, fail = 1.0, [(leave_dd, dd_t), (leave_nd, nd_t)]
+                if not last or rules.jail_release == "free":  # stays (or leaves free): no move
+                    t[n + f, stay] += p_fail
+                    land[n + f] += p_fail * jail_col
                 else:  # last try failed: pay and move by that roll
-                    t[n + f] += ends(leave_nd)[0]
-                    land[n + f] += landings(leave_nd)[0]
-                    tot[n + f] += (row_dd @ nd_t @ res.plain)[0]
+                    for leave, leave_t in fail:
+                        t[n + f] += ends(leave)[0]
+                        land[n + f] += landings(leave)[0]
+                        tot[n + f] += (row_dd @ leave_t @ res.plain)[0]
+                        gol[n + f] += (leave @ go)[0]
         self.T = t
         self.L = land
         self.landing_totals = tot
+        self.go_landings = gol
+        """``go_landings[x]``: expected moves (dice or card) that end exactly on Go going forward
+        during a turn from state ``x`` (each pays the salary twice under ``go_landing_bonus``)."""
         """``landing_totals[x, f]``: expected sum of the dice totals of plain landings on ``f``
         during a turn from state ``x`` (utility rent is a multiple of the total)."""
 
@@ -361,6 +552,11 @@ class PositionChain:
     @cached_property
     def totals_per_turn(self) -> np.ndarray:
         return self.stationary @ self.landing_totals
+
+    @cached_property
+    def go_landings_per_turn(self) -> float:
+        """Long-run expected moves per turn that end exactly on Go going forward (``pi . go_landings``)."""
+        return float(self.stationary @ self.go_landings)
 
 
 @lru_cache(maxsize=16)

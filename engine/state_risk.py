@@ -30,10 +30,40 @@ unowned squares charge nothing. Jail: ``long`` stays and rolls (pays the fine
 after the last failure), ``short`` pays the fine at the start of the turn; as
 in the engine, the fine is paid before the move, so it is tested for ruin on
 its own, before any salary the move brings.
+
+Rule variants (:class:`models.rules.Rules`)
+    Modelled exactly, as :mod:`engine.markov` derives them (its docstring):
+    ``doubles_again``, ``doubles_to_jail`` (a turn steps through up to ``k``
+    rolls, the ``k``-th double to jail; with ``doubles_again`` and
+    ``doubles_to_jail`` 0 a turn has no most rolls and the chain stops it after
+    ``K`` rolls with ``p_dd^K <= 1e-17``, :data:`ROLL_TAIL`, dropping the rest),
+    ``max_jail_rolls``, ``jail_doubles`` (without it a jail turn is sat out, or
+    the last one with release ``pay`` rolls, pays and moves by any throw) and
+    ``jail_release`` (``free``: the last jail turn ends free on the jail square,
+    no fine, no move); ``go_landing_bonus`` (a dice or card move ending
+    exactly on Go pays the salary twice). Cards: ``card_draw="replacement"``
+    draws uniformly over the cards no player holds in the state
+    (:func:`held_cards`), the engine's draw; a Get Out of Jail Free card the
+    player draws during the horizon is kept in the engine and left out of
+    later draws, here not (it stays a card that does nothing). Shuffled decks
+    (the standard) are drawn memorylessly over the whole deck, an
+    approximation (measured in docs/chains.md).
+
+    Not modelled, and which way that errs: the Free Parking pot
+    (``free_parking``): taxes, fines and card payments are charged as usual
+    (they go to the pot instead of the bank, the same to the payer), but the
+    pot the player would collect on Free Parking is not counted: ruin is
+    overstated (conservative). A finite bank (``bank_cash``): the salary and
+    the bank's card payments are counted in full; a bank running dry pays less,
+    so there ruin is understated. ``cash_target`` and ``round_limit``: the
+    chain plays on past a game end, so ruin by a turn after it is counted
+    (conservative). ``auctions``, ``auction_only`` and ``even_building`` do
+    not matter: the player buys and builds nothing in the chain.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,8 +71,15 @@ import numpy as np
 
 from engine import dice as dice_math
 from engine.bankruptcy import cash_grid, cash_moves
-from engine.markov import JailPolicy, PositionChain, card_outcome
+from engine.markov import (
+    JailPolicy,
+    PositionChain,
+    card_outcome,
+    card_steps,
+    turn_shape,
+)
 from models.board import Card
+from models.rules import Rules
 from models.state import BANK, GameState
 
 
@@ -68,16 +105,37 @@ def _card_cash(state: GameState, player: int, card: Card, at: int) -> float:
     if card.action == "repairs":
         houses, hotels = s.building_counts(player)
         return -float(houses * card.house + hotels * card.hotel)
-    if card.action == "advance_to":
-        assert card.square is not None
-        steps = (card.square - at) % n or n
-        return float(s.rules.go_salary) if at + steps >= n else 0.0
-    if card.action == "advance_nearest":
-        steps = next(k for k in range(1, n + 1) if s.board.squares[(at + k) % n].kind == card.group)
-        return float(s.rules.go_salary) if at + steps >= n else 0.0
-    if card.action == "move" and card.steps > 0:
-        return float(s.rules.go_salary) if at + card.steps >= n else 0.0
+    steps = card_steps(card, s.board, at)
+    if steps is not None and steps > 0 and at + steps >= n:
+        twice = s.rules.go_landing_bonus and (at + steps) % n == 0  # a move ending on Go
+        return float(s.rules.go_salary) * (2 if twice else 1)
     return 0.0
+
+
+def held_cards(state: GameState) -> dict[str, frozenset[int]]:
+    """The deck indices of the Get Out of Jail Free cards the state's players hold, per deck.
+
+    The state says how many each player holds, not from which deck: they are taken as
+    :class:`engine.game.Game` takes them when it loads a state, from the decks in order
+    (Chance's jail cards first, then Community Chest's).
+    """
+    board = state.board
+    pool = [(name, i) for name in ("chance", "community_chest") for i, c in enumerate(board.deck(name)) if c.action == "jail_free"]
+    count = sum(p.jail_cards for p in state.players)
+    out: dict[str, set[int]] = {"chance": set(), "community_chest": set()}
+    for name, i in pool[:count]:
+        out[name].add(i)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _draw_pile(state: GameState, kind: str) -> tuple[Card, ...]:
+    """The cards a draw from deck ``kind`` chooses among, uniformly: the whole deck, or under
+    ``card_draw="replacement"`` the cards no player holds (as the engine draws them)."""
+    deck = state.board.deck(kind)
+    if state.rules.card_draw != "replacement":
+        return deck
+    held = held_cards(state)[kind]
+    return tuple(c for i, c in enumerate(deck) if i not in held) or deck
 
 
 def _outcomes(state: GameState, player: int) -> _Outcomes:
@@ -93,7 +151,7 @@ def _outcomes(state: GameState, player: int) -> _Outcomes:
         if sq.kind == "go_to_jail":
             b[a, 3 * n] = 1.0
         elif sq.kind in ("chance", "community_chest"):
-            deck = board.deck(sq.kind)
+            deck = _draw_pile(state, sq.kind)
             w = 1.0 / len(deck)
             for card in deck:
                 kind, target, mult = card_outcome(card, board, a)
@@ -226,7 +284,10 @@ def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tu
         counts = start[a + 1] - start[a]
         rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
         t_r = np.repeat(t, counts)
-        salary = np.repeat(np.where(here + t >= n, rules.go_salary, 0.0), counts)
+        salary = np.where(here + t >= n, rules.go_salary, 0.0)
+        if rules.go_landing_bonus:  # a roll ending on Go pays the salary twice
+            salary = salary + np.where((here + t) % n == 0, rules.go_salary, 0.0)
+        salary = np.repeat(salary, counts)
         delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t_r
         dst = np.where(jailed[rows], jail_pos, sq[rows])
         move = (np.repeat(src_pos[src_i], counts), dst, delta, np.repeat(p_t, counts) * px[rows], np.full(len(rows), fine_first))
@@ -238,32 +299,82 @@ def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tu
         sets["dc"].append(tuple(v[~to_jail] for v in move))
 
     squares = np.arange(n)
-    roll(squares, squares, nd, False, 0.0, False)
-    roll(squares, squares, dd, True, 0.0, False)
+    rolls, jails = turn_shape(rules)
     p_dbl = float(dd.sum())
-    sets["th"].append((squares, np.full(n, jail_pos), np.zeros(n), np.full(n, p_dbl), np.zeros(n)))
     fine = float(rules.jail_fine)
     jail_sq = np.array([board.jail])
+
+    def doubles(src_pos: np.ndarray, squares: np.ndarray, fine_first: float) -> None:
+        """The doubles of a turn's first roll from ``squares`` (the rules sort them, :func:`turn_shape`)."""
+        if rolls == 1 and jails:  # every double goes to jail without moving
+            if src_pos[0] >= n:  # from jail (short policy): the fine first, then the turn ends in jail
+                k = len(src_pos)
+                sets["nd"].append((src_pos, np.full(k, jail_pos), np.zeros(k), np.full(k, p_dbl), np.full(k, fine_first)))
+            return  # (from a free square: the move set ``th``)
+        roll(src_pos, squares, dd, rolls != 1, fine_first, False)  # one roll a turn: a double ends it
+
+    roll(squares, squares, nd, False, 0.0, False)
+    doubles(squares, squares, 0.0)
+    if jails:
+        sets["th"].append((squares, np.full(n, jail_pos), np.zeros(n), np.full(n, p_dbl), np.zeros(n)))
     if jail == "short":  # pay at the start of the turn, then roll as from the jail square
         jp = np.array([jail_pos])
         roll(jp, jail_sq, nd, False, -fine, False)
-        roll(jp, jail_sq, dd, True, -fine, False)
+        doubles(jp, jail_sq, -fine)
     else:
         p_nd = float(nd.sum())
         for f in range(n_jail):
             jp = np.array([jail_pos + f])
-            roll(jp, jail_sq, dd, True, 0.0, True)  # doubles: out, move, no extra roll
-            if f + 1 < n_jail:  # a failed roll: stay
-                sets["nd"].append((jp, jp + 1, np.zeros(1), np.array([p_nd]), np.zeros(1)))
+            last = f + 1 == n_jail
+            stay = jp + 1 if not last else np.array([board.jail])  # after the last turn: free on the jail square
+            if not (rules.jail_doubles or (last and rules.jail_release == "pay")):
+                sets["nd"].append((jp, stay, np.zeros(1), np.ones(1), np.zeros(1)))  # sat out: no roll
+                continue
+            if rules.jail_doubles:
+                roll(jp, jail_sq, dd, True, 0.0, True)  # doubles: out, move, no extra roll
+                p_fail, fail = p_nd, nd
+            else:  # a double does not free: every throw fails
+                p_fail, fail = 1.0, nd + dd
+            if not last or rules.jail_release == "free":  # a failed roll: stay (or leave free), no move
+                sets["nd"].append((jp, stay, np.zeros(1), np.array([p_fail]), np.zeros(1)))
             else:  # the last failure: pay the fine and move by that roll
-                roll(jp, jail_sq, nd, False, -fine, True)
+                roll(jp, jail_sq, fail, False, -fine, True)
     out: Moves = {}
     for name, parts in sets.items():
-        src, dst, delta, prob, pre = (np.concatenate([p[i] for p in parts]) for i in range(5))
+        if parts:
+            src, dst, delta, prob, pre = (np.concatenate([p[i] for p in parts]) for i in range(5))
+        else:
+            src = dst = np.zeros(0, dtype=np.int64)
+            delta = prob = pre = np.zeros(0)
         if name != "dc":
             delta = delta + income
         out[name] = (src, dst, delta, prob, pre)
     return out, n + n_jail
+
+
+ROLL_TAIL = 1e-17
+"""Under ``doubles_again`` with ``doubles_to_jail`` 0 a turn has no most rolls: the ruin chains
+stop it after ``K`` rolls with ``p_dd^K <= ROLL_TAIL`` (what goes on after that is dropped)."""
+
+
+def roll_slots(rules: Rules) -> tuple[int, bool]:
+    """The rolls of a turn the ruin chains step through, and whether a double on the last goes
+    to jail (:func:`engine.markov.turn_shape`, the unbounded turn cut at :data:`ROLL_TAIL`).
+
+    Raises
+    ------
+    ValueError
+        Every throw is a double while doubles roll again for ever: no turn would end.
+    """
+    rolls, jails = turn_shape(rules)
+    if rolls is not None:
+        return rolls, jails
+    p = dice_math.p_doubles(rules.dice)
+    if p >= 1.0:
+        raise ValueError("every throw is a double: with doubles_again and doubles_to_jail 0 no turn would end")
+    if p <= 0.0:
+        return 1, False
+    return max(1, math.ceil(math.log(ROLL_TAIL) / math.log(p))), False
 
 
 def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
@@ -288,6 +399,7 @@ class _Chain:
     ruins: dict[str, np.ndarray]
     n_pos: int
     start_pos: int
+    slots: tuple[int, bool]  # :func:`roll_slots`
 
 
 def _build_chain(
@@ -307,6 +419,7 @@ def _build_chain(
     cap_x = float(cap if cap is not None else max(2000.0, wealth + 1000.0)) + 1.0
     grid = cash_grid(start_x, bucket, cap_x)
     earn = expected_income(state, player, chain) if income else 0.0
+    slots = roll_slots(state.rules)
     moves, n_pos = _moves(state, player, jail, earn)
     mats = {}
     ruins = {}
@@ -315,7 +428,7 @@ def _build_chain(
     pl = state.players[player]
     n = state.board.size
     start_pos = (n + (min(pl.jail_turns, n_pos - n - 1) if jail == "long" else 0)) if pl.in_jail else pl.position
-    return _Chain(grid, start_x, cap_x, mats, ruins, n_pos, start_pos)
+    return _Chain(grid, start_x, cap_x, mats, ruins, n_pos, start_pos, slots)
 
 
 def state_ruin_pmf(
@@ -354,17 +467,31 @@ def state_ruin_pmf(
     alive = np.zeros(len(ch.grid) * n_pos)
     alive[int(np.searchsorted(ch.grid, min(ch.start_x, ch.cap_x))) * n_pos + ch.start_pos] = 1.0
     nd_m, dj_m, dc_m, th_m = mats["nd"], mats["dj"], mats["dc"], mats["th"]
-    r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]  # first and second rolls
-    r_third = ruins["nd"]  # the third roll: a double goes to jail and costs nothing
+    r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]  # a roll whose double goes on
+    r_third = ruins["nd"]  # the roll whose double goes to jail (at no cost)
+    rolls, jails = ch.slots
     for t in range(1, turns + 1):
-        # A turn is at most three rolls: ``alive`` before the first, ``c1`` after one
-        # double, ``c2`` after two (free squares only). Moves are linear, so the
+        # A turn is at most ``rolls`` rolls (standard: three): ``alive`` before the first,
+        # ``rolling[i]`` after i doubles (free squares only). Moves are linear, so the
         # shared ones are applied once to the sum.
-        c1 = dc_m @ alive
-        c2 = dc_m @ c1
-        first_two = alive + c1
-        out[t] = float(first_two @ r_first + c2 @ r_third)
-        alive = nd_m @ (first_two + c2) + dj_m @ first_two + th_m @ c2
+        rolling = [alive]
+        for _ in range(rolls - 1):
+            rolling.append(dc_m @ rolling[-1])
+        if not jails:  # no roll's double goes to jail (one roll a turn, or the cut geometric turn)
+            every = rolling[0]
+            for c in rolling[1:]:
+                every = every + c
+            out[t] = float(every @ r_first)
+            alive = nd_m @ every + dj_m @ every
+        elif rolls == 1:  # doubles_to_jail 1: every double goes to jail
+            out[t] = float(alive @ r_third)
+            alive = nd_m @ alive + th_m @ alive
+        else:
+            early, last = rolling[0], rolling[-1]
+            for c in rolling[1:-1]:
+                early = early + c
+            out[t] = float(early @ r_first + last @ r_third)
+            alive = nd_m @ (early + last) + dj_m @ early + th_m @ last
     return out
 
 
@@ -442,9 +569,20 @@ def ruin_within_by_wealth(
     c_m.sum_duplicates()
     c_m.eliminate_zeros()
     r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]
-    k = r_first + c_m @ (r_first + c_m @ ruins["nd"])
+    rolls, jails = ch.slots
+    # The same nesting for any number of rolls: the last roll's part (r_third, Q; or with no
+    # jailing double r_first, P), then each earlier roll's ``r_first + P u + C (...)``.
+    k = ruins["nd"] if jails else r_first
+    for _ in range(rolls - 1):
+        k = r_first + c_m @ k
     u = np.zeros(len(grid) * n_pos)
     for _ in range(turns):
+        if rolls == 1:
+            u = k + (q_m if jails else p_m) @ u
+            continue
         pu = p_m @ u
-        u = k + pu + c_m @ (pu + c_m @ (q_m @ u))
+        inner = q_m @ u if jails else pu
+        for _ in range(rolls - 2 if jails else rolls - 1):
+            inner = pu + c_m @ inner
+        u = k + pu + c_m @ inner if jails else k + inner
     return grid[1:] - 1.0, u.reshape(len(grid), n_pos)[1:, ch.start_pos]

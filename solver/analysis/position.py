@@ -14,7 +14,11 @@ For ``player`` in ``state`` (rent in dollars per round, from
     (:func:`engine.state_risk.expected_income`) minus what it expects to pay
     on its own turn (long-run landings per turn times the state's rents and
     taxes) plus the Go salary times the expected passes of Go per turn
-    (rolls per turn x mean dice total / board size; card jumps ignored);
+    (rolls per turn x mean dice total / board size; card jumps ignored),
+    plus under ``rules.go_landing_bonus`` the salary again times the exact
+    long-run moves per turn that end on Go (``PositionChain.go_landings``,
+    dice and cards); the Free Parking pot and a finite bank's shortfall are
+    not counted;
 ``turns_to_max_dev``
     rounds of that net income needed to pay for the ceiling's development
     beyond the cash above the reserve (``None`` when the income is not
@@ -69,6 +73,8 @@ def expected_outflow(state: GameState, player: int, chain: PositionChain) -> flo
     paid = float(landings @ fixed) + float(lpt[cols["rr_w"]] @ fixed)
     paid += float(chain.totals_per_turn @ util) + float(lpt[cols["ut_w"]] @ (util > 0)) * chain.mean_total
     passes = chain.rolls_per_turn * dice_math.mean_total(state.rules.dice) / state.board.size
+    if state.rules.go_landing_bonus:  # a move ending on Go pays the salary twice
+        passes += chain.go_landings_per_turn
     return paid - passes * state.rules.go_salary
 
 

@@ -21,7 +21,9 @@ this module reads it as follows:
     on average, so each square gets ``k / E[total]`` expected landings (a
     utility's rent uses the mean roll). Only the other active players count.
 ``M_monopoly``
-    ``F = cash + k * go_salary + R_l``; for each colour ``c`` where ``g1`` owns
+    ``F = cash + k * go_salary + R_l`` (under ``rules.go_landing_bonus`` plus
+    ``k / E[total] * go_salary``: ``R_l``'s uniform landings put ``k / E[total]``
+    of them on Go, each paying the salary again); for each colour ``c`` where ``g1`` owns
     a lot, ``R_c`` is the rule-book rent summed over the lots of ``c`` after
     buying the missing lots at their printed price (a relaxation: whoever
     holds them) and building evenly with what is left of ``F``; ``R_c = 0``
@@ -132,6 +134,8 @@ def r_long(state: GameState, player: int, k: int = K) -> float:
 
 def m_monopoly(state: GameState, player: int, rl: float, k: int = K) -> float:
     funds = state.players[player].cash + k * state.rules.go_salary + rl
+    if state.rules.go_landing_bonus:  # R_l's uniform landings: k / E[total] of them on Go
+        funds += k / dice_math.mean_total(state.rules.dice) * state.rules.go_salary
     best = 0.0
     for group in state.board.street_groups:
         lots = state.board.groups[group]

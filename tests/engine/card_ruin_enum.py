@@ -22,7 +22,13 @@
     paid before its throw, is tested on its own). The wealth ``W`` (liquidation
     value, here the player's cash: it owns nothing) is tracked exactly on the
     integers, one probability vector per position, so the result is exact up
-    to float rounding.
+    to float rounding. "With replacement" is the chain's memoryless draw: every
+    draw is over the whole deck, a Get Out of Jail Free card the player drew
+    included (the engine's ``card_draw="replacement"`` leaves a held card out).
+    Rule variants: any ``max_jail_rolls`` and ``doubles_to_jail >= 1`` with the
+    standard ``doubles_again``, ``jail_doubles``, ``jail_release="pay"`` and no
+    Go landing bonus; other rules raise ``ValueError`` (the variants are
+    checked by the enumeration of ``tests/engine/test_state_risk.py``).
 :func:`engine_own_turns_ruin`
     Monte Carlo with the reference engine and its real, shuffled decks
     (drawn without replacement), the player's own turns only.
@@ -138,6 +144,8 @@ def exact_ruin_pmf_with_cards(state: GameState, player: int, turns: int) -> np.n
     """P(first ruin at each of the player's next ``turns`` turns), entry 0 = 0; see the module docstring."""
     s, p = state, player
     board, rules = s.board, s.rules
+    if not (rules.doubles_again and rules.doubles_to_jail >= 1 and rules.jail_doubles and rules.jail_release == "pay") or rules.go_landing_bonus:
+        raise ValueError("exact_ruin_pmf_with_cards plays the standard doubles, jail and Go rules (any jail length, any doubles_to_jail >= 1)")
     n, jail_sq = board.size, board.jail
     pl = s.players[p]
     assert not pl.bankrupt and s.properties_of(p) == []  # wealth = cash, no income

@@ -102,7 +102,7 @@ def check_exact(chain, board, rules, policy, n_turns, seed):
 
 
 def tiny_board_doc() -> dict:
-    street = lambda name, group: {  # noqa: E731
+    street = lambda name, group: {
         "type": "street", "name": name, "group": group, "price": 60,
         "rents": [2, 10, 30, 90, 160, 250], "house_cost": 50,
     }

@@ -75,7 +75,7 @@ def _engine_ruin_turns(doc: dict[str, Any], games: int, turns: int) -> np.ndarra
         count = [0]
         ruined: list[int] = []
 
-        def observe(event: Any, game: Game) -> None:
+        def observe(event: Any, game: Game, count: list[int] = count, ruined: list[int] = ruined) -> None:
             if event.player == 0:
                 if event.kind == "turn":
                     count[0] += 1
@@ -181,21 +181,35 @@ def _product(values: Any) -> Any:
 
 
 def brute_force_pmf(
-    state: GameState, player: int, turns: int, jail: JailPolicy = "long", wealth: int | None = None, num: Any = Fraction
+    state: GameState,
+    player: int,
+    turns: int,
+    jail: JailPolicy = "long",
+    wealth: int | None = None,
+    num: Any = Fraction,
+    decks: dict[str, list[Any]] | None = None,
 ) -> list[Any]:
     """Exact first-ruin PMF over ``player``'s next turns by enumerating every throw.
 
-    Rules as the engine plays them: a throw moves the token (Go salary when
-    passing or landing on Go), then the square charges (rent of another's
-    street or railroad, tax), sends to jail, or draws a card. Cards are drawn
-    memorylessly (each with probability 1/len(deck), the chain's model) and
-    only movement cards are handled (advance to a square or the nearest
-    railroad at the card's rent multiplier, move, go to jail, a kept
-    Get Out of Jail Free card); a payment larger than
-    the wealth (liquidation value) is ruin; doubles throw again, the third
-    double goes to jail without moving. In jail (long): doubles leave and move
-    with no extra throw, otherwise stay, and the third failure pays the fine
-    and then moves. Short: pay the fine, then a normal turn from the jail square.
+    Rules as the engine plays them (:mod:`engine.game`), the variants of
+    ``state.rules`` included: a throw moves the token (Go salary when passing or
+    landing on Go, twice when it ends on Go under ``go_landing_bonus``), then
+    the square charges (rent of another's street or railroad, tax), sends to
+    jail, or draws a card. Cards are drawn memorylessly (each with probability
+    1/len(deck), the chain's model; ``decks`` replaces a deck, e.g. by the cards
+    no one holds) and only movement cards are handled (advance to a square or
+    the nearest railroad at the card's rent multiplier, move, go to jail, a kept
+    Get Out of Jail Free card); a payment larger than the wealth (liquidation
+    value) is ruin. Doubles: under ``doubles_again`` a double throws again and
+    the ``doubles_to_jail``-th goes to jail without moving (0: never; a turn
+    that goes on is followed until less than 1e-16 of it is left, so use
+    ``num=float`` there); without it every double counts as the first (only
+    ``doubles_to_jail`` 1 jails). In jail (long): no throw unless
+    ``jail_doubles`` or the last turn pays (a turn sat out); a double with
+    ``jail_doubles`` leaves and moves with no extra throw; otherwise stay, or on
+    the last turn (``max_jail_rolls``) pay the fine and then move (``pay``) or
+    leave free without moving (``free``). Short: pay the fine, then a normal
+    turn from the jail square.
     """
     s = state
     n = s.board.size
@@ -207,6 +221,11 @@ def brute_force_pmf(
         for th in itertools.product(range(1, rules.dice.sides + 1), repeat=rules.dice.count)
     ]
     throws = [(th, q) for th, q in throws if q > 0]
+
+    def salary(pos: int, steps: int) -> int:
+        if steps <= 0 or pos + steps < n:
+            return 0
+        return rules.go_salary * (2 if rules.go_landing_bonus and (pos + steps) % n == 0 else 1)
 
     def charge(pos: int, card: Any) -> int:
         sq = s.board.squares[pos]
@@ -231,7 +250,7 @@ def brute_force_pmf(
         if sq.kind == "go_to_jail":
             return [(num(1), "jail", w)]
         if sq.kind in ("chance", "community_chest"):
-            deck = s.board.deck(sq.kind)
+            deck = (decks or {}).get(sq.kind) or s.board.deck(sq.kind)
             out: list[tuple[Any, Any, Any]] = []
             for drawn in deck:
                 q = num(1) / len(deck)
@@ -243,7 +262,7 @@ def brute_force_pmf(
                         steps = next(k for k in range(1, n + 1) if s.board.squares[(pos + k) % n].kind == drawn.group)
                     else:
                         steps = drawn.steps
-                    w2 = w + (rules.go_salary if steps > 0 and pos + steps >= n else 0)
+                    w2 = w + salary(pos, steps)
                     out += [(q * r, where, w3) for r, where, w3 in arrive((pos + steps) % n, w2, drawn)]
                 elif drawn.action == "go_to_jail":
                     out.append((q, "jail", w))
@@ -257,26 +276,35 @@ def brute_force_pmf(
 
     @functools.cache
     def move_land(pos: int, total: int, w: int) -> list[tuple[Any, Any, Any]]:
-        new = pos + total
-        if new >= n:
-            w += rules.go_salary
-        return arrive(new % n, w)
+        return arrive((pos + total) % n, w + salary(pos, total))
 
-    def free_turn(pos: int, w: int, doubles: int, p: Any, out: dict[Any, Any]) -> None:
-        for th, prob in throws:
-            dbl = len(set(th)) == 1
-            if dbl and doubles + 1 == rules.doubles_to_jail:
-                out[("J", 0, w)] += p * prob
-                continue
-            for r, new, w2 in move_land(pos, sum(th), w):
-                if w2 == _RUIN:
-                    out[_RUIN] += p * prob * r
-                elif new == "jail":
-                    out[("J", 0, w2)] += p * prob * r
-                elif dbl:
-                    free_turn(new, w2, doubles + 1, p * prob * r, out)
-                else:
-                    out[("F", new, w2)] += p * prob * r
+    def free_turns(level: dict[tuple[int, int], Any], out: dict[Any, Any]) -> None:
+        """Turns from free squares, throw by throw: ``level`` maps the (square, wealth) states
+        still throwing to their probability (all the turn's starts at once: paths that meet merge)."""
+        doubles = 0  # the engine's doubles_rolled
+        while level:
+            again: dict[tuple[int, int], Any] = defaultdict(num)
+            for (here, wealth_), pr in level.items():
+                for th, prob in throws:
+                    dbl = len(set(th)) == 1
+                    run = (doubles + 1 if rules.doubles_again else 1) if dbl else 0
+                    if dbl and rules.doubles_to_jail and run >= rules.doubles_to_jail:
+                        out[("J", 0, wealth_)] += pr * prob
+                        continue
+                    for r, new, w2 in move_land(here, sum(th), wealth_):
+                        if w2 == _RUIN:
+                            out[_RUIN] += pr * prob * r
+                        elif new == "jail":
+                            out[("J", 0, w2)] += pr * prob * r
+                        elif dbl and rules.doubles_again:
+                            again[(new, w2)] += pr * prob * r
+                        else:
+                            out[("F", new, w2)] += pr * prob * r
+            level = dict(again)
+            doubles += 1
+            if level and sum(level.values()) < 1e-16:
+                assert num is float, "an unbounded turn needs num=float"
+                break
 
     def jail_turn(failed: int, w: int, p: Any, out: dict[Any, Any]) -> None:
         jpos = s.board.jail
@@ -284,14 +312,19 @@ def brute_force_pmf(
             if rules.jail_fine > w:
                 out[_RUIN] += p
             else:
-                free_turn(jpos, w - rules.jail_fine, 0, p, out)
+                starts[(jpos, w - rules.jail_fine)] += p
+            return
+        last = failed + 1 >= rules.max_jail_rolls
+        after = ("F", jpos) if last else ("J", failed + 1)  # (released free after the last turn)
+        if not rules.jail_doubles and not (last and rules.jail_release == "pay"):
+            out[(*after, w)] += p  # nothing to throw for: the turn is sat out
             return
         for th, prob in throws:
             dbl = len(set(th)) == 1
             w1 = w
-            if not dbl:
-                if failed + 1 < rules.max_jail_rolls:
-                    out[("J", failed + 1, w)] += p * prob
+            if not (dbl and rules.jail_doubles):
+                if not last or rules.jail_release == "free":
+                    out[(*after, w)] += p * prob
                     continue
                 if rules.jail_fine > w:
                     out[_RUIN] += p * prob
@@ -312,14 +345,16 @@ def brute_force_pmf(
     pmf = [num(0)]
     for _ in range(turns):
         out: dict[Any, Any] = defaultdict(num)
+        starts: dict[tuple[int, int], Any] = defaultdict(num)  # free turns (short policy: after the fine)
         for (kind, where, w), p in dist.items():
             if kind == "F":
-                free_turn(where, w, 0, p, out)
+                starts[(where, w)] += p
             else:
                 jail_turn(where, w, p, out)
+        free_turns(dict(starts), out)
         pmf.append(out.pop(_RUIN, num(0)))
         dist = out
-    assert abs(sum(pmf) + sum(dist.values()) - 1) <= (0 if num is Fraction else 1e-12)
+    assert abs(sum(pmf) + sum(dist.values()) - 1) <= (0 if num is Fraction else 1e-10)
     return pmf
 
 
@@ -487,6 +522,144 @@ def test_brute_force_matches_engine_on_scripted_jail_fine() -> None:
     game = Game(load_state(doc), [BaseAgent(), BaseAgent()], ScriptedStream(dice=[(1, 2)]), max_rounds=5)
     game.play_turn()
     assert game.state.players[0].bankrupt
+
+
+# ---------------------------------------------------------------------------
+# Rule variants: exactness on the tiny boards, against the engine
+# ---------------------------------------------------------------------------
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "no-doubles-again": {"doubles_again": False},
+    # 2d2's doubles (1/2) make turns ~50 throws deep; without the salary the wealth cannot
+    # spread along them (the enumeration stays small)
+    "dtj-0": {"doubles_to_jail": 0, "go_salary": 0},
+    "dtj-1": {"doubles_to_jail": 1},
+    "dtj-2": {"doubles_to_jail": 2},
+    "dtj-4": {"doubles_to_jail": 4},
+    "jail-1": {"max_jail_rolls": 1},
+    "jail-2": {"max_jail_rolls": 2},
+    "no-jail-doubles": {"jail_doubles": False},
+    "release-free": {"jail_release": "free"},
+    "sit-out-free": {"jail_doubles": False, "jail_release": "free"},
+    "go-bonus": {"go_landing_bonus": True},
+    "no-doubles": {"preset": "no-doubles"},
+    "house-jackpot": {"preset": "house-jackpot"},
+}
+"""Every doubles and jail variant alone, the Go landing bonus, and the presets that change the chain."""
+
+
+def _variant(doc: dict[str, Any], rules: dict[str, Any]) -> GameState:
+    """``doc`` under format 2 with ``rules`` added (A's jail turns capped by the jail rule)."""
+    doc = {**doc, "format": "monopoly-state/2", "rules": {**doc.get("rules", {}), **rules}}
+    a = doc["players"][0]
+    if a.get("in_jail"):
+        m = load_state({**doc, "players": [{**a, "in_jail": False, "jail_turns": 0}, doc["players"][1]]}).rules.max_jail_rolls
+        doc["players"] = [{**a, "jail_turns": min(a["jail_turns"], m - 1)}, doc["players"][1]]
+    return load_state(doc)
+
+
+VARIANT_STATES: dict[str, tuple[Any, JailPolicy]] = {
+    "tiny-go-40": (lambda: _tiny_doc(40), "long"),
+    "tiny-parking-0": (lambda: _tiny_doc(0, position=5), "long"),
+    "tiny-jail2-5": (lambda: _tiny_doc(5, jail_turns=2), "long"),
+    "tiny-jail1-30-short": (lambda: _tiny_doc(30, jail_turns=1), "short"),
+    "cards-go-0": (lambda: _cards_doc(0, 0), "long"),
+    "cards-jail2-10": (lambda: _cards_doc(10, 3, 2), "long"),
+}
+
+
+@pytest.mark.parametrize("where", sorted(VARIANT_STATES))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_ruin_pmf_exact_under_variants(variant: str, where: str) -> None:
+    """The chain against the enumeration (floats) under each variant: bucket 1, 6 turns, 1e-12.
+
+    The enumeration follows the engine's doubles, jail and Go rules directly; the chain steps
+    through the rolls of a turn as :func:`engine.markov.turn_shape` says (an unbounded turn
+    stopped at ``ROLL_TAIL``, the enumeration at 1e-16)."""
+    make, jail = VARIANT_STATES[where]
+    state = _variant(make(), VARIANTS[variant])
+    exact = np.array(brute_force_pmf(state, 0, 6, jail, num=float))
+    got = state_ruin_pmf(state, "A", 6, bucket=1, jail=jail, income=False)
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-12)
+
+
+def test_variants_change_the_ruin() -> None:
+    """The cases above are informative: under each variant ruin within 6 turns is neither rare
+    nor sure on at least two of the states, and the variant moves it on at least one."""
+    std = {where: state_ruin_pmf(_variant(make(), {}), "A", 6, bucket=1, jail=jail, income=False) for where, (make, jail) in VARIANT_STATES.items()}
+    for variant, rules in VARIANTS.items():
+        moved, informative = 0.0, 0
+        for where, (make, jail) in VARIANT_STATES.items():
+            got = state_ruin_pmf(_variant(make(), rules), "A", 6, bucket=1, jail=jail, income=False)
+            moved = max(moved, float(np.abs(np.cumsum(got) - np.cumsum(std[where])).max()))
+            informative += 0.01 < got.sum() < 0.99
+        assert moved > 1e-3 and informative >= 2, (variant, moved, informative)
+
+
+def test_go_landing_bonus_lowers_ruin() -> None:
+    """Tiny board, A on Parking (5) with W = 80 against B's rents: a throw of 3 ends on Go
+    (+20, or +40 under the bonus). The bonus only adds money, so ruin by every turn can only
+    fall, and here it falls visibly (the exact values: the variant cases above)."""
+    doc = _tiny_doc(0, position=5)
+    plain = _variant(doc, {})
+    bonus = _variant(doc, {"go_landing_bonus": True})
+    a = np.cumsum(state_ruin_pmf(plain, "A", 8, bucket=1, income=False))
+    b = np.cumsum(state_ruin_pmf(bonus, "A", 8, bucket=1, income=False))
+    assert np.all(b <= a + 1e-15) and (a - b).max() > 0.01  # more money, less ruin
+
+
+def test_replacement_draws_leave_held_cards_out() -> None:
+    """``card_draw="replacement"``: the engine draws over the cards no player holds. B holds the
+    deck's Get Out of Jail Free card: the chain draws over the other six (the enumeration given
+    that deck), while shuffled decks keep the whole deck (the memoryless approximation)."""
+    from engine.state_risk import held_cards
+
+    doc = _cards_doc(0, 0)
+    doc["players"][1]["jail_cards"] = 1
+    shuffled = _variant(doc, {})
+    replaced = _variant(doc, {"card_draw": "replacement"})
+    assert held_cards(replaced) == {"chance": frozenset({6}), "community_chest": frozenset()}
+    without = [c for c in replaced.board.chance if c.action != "jail_free"]
+    assert len(without) == len(MOVEMENT_CARDS) - 1
+    exact_rep = np.array(brute_force_pmf(replaced, 0, 6, num=float, decks={"chance": without}))
+    exact_shuf = np.array(brute_force_pmf(shuffled, 0, 6, num=float))
+    got_rep = state_ruin_pmf(replaced, "A", 6, bucket=1, income=False)
+    got_shuf = state_ruin_pmf(shuffled, "A", 6, bucket=1, income=False)
+    np.testing.assert_allclose(got_rep, exact_rep, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got_shuf, exact_shuf, rtol=0, atol=1e-12)
+    assert np.abs(got_rep - got_shuf).max() > 1e-3
+
+
+VARIANT_MC_RULES = {
+    "doubles_again": False,
+    "doubles_to_jail": 0,
+    "max_jail_rolls": 1,
+    "jail_doubles": False,
+    "jail_release": "free",
+    "card_draw": "replacement",
+    "go_landing_bonus": True,
+}
+"""The no-doubles preset's movement rules and draws, with the Go bonus, without its cash target
+(B's $100,000 would end the game at once) and its finite bank."""
+
+
+@pytest.mark.parametrize("case", ["go-600-orange-red", "jail2-350-orange-red"])
+def test_variant_ruin_pmf_matches_engine_monte_carlo(case: str) -> None:
+    """The Monte Carlo check above under the no-doubles rules with the Go bonus (same bounds)."""
+    doc = {**MC_CASES[case], "format": "monopoly-state/2", "rules": dict(VARIANT_MC_RULES)}
+    if doc["players"][0].get("in_jail"):
+        doc["players"] = [{**doc["players"][0], "jail_turns": 0}, doc["players"][1]]
+    state = load_state(doc)
+    chain = state_ruin_pmf(state, "A", MC_TURNS, bucket=5, jail="long", income=False)
+    standard = state_ruin_pmf(load_state(MC_CASES[case]), "A", MC_TURNS, bucket=5, jail="long", income=False)
+    engine = _engine_ruin_turns(doc, MC_GAMES, MC_TURNS)
+    for t in (5, 10, 20):
+        p_mc = float(engine[: t + 1].sum())
+        p_chain = float(chain[: t + 1].sum())
+        se = np.sqrt(max(p_mc * (1 - p_mc), 1e-4) / MC_GAMES)
+        assert abs(p_mc - p_chain) <= 4 * se + 0.02, (case, t, p_mc, p_chain)
+    # the rules matter here: the standard chain is further off than the bound at some t
+    assert max(abs(float(chain[: t + 1].sum() - standard[: t + 1].sum())) for t in (5, 10, 20)) > 0.02
 
 
 # ---------------------------------------------------------------------------
