@@ -34,8 +34,8 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 
 def test_odds_json_shape_on_the_standard_board(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "odds", "--json")
-    assert set(out) == {"jail", "squares", "in_jail", "ept"}
-    assert out["jail"] == "long"
+    assert set(out) == {"rules", "jail", "squares", "in_jail", "ept"}
+    assert out["jail"] == "long" and out["rules"] == {"name": "standard-us", "preset": "standard-us", "overrides": {}}
     board = standard_board()
     squares = out["squares"]
     assert len(squares) == 40
@@ -180,8 +180,25 @@ def test_risk_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "risk", str(INSTANCES / "near-ruin.json"), "--turns", "4")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Dee")
-    assert [line.split()[0] for line in lines[2:]] == ["1", "2", "3", "4"]
+    assert lines[0] == "rules: standard-us" and lines[1].startswith("Dee")
+    assert [line.split()[0] for line in lines[3:]] == ["1", "2", "3", "4"]
+
+
+def test_rules_option_plays_other_rules_and_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``--rules`` replaces the state's rules: the chain changes (no extra rolls on doubles), the output names them."""
+    std = run_json(capsys, "risk", str(INSTANCES / "near-ruin.json"), "--turns", "4", "--json")
+    nod = run_json(capsys, "risk", str(INSTANCES / "near-ruin.json"), "--turns", "4", "--json", "--rules", "no-doubles")
+    assert nod["rules"]["preset"] == "no-doubles" and nod["cumulative"] != std["cumulative"]
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps({"preset": "no-doubles", "go_salary": 300}))
+    own = run_json(capsys, "odds", "--json", "--rules", str(f))
+    assert own["rules"]["name"].startswith("standard-us with ") and own["rules"]["overrides"]["go_salary"] == 300
+    for bad, words in (("nope", "neither a rules preset"), (str(f) + "x", "neither"), ):
+        code, out, err = run(capsys, "odds", "--rules", bad)
+        assert code == 2 and out == "" and words in err and err.count("\n") == 1
+    f.write_text(json.dumps({"max_jail_rolls": 9}))
+    code, out, err = run(capsys, "risk", str(INSTANCES / "near-ruin.json"), "--rules", str(f))
+    assert code == 2 and "rules.max_jail_rolls" in err and err.count("\n") == 1
 
 
 def test_risk_unknown_player_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
