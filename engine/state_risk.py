@@ -451,6 +451,13 @@ def state_ruin_pmf(
     sure amount; without it, only the player's own turns' flows count. A
     ``chain`` (long jail policy) for the state's board and rules may be passed
     to save building it. See the module docstring for the rest.
+
+    Probability is conserved: after every turn the mass still alive plus the
+    ruin so far is 1, up to rounding (and :data:`ROLL_TAIL` a turn for an
+    unbounded turn, cut). Every roll from a live state lands on live states or
+    counts as ruin, the double that goes to jail at no cost included: with no
+    income it ruins, like any move that brings no money, the mass the bucket
+    rule left on the grid's lowest point (wealth -1).
     """
     if isinstance(player, str):
         player = state.player_index(player)
@@ -463,12 +470,34 @@ def state_ruin_pmf(
         out[0] = 1.0
         return out
     ch = _build_chain(state, player, wealth, bucket, cap, jail, income, chain, transposed=True)
+    return _forward(ch, turns)[0]
+
+
+def _last_roll_ruin(ruins: dict[str, np.ndarray]) -> np.ndarray:
+    """The ruin vector of a turn's last roll when its double goes to jail: the non-doubles
+    (``nd``) and that double (``th``). The double costs nothing, but with no income it is
+    still a move that brings no money, so it ruins the mass on the grid's lowest point
+    (wealth -1, the bucket rule's "alive until the next move that brings no money")."""
+    return ruins["nd"] + ruins["th"]
+
+
+def _forward(ch: _Chain, turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The forward run of :func:`state_ruin_pmf` on a built chain (transposed matrices):
+    ``(first ruin at each turn 0..turns, live mass after each turn 0..turns)``.
+
+    Every move of a live state either stays live or counts as ruin, so ``live[t] +
+    ruin[:t + 1].sum()`` is 1 at every turn up to rounding (less, by at most
+    :data:`ROLL_TAIL` a turn, for an unbounded turn cut at the tail).
+    """
     mats, ruins, n_pos = ch.mats, ch.ruins, ch.n_pos
+    out = np.zeros(turns + 1)
+    live = np.zeros(turns + 1)
     alive = np.zeros(len(ch.grid) * n_pos)
     alive[int(np.searchsorted(ch.grid, min(ch.start_x, ch.cap_x))) * n_pos + ch.start_pos] = 1.0
+    live[0] = 1.0
     nd_m, dj_m, dc_m, th_m = mats["nd"], mats["dj"], mats["dc"], mats["th"]
     r_first = ruins["nd"] + ruins["dj"] + ruins["dc"]  # a roll whose double goes on
-    r_third = ruins["nd"]  # the roll whose double goes to jail (at no cost)
+    r_third = _last_roll_ruin(ruins)  # the roll whose double goes to jail (at no cost)
     rolls, jails = ch.slots
     for t in range(1, turns + 1):
         # A turn is at most ``rolls`` rolls (standard: three): ``alive`` before the first,
@@ -492,7 +521,8 @@ def state_ruin_pmf(
                 early = early + c
             out[t] = float(early @ r_first + last @ r_third)
             alive = nd_m @ (early + last) + dj_m @ early + th_m @ last
-    return out
+        live[t] = float(alive.sum())
+    return out, live
 
 
 def ruin_within_by_wealth(
@@ -514,10 +544,11 @@ def ruin_within_by_wealth(
     the live-to-live matrices of the four move sets (rows = from-state) ``A``
     (``nd``), ``D`` (``dj``), ``C`` (``dc``), ``H`` (``th``) and their ruin
     vectors ``r_first = r_nd + r_dj + r_dc`` (first and second roll of a
-    turn) and ``r_third = r_nd`` (the third roll: a double goes to jail at no
-    cost), ``u_t[s]`` = P(ruin within ``t`` turns | state ``s`` before a
-    turn's first roll) follows from the forward step of
-    :func:`state_ruin_pmf` by transposition::
+    turn) and ``r_third = r_nd + r_th`` (the third roll: a double goes to
+    jail at no cost, which ruins only the mass on the grid's lowest point,
+    wealth -1, when there is no income), ``u_t[s]`` = P(ruin within ``t``
+    turns | state ``s`` before a turn's first roll) follows from the forward
+    step of :func:`state_ruin_pmf` by transposition::
 
         u_0 = 0
         k   = r_first + C (r_first + C r_third)
@@ -529,7 +560,8 @@ def ruin_within_by_wealth(
     ``u_t = k + P u + C (P u + C Q u)`` with ``P = A + D``, ``Q = A + H``. So
     ``u_turns`` at the grid point of the player's own wealth is
     ``state_ruin_pmf(...)[1:].sum()`` up to rounding, and one pass costs about
-    what one forward run does.
+    what one forward run does. The pass conserves probability as the forward
+    run does: from ``u_0 = 1`` instead of 0 every ``u_t`` is 1.
 
     Returns
     -------
@@ -560,7 +592,18 @@ def ruin_within_by_wealth(
     if pl.bankrupt:
         raise ValueError(f"player {pl.name} is bankrupt")
     ch = _build_chain(state, player, state.liquidation_value(player), bucket, cap, jail, income, chain, transposed=False)
-    grid, mats, ruins, n_pos = ch.grid, ch.mats, ch.ruins, ch.n_pos
+    u = _backward(ch, turns)
+    return ch.grid[1:] - 1.0, u.reshape(len(ch.grid), ch.n_pos)[1:, ch.start_pos]
+
+
+def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarray:
+    """``u_turns`` of :func:`ruin_within_by_wealth` over every live state (grid-major) of a
+    built chain (untransposed matrices), from ``u_0 = u0`` (default 0).
+
+    From ``u0 = 1`` it gives P(ruined within ``turns`` turns or still alive), which is 1 in
+    every state up to rounding (as :func:`_forward` conserves the mass).
+    """
+    mats, ruins = ch.mats, ch.ruins
     # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums are
     # also canonical (sorted, no explicit zeros), which halves the matvec time.
     p_m = (mats["nd"] + mats["dj"]).tocsr()
@@ -572,10 +615,10 @@ def ruin_within_by_wealth(
     rolls, jails = ch.slots
     # The same nesting for any number of rolls: the last roll's part (r_third, Q; or with no
     # jailing double r_first, P), then each earlier roll's ``r_first + P u + C (...)``.
-    k = ruins["nd"] if jails else r_first
+    k = _last_roll_ruin(ruins) if jails else r_first
     for _ in range(rolls - 1):
         k = r_first + c_m @ k
-    u = np.zeros(len(grid) * n_pos)
+    u = np.zeros(len(ch.grid) * ch.n_pos) if u0 is None else np.asarray(u0, dtype=float)
     for _ in range(turns):
         if rolls == 1:
             u = k + (q_m if jails else p_m) @ u
@@ -585,4 +628,4 @@ def ruin_within_by_wealth(
         for _ in range(rolls - 2 if jails else rolls - 1):
             inner = pu + c_m @ inner
         u = k + pu + c_m @ inner if jails else k + inner
-    return grid[1:] - 1.0, u.reshape(len(grid), n_pos)[1:, ch.start_pos]
+    return u

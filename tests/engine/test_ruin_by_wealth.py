@@ -6,7 +6,8 @@
 * At another grid point ``W + k * bucket`` it equals the forward run on a
   copy of the state whose cash is changed by ``k * bucket`` (same cap, so the
   two grids are the same: the grid is aligned on ``fmod(W + 1, bucket)``).
-* It is non-increasing in wealth; a bankrupt player raises.
+* It is non-increasing in wealth, with and without income, under the rule
+  variants too; a bankrupt player raises.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _live(name: str, p: int) -> GameState:
 
 
 @pytest.mark.parametrize(("name", "p"), CASES)
-@pytest.mark.parametrize(("jail", "income"), [("long", True), ("short", False)])
+@pytest.mark.parametrize(("jail", "income"), [("long", True), ("long", False), ("short", False)])
 def test_own_wealth_matches_forward(name: str, p: int, jail: JailPolicy, income: bool) -> None:
     s = _live(name, p)
     w0 = s.liquidation_value(p)
@@ -89,10 +90,14 @@ def test_other_grid_points_match_forward_on_shifted_cash(name: str, p: int) -> N
     assert checked >= 4
 
 
+@pytest.mark.parametrize("income", [True, False])
 @pytest.mark.parametrize(("name", "p"), CASES)
-def test_non_increasing_in_wealth(name: str, p: int) -> None:
+def test_non_increasing_in_wealth(name: str, p: int, income: bool) -> None:
+    """Without income too: the mass on the grid's lowest point is ruined by the double that
+    goes to jail at no cost as by any move that brings no money (once it was lost there, and
+    the ruin from the lowest starting wealths could fall below that from higher ones)."""
     s = _live(name, p)
-    wealth, ruin = ruin_within_by_wealth(s, p, chain=_chain(name))
+    wealth, ruin = ruin_within_by_wealth(s, p, income=income, chain=_chain(name))
     assert np.all(np.diff(wealth) > 0)
     assert np.all((ruin >= -1e-15) & (ruin <= 1 + 1e-12))
     assert np.all(np.diff(ruin) <= 1e-12)
@@ -128,11 +133,13 @@ VARIANT_RULES = {
 """Rule variants that change the turn's rolls (:func:`engine.state_risk.roll_slots`) or the jail rows."""
 
 
+@pytest.mark.parametrize("income", [True, False])
 @pytest.mark.parametrize("jail", ["long", "short"])
 @pytest.mark.parametrize("variant", sorted(VARIANT_RULES))
-def test_own_wealth_matches_forward_under_variants(variant: str, jail: JailPolicy) -> None:
+def test_own_wealth_matches_forward_under_variants(variant: str, jail: JailPolicy, income: bool) -> None:
     """The backward pass nests the rolls of a turn as the forward run steps through them, for
-    one roll a turn, a jailing first double, two rolls, and the unbounded turn cut at the tail."""
+    one roll a turn, a jailing first double, two rolls, and the unbounded turn cut at the tail;
+    non-increasing in wealth with and without income."""
     s = _state("near-ruin").copy()
     s.rules = VARIANT_RULES[variant]
     for pl in s.players:
@@ -142,12 +149,11 @@ def test_own_wealth_matches_forward_under_variants(variant: str, jail: JailPolic
         w0 = s.liquidation_value(p)
         if w0 < 0:
             continue
-        wealth, ruin = ruin_within_by_wealth(s, p, 12, 50, jail=jail, income=jail == "long")
-        fwd = state_ruin_pmf(s, p, 12, 50, jail=jail, income=jail == "long")
+        wealth, ruin = ruin_within_by_wealth(s, p, 12, 50, jail=jail, income=income)
+        fwd = state_ruin_pmf(s, p, 12, 50, jail=jail, income=income)
         i = int(np.searchsorted(wealth, w0))
         assert wealth[i] == w0
         assert abs(ruin[i] - fwd[1:].sum()) <= 1e-12
-        if jail == "long":  # (with income: see the note on the grid's zero point in docs/chains.md)
-            assert np.all(np.diff(ruin) <= 1e-12)
+        assert np.all(np.diff(ruin) <= 1e-12)
         checked += 1
     assert checked >= 2

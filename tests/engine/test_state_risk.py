@@ -17,12 +17,17 @@
   (decks with replacement, :mod:`tests.engine.card_ruin_enum`), and against
   the engine with real shuffled decks (A's turns only); the chain's error
   is about 0.04 there, bounded at 0.06.
+* Probability is conserved on the instances, under the standard rules,
+  ``doubles_to_jail=1`` and the no-doubles preset, buckets 1 and 50: after
+  every turn the live mass plus the ruin so far is 1 to 1e-12 (forward run),
+  and the backward pass from ``u_0 = 1`` stays 1 in every state.
 * Edge cases: bankrupt / negative liquidation value -> entry 0 is 1; a rich
   player is (almost) never ruined.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import defaultdict
@@ -35,9 +40,10 @@ import pytest
 from engine.agents import BaseAgent
 from engine.game import Game
 from engine.markov import JailPolicy
-from engine.state_risk import state_ruin_pmf
+from engine.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
 from engine.streams import SeededStream
 from models.io import load_state
+from models.rules import PRESETS
 from models.state import BANK, GameState
 from tests.engine.card_ruin_enum import engine_own_turns_ruin, exact_ruin_pmf_with_cards
 
@@ -768,6 +774,50 @@ def test_card_cash_chain_against_engine_with_real_decks(case: str) -> None:
     se = np.sqrt(np.maximum(exact * (1 - exact), 1e-4) / CARD_MC_GAMES)
     assert np.all(np.abs(mc - exact) <= 4 * se + DECK_ORDER_ALLOWANCE), (case, mc.tolist(), exact.tolist())
     assert np.all(np.abs(mc - chain) <= CARD_CASH_BOUND + 4 * se), (case, mc.tolist(), chain.tolist())
+
+
+# ---------------------------------------------------------------------------
+# Conservation of probability
+# ---------------------------------------------------------------------------
+
+CONSERVATION_RULES: dict[str, Any] = {
+    "standard": lambda r: r,  # the instance's own rules
+    "dtj-1": lambda r: dataclasses.replace(r, doubles_to_jail=1),  # every double to jail: the move set ``th`` alone
+    "no-doubles": lambda r: PRESETS["no-doubles"],  # no jailing double, one jail turn sat out
+}
+
+
+@pytest.mark.parametrize("bucket", [1, 50])
+@pytest.mark.parametrize("rules", sorted(CONSERVATION_RULES))
+@pytest.mark.parametrize("name", ["near-ruin", "mortgaged", "novelty-rules"])
+def test_probability_is_conserved(name: str, rules: str, bucket: float) -> None:
+    """Every roll from a live state lands on live states or counts as ruin: forward, the live
+    mass plus the ruin so far is 1 after every turn of 20; backward, ``u`` from 1 is still 1
+    in every state after 20 turns (its shortfall could only grow from turn to turn).
+
+    Without income, mass split onto the grid's lowest point (wealth -1) is ruined by a move that
+    brings no money, the double that goes to jail at no cost included (it was once dropped
+    without being counted: up to 5.5e-5 of the 20-turn ruin on near-ruin, 5.7e-4 with
+    ``doubles_to_jail=1``). Bucket 50: both jail policies without income, and the long one
+    with it; bucket 1 (the slow grid): without income, the players by turns long and short."""
+    state = load_state(f"instances/{name}.json")
+    state.rules = CONSERVATION_RULES[rules](state.rules)
+    for pl in state.players:
+        pl.jail_turns = min(pl.jail_turns, state.rules.max_jail_rolls - 1)
+    checked = 0
+    for p in state.active_players():
+        policies: list[tuple[JailPolicy, bool]] = [("long", False), ("short", False), ("long", True)]
+        if bucket == 1:
+            policies = [policies[p % 2]]
+        for jail, income in policies:
+            bwd = _build_chain(state, p, state.liquidation_value(p), bucket, None, jail, income, None, transposed=False)
+            fwd = dataclasses.replace(bwd, mats={k: m.T for k, m in bwd.mats.items()})  # what transposed=True builds
+            ruin, live = _forward(fwd, 20)
+            np.testing.assert_allclose(live + np.cumsum(ruin), 1.0, rtol=0, atol=1e-12, err_msg=f"{p} {jail} {income}")
+            u = _backward(bwd, 20, np.ones(len(bwd.grid) * bwd.n_pos))
+            np.testing.assert_allclose(u, 1.0, rtol=0, atol=1e-12, err_msg=f"{p} {jail} {income}")
+            checked += 1
+    assert checked >= (3 if bucket == 1 else 9)
 
 
 # ---------------------------------------------------------------------------
