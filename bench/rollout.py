@@ -1,6 +1,7 @@
 """Batch kernel: throughput, the numpy alternative, and common random numbers.
 
-    python bench/rollout.py [--games 20000] [--crn-games 4000]
+    python bench/rollout.py [--games 20000] [--crn-games 4000] [--rules PRESET[,PRESET...]|all]
+                            [--horizons 50,100] [--throughput-only]
 
 1. Throughput of :func:`engine.rollout.simulate` on one core (numba runs
    single-threaded), player-turns per second and microseconds per game, with
@@ -13,7 +14,12 @@
    (building, debts, bankruptcies) and its games are shorter. The figures
    exclude compilation (one warm-up call; the compiled code is cached on
    disk); each is the fastest of three runs of the same games (the machine
-   is a shared VM).
+   is a shared VM). ``--rules`` plays the same games under rule presets
+   (:data:`models.rules.PRESETS`; ``all``: every preset) and prints each
+   preset's speed as a share of ``standard-us`` (the acceptance of issue
+   #17: >= 90% with any preset). A preset's games are other games (a round
+   limit or a cash target ends them sooner, a finite bank or a pot changes
+   who goes bankrupt), so the figure compares the cost of a player-turn.
 2. The other idea, numpy vectorised across games: a kernel that moves every
    game's current player at once with array operations. It is given a much
    smaller job (dice, doubles, movement, Go salary and a fixed rent per
@@ -41,6 +47,7 @@ from numba import njit
 from engine.rollout import simulate
 from engine.rollout_policy import RolloutPolicy
 from models.io import load_state
+from models.rules import PRESETS, Rules
 from models.state import GameState
 from models.trade import Trade, Transfer
 
@@ -53,21 +60,41 @@ POLICIES = (
 )
 
 
-def throughput(games: int) -> None:
+def _with_rules(state: GameState, rules: Rules) -> GameState:
+    """``state`` under ``rules``: the pot at its seed, the bank at the rules' cash."""
+    out = state.copy()
+    out.rules = rules
+    out.pot = rules.free_parking_seed
+    out.bank_cash = rules.bank_cash
+    return out
+
+
+def throughput(games: int, presets: list[str] | None = None, horizons: tuple[int, ...] = (50, 100)) -> None:
     simulate(GameState.new_game(["A", "B"]), 4, 5, seed=0)  # compile or load the cache
     mid = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    presets = presets or ["standard-us"]
+    if len(presets) > 1 and "standard-us" not in presets:
+        presets = ["standard-us", *presets]
     print("1. kernel throughput (one core; games cut at the horizon scored by net worth, so that only the kernel is timed)")
+    rates: dict[tuple[str, str, str, int], float] = {}
     for name, policy in POLICIES:
-        for label, state in (("opening, 4 players", GameState.new_game(["A", "B", "C", "D"])), ("midgame-no-monopolies", mid)):
-            for horizon in (50, 100):
-                runs = [simulate(state, games, horizon, seed=1, policy=policy, scoring="net_worth") for _ in range(3)]
-                r = min(runs, key=lambda x: x.seconds)  # the same games each time; the least disturbed run
-                rate = r.player_turns / r.seconds
-                print(
-                    f"   {name:<18} {label:<22} horizon {horizon:3d}: {games} games, {r.player_turns:,} player-turns "
-                    f"in {r.seconds:.2f} s = {rate / 1e6:.2f} M player-turns/s, {r.seconds / games * 1e6:.1f} us/game "
-                    f"(finished {r.finished:.1%}, mean {r.mean_rounds:.1f} rounds)"
-                )
+        for label, base in (("opening, 4 players", GameState.new_game(["A", "B", "C", "D"])), ("midgame-no-monopolies", mid)):
+            for horizon in horizons:
+                for preset in presets:
+                    state = _with_rules(base, PRESETS[preset])
+                    runs = [simulate(state, games, horizon, seed=1, policy=policy, scoring="net_worth") for _ in range(3)]
+                    r = min(runs, key=lambda x: x.seconds)  # the same games each time; the least disturbed run
+                    rate = r.player_turns / r.seconds
+                    rates[(preset, name, label, horizon)] = rate
+                    share = ""
+                    if preset != "standard-us" and ("standard-us", name, label, horizon) in rates:
+                        share = f", {rate / rates[('standard-us', name, label, horizon)]:.0%} of standard-us"
+                    ends = ", ".join(f"{k} {v:.0%}" for k, v in r.ended.items() if v)
+                    print(
+                        f"   {name:<18} {label:<22} {preset:<13} horizon {horizon:3d}: {games} games, {r.player_turns:,} player-turns "
+                        f"in {r.seconds:.2f} s = {rate / 1e6:.2f} M player-turns/s{share}, {r.seconds / games * 1e6:.1f} us/game "
+                        f"(mean {r.mean_rounds:.1f} rounds; {ends})"
+                    )
 
 
 def numpy_vectorised(games: int, horizon: int, seed: int) -> tuple[int, float]:
@@ -196,8 +223,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--crn-games", type=int, default=4000)
+    ap.add_argument("--rules", default="standard-us", help="rule presets for point 1, comma-separated, or 'all'")
+    ap.add_argument("--horizons", default="50,100", help="horizons of point 1, comma-separated")
+    ap.add_argument("--throughput-only", action="store_true", help="point 1 only")
     args = ap.parse_args()
-    throughput(args.games)
+    presets = list(PRESETS) if args.rules == "all" else [p.strip() for p in args.rules.split(",")]
+    unknown = [p for p in presets if p not in PRESETS]
+    if unknown:
+        ap.error(f"unknown preset(s) {', '.join(unknown)} (presets: {', '.join(PRESETS)})")
+    throughput(args.games, presets, tuple(int(h) for h in args.horizons.split(",")))
+    if args.throughput_only:
+        return
     numpy_comparison(args.games)
     crn_report(args.crn_games)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -15,6 +15,13 @@ Every function is compiled without numba's reference counting
 (rows named ``S_*``), and arrays in tuples are passed without atomic
 reference-count updates, which made the loop about ten times faster.
 
+The rules, variants included (:class:`models.rules.Rules`), are columns of
+``R`` (``R_*``); the Free Parking pot and the bank's cash are per-game state
+(``M[POT]``, ``M[BANK]``), so a batch plays every game from the state's own.
+Money from the bank goes through :func:`from_bank` and to it through
+:func:`to_bank` (:meth:`Game._cash`); payments that feed the pot say so to
+:func:`pay_bank`.
+
 The column constants below name every column.
 """
 
@@ -36,7 +43,7 @@ RENT0 = 7  # 7..12: rents at levels 0..5
 SELL, UNMORT = 13, 14
 SQ_COLS = 15
 # square kinds
-K_OTHER, K_STREET, K_RAIL, K_UTIL, K_TAX, K_CHANCE, K_CHEST, K_GOTOJAIL = 0, 1, 2, 3, 4, 5, 6, 7
+K_OTHER, K_STREET, K_RAIL, K_UTIL, K_TAX, K_CHANCE, K_CHEST, K_GOTOJAIL, K_FREEPARK = 0, 1, 2, 3, 4, 5, 6, 7, 8
 # --- GI columns (one row per group) ------------------------------------------
 G_N, G_NEED, G_STREET, G_PRICE = 0, 1, 2, 3  # G_PRICE: the printed prices of all its lots
 GI_COLS = 4
@@ -46,7 +53,21 @@ CD_COLS = 9
 A_ADVANCE, A_NEAREST, A_MOVE, A_JAIL, A_JAILFREE, A_REPAIRS, A_CASH, A_EACH = 0, 1, 2, 3, 4, 5, 6, 7
 # --- R (rules) ---------------------------------------------------------------
 R_SALARY, R_FINE, R_HOUSES, R_HOTELS, R_JAILROLLS, R_DBLJAIL, R_JAILSQ, R_SIZE, R_NDICE, R_SIDES, R_LOADED, R_NPL = range(12)
-R_LEN = 12
+# the variants of models.rules.Rules (0/1 flags unless said)
+R_DBLAGAIN = 12  # doubles_again
+R_JAILDBL = 13  # jail_doubles
+R_JAILFREE = 14  # jail_release == "free"
+R_REPLACE = 15  # card_draw == "replacement"
+R_POT = 16  # free_parking: POT_OFF, POT_TAXES or POT_BANK
+R_SEED = 17  # free_parking_seed (dollars)
+R_GOBONUS = 18  # go_landing_bonus
+R_AUCTIONS = 19  # auctions
+R_AUCONLY = 20  # auction_only
+R_EVEN = 21  # even_building
+R_TARGET = 22  # cash_target (dollars; 0: none)
+R_RLIMIT = 23  # round_limit (rounds; 0: none)
+R_LEN = 24
+POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
 P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM = range(8)
 P_LEN = 8
@@ -62,7 +83,10 @@ TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MA
 )
 IN_TURN = 17  # dice thrown so far in the current turn (aligned dice)
 HB, TB = 18, 19  # houses and hotels on the board
-M_LEN = 20
+POT = 20  # the Free Parking pot (GameState.pot)
+BANK = 21  # the bank's cash (GameState.bank_cash; -1: the bank never runs out)
+DRAW0 = 22  # M[DRAW0 + d]: with-replacement draws from deck d so far (CounterStream.draw)
+M_LEN = 24
 GB0 = M_LEN  # M[GB0 + g]: the building levels on group g (one slot per group)
 """``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
 the act phase: a lot of a group where ``p`` holds a lot changing hands or
@@ -74,16 +98,24 @@ on ``p``'s cash, each option through a threshold (its cost plus the policy's
 reserve). A phase that finds nothing records the version and the lowest
 threshold it was short of (``SKIP_NEED``); the phase need not run again
 until the version changes or the cash reaches that threshold."""
-REASON_BANKRUPTCY, REASON_CAP = 0, 1
+REASON_BANKRUPTCY, REASON_CAP, REASON_LIMIT, REASON_TARGET = 0, 1, 2, 3
+"""End reasons (``engine.rollout.REASON_CODES``): bankruptcy; the host's round cap (the
+horizon); ``rules.round_limit``; ``rules.cash_target``. All but a bankruptcy are won by
+the highest net worth."""
 # --- SCR rows (scratch) -------------------------------------------------------
 S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL, S_PROPS_SINGLE = range(10)
 SCR_ROWS = 10
 HOTEL = 5
 MAX_ACTIONS = 64
 # --- trace rows (see run_batch, snapshot and engine.rollout.TraceLayout) -------
-TRACE_ROLLS = 8  # rolls of a turn recorded (a turn has at most doubles_to_jail)
+TRACE_ROLLS = 8
+"""Rolls of a turn whose doubles counter a trace records: the first 8 (``rec[0]`` counts
+them all). A turn has at most ``doubles_to_jail`` rolls, but any number under
+``doubles_to_jail = 0`` with ``doubles_again``; nothing else in the kernel is sized by
+the rolls of a turn (its dice are numbered within the turn by ``IN_TURN``, 16 bits as
+:func:`engine.streams.dice_counter`)."""
 TRACE_STATE = 1 + TRACE_ROLLS  # the state after the turn starts here
-TRACE_GAME, TRACE_PLAYER, TRACE_DECK = 8, 7, 2  # fixed columns of each block
+TRACE_GAME, TRACE_PLAYER, TRACE_DECK = 10, 7, 3  # fixed columns of each block
 NEVER = 1 << 62  # a cash threshold that is never reached
 _PLAYER_SHIFT, _TURN_SHIFT = 40, 16  # engine.streams.PLAYER_SHIFT, TURN_SHIFT
 
@@ -145,9 +177,25 @@ def roll(B, X, key):
 
 @jit
 def draw(B, X, key, d):
-    """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held."""
+    """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held;
+    under ``card_draw="replacement"`` a uniform draw over the cards not held
+    (:meth:`Game._draw_card`, :meth:`engine.streams.CounterStream.draw`)."""
     NC = B[6]
     M, PILE, HELD = X[4], X[5], X[6]
+    if B[7][R_REPLACE]:
+        n = 0
+        for i in range(NC[d]):
+            if HELD[d, i] == 0:
+                n += 1
+        c = M[DRAW0 + d]
+        M[DRAW0 + d] = c + 1
+        j = int(uniform(key, 3 + d, c) * n)
+        for i in range(NC[d]):
+            if HELD[d, i] == 0:
+                if j == 0:
+                    return i
+                j -= 1
+        return -1  # not reached: j < n
     if M[PTR0 + d] >= M[LEN0 + d]:
         n = 0
         for i in range(NC[d]):
@@ -199,6 +247,27 @@ def houses_in_bank(B, X):
 @jit_inline
 def hotels_in_bank(B, X):
     return B[7][R_HOTELS] - X[4][TB]
+
+
+@jit_inline
+def from_bank(X, amount):
+    """What the bank pays of ``amount`` (:meth:`Game._cash` from the bank): all of it, or
+    under a finite bank (``BANK`` >= 0) what it holds, which it then holds less."""
+    M = X[4]
+    b = M[BANK]
+    if b < 0:
+        return amount
+    amount = min(amount, b)
+    M[BANK] = b - amount
+    return amount
+
+
+@jit_inline
+def to_bank(X, amount):
+    """A payment of ``amount`` to the bank (a finite bank holds it)."""
+    M = X[4]
+    if M[BANK] >= 0:
+        M[BANK] += amount
 
 
 @jit
@@ -330,7 +399,7 @@ def set_level(B, X, sq, level):
 def end_game(B, X, reason):
     PL, M = X[0], X[4]
     winner = -1
-    if reason == REASON_CAP:
+    if reason != REASON_BANKRUPTCY:
         best = 0
         for q in range(PL.shape[0]):
             if PL[q, BK] == 0:
@@ -378,7 +447,14 @@ def sell_one(B, X, p, sq):
     PL, OWN, HOU = X[0], X[1], X[2]
     if HOU[sq] != HOTEL:
         set_level(B, X, sq, HOU[sq] - 1)
-        PL[p, CASH] += SQ[sq, SELL]
+        PL[p, CASH] += from_bank(X, SQ[sq, SELL])
+        return
+    if B[7][R_EVEN] == 0:
+        # engine.legal.hotel_break_levels without the even-building rule: only this lot,
+        # to four houses or as many as the bank holds
+        new = min(HOTEL - 1, houses_in_bank(B, X))
+        set_level(B, X, sq, new)
+        PL[p, CASH] += from_bank(X, (HOTEL - new) * SQ[sq, SELL])
         return
     g = SQ[sq, GROUP]
     SCR = X[8]
@@ -420,7 +496,7 @@ def sell_one(B, X, p, sq):
     for i in range(m):
         value += (old[i] - new[i]) * SQ[lots[i], SELL]
         set_level(B, X, lots[i], new[i])
-    PL[p, CASH] += value
+    PL[p, CASH] += from_bank(X, value)
 
 
 @jit
@@ -484,7 +560,7 @@ def liquidate(B, X, p, owed):
         if best >= 0:
             MOR[best] = 1
             bump(X, p)  # a mortgage gives no other player an option (its owner: lifting it)
-            PL[p, CASH] += SQ[best, MVAL]
+            PL[p, CASH] += from_bank(X, SQ[best, MVAL])
             continue
         # legal sales: lots at their group's highest level (over p's lots);
         # the lowest (house cost, -level, square)
@@ -534,7 +610,7 @@ def _bankrupt_common(B, X, p, props):
     for sq in range(n):
         if OWN[sq] == p:
             if HOU[sq]:
-                PL[p, CASH] += HOU[sq] * SQ[sq, SELL]
+                PL[p, CASH] += from_bank(X, HOU[sq] * SQ[sq, SELL])
                 set_level(B, X, sq, 0)
             props[m] = sq
             m += 1
@@ -573,10 +649,14 @@ def bankrupt_multi(B, X, key, p, nc):
         PL[p, CASH] -= v
         if creds[i] >= 0:
             PL[creds[i], CASH] += v
+        else:
+            to_bank(X, v)
     v0 = cash - paid
     PL[p, CASH] -= v0
     if creds[0] >= 0:
         PL[creds[0], CASH] += v0
+    else:
+        to_bank(X, v0)
     for i in range(npr):
         MOR[props[i]] = 0
         set_owner(B, X, props[i], -1)
@@ -586,6 +666,8 @@ def bankrupt_multi(B, X, key, p, nc):
     if active_count(X) <= 1:
         end_game(B, X, REASON_BANKRUPTCY)
         return
+    if B[7][R_AUCTIONS] == 0:
+        return  # the lots stay with the bank
     lander = first_active(X, (p + 1) % PL.shape[0])
     for i in range(npr):
         if X[4][OVER]:
@@ -593,9 +675,10 @@ def bankrupt_multi(B, X, key, p, nc):
         auction(B, X, props[i], lander)
 
 
-@jit
-def pay_bank(B, X, key, p, amount):
-    """:meth:`Game._pay` to the bank (``None``)."""
+@jit_inline
+def _pay_bank(B, X, key, p, amount, pot):
+    """:meth:`Game._pay` to the bank (``None``); with ``pot`` the payment goes to the
+    Free Parking pot (the caller knows its reason, ``engine.game.POT_REASONS``)."""
     if amount <= 0:
         return True
     PL = X[0]
@@ -603,11 +686,31 @@ def pay_bank(B, X, key, p, amount):
         raise_cash(B, X, p, amount)
     if PL[p, CASH] >= amount:
         PL[p, CASH] -= amount
+        if pot:
+            X[4][POT] += amount
+        else:
+            to_bank(X, amount)
         return True
     X[8][S_CREDS, 0] = -1
     X[8][S_AMOUNTS, 0] = amount
     bankrupt_multi(B, X, key, p, 1)
     return False
+
+
+@jit
+def pay_bank(B, X, key, p, amount):
+    """A payment to the bank that never feeds the pot (interest, lifting a mortgage)."""
+    return _pay_bank(B, X, key, p, amount, False)
+
+
+@jit
+def pay_fee(B, X, key, p, amount, pot):
+    """A tax, fine, card or repair payment: to the pot when ``pot``, else to the bank.
+
+    (Two entry points rather than one with a constant ``False`` argument: numba
+    compiles a literal argument into a separate version, which was measured
+    slower at the callers.)"""
+    return _pay_bank(B, X, key, p, amount, pot)
 
 
 @jit_inline
@@ -643,10 +746,11 @@ def bankrupt_single(B, X, key, p, c):
         # Game._settle_forced_lifts: the winner lifts mortgaged lots of its built groups (no interest)
         for i in range(npr):
             sq = props[i]
-            if MOR[sq] and OWN[sq] == c and _has_buildings(B, X, c, SQ[sq, GROUP]):
-                if liquidation_value(B, X, c) >= SQ[sq, MVAL] and pay_bank(B, X, key, c, SQ[sq, MVAL]):
-                    MOR[sq] = 0
-                    touch(B, X, SQ[sq, GROUP])
+            if not (MOR[sq] and OWN[sq] == c and _has_buildings(B, X, c, SQ[sq, GROUP])):
+                continue
+            if liquidation_value(B, X, c) >= SQ[sq, MVAL] and pay_bank(B, X, key, c, SQ[sq, MVAL]):
+                MOR[sq] = 0
+                touch(B, X, SQ[sq, GROUP])
         end_game(B, X, REASON_BANKRUPTCY)
         return
     for i in range(npr):
@@ -737,21 +841,25 @@ def auction(B, X, sq, lander):
             second = m
     if winner < 0:
         return
-    PL[winner, CASH] -= min(top, second + 1)
+    cost = min(top, second + 1)
+    PL[winner, CASH] -= cost
+    to_bank(X, cost)
     set_owner(B, X, sq, winner)
     even_out(B, X, winner, SQ[sq, GROUP])
 
 
 @jit
 def offer(B, X, p, sq):
-    SQ, POL = B[0], B[9]
+    """:meth:`Game._offer`: bought, auctioned, or (auctions off) declined: it stays with the bank."""
+    SQ, R, POL = B[0], B[7], B[9]
     PL = X[0]
     price = SQ[sq, PRICE]
-    if PL[p, CASH] >= price and PL[p, CASH] - price >= POL[p, P_BUY]:
+    if R[R_AUCONLY] == 0 and PL[p, CASH] >= price and PL[p, CASH] - price >= POL[p, P_BUY]:
         PL[p, CASH] -= price
+        to_bank(X, price)
         set_owner(B, X, sq, p)
         even_out(B, X, p, SQ[sq, GROUP])
-    else:
+    elif R[R_AUCTIONS]:
         auction(B, X, sq, p)
 
 
@@ -976,11 +1084,13 @@ def _act_phase(B, X, p):
         sq, need_lift, build, need_build, cheapest = _scan(B, X, p, mtb)
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
+            to_bank(X, SQ[sq, UNMORT])
             MOR[sq] = 0
             touch(B, X, SQ[sq, GROUP])
             continue
         if build >= 0:
             PL[p, CASH] -= SQ[build, HCOST]
+            to_bank(X, SQ[build, HCOST])
             set_level(B, X, build, HOU[build] + 1)
             continue
         need = min(need_lift, need_build)
@@ -989,7 +1099,7 @@ def _act_phase(B, X, p):
             if spare >= 0:
                 if PL[p, CASH] + total - cheapest >= POL[p, P_BUILD]:
                     MOR[spare] = 1
-                    PL[p, CASH] += SQ[spare, MVAL]
+                    PL[p, CASH] += from_bank(X, SQ[spare, MVAL])
                     bump(X, p)
                     continue
                 need = min(need, cheapest + POL[p, P_BUILD] - total)
@@ -1012,13 +1122,33 @@ def _act_phase(B, X, p):
 # ---------------------------------------------------------------------------
 @jit_inline
 def move(B, X, p, steps):
+    """:meth:`Game._move`: the salary when passing Go forwards, twice on landing there
+    under ``go_landing_bonus``; each payment from the bank as it can."""
     R = B[7]
     PL = X[0]
     n = R[R_SIZE]
     start = PL[p, POS]
-    PL[p, POS] = (start + steps) % n
+    to = (start + steps) % n
+    PL[p, POS] = to
     if steps > 0 and start + steps >= n:
-        PL[p, CASH] += R[R_SALARY]
+        PL[p, CASH] += from_bank(X, R[R_SALARY])
+        if to == 0 and R[R_GOBONUS]:
+            PL[p, CASH] += from_bank(X, R[R_SALARY])
+
+
+@jit_inline
+def collect_pot(B, X, p):
+    """:meth:`Game._collect_pot`: ``p`` takes the pot; the bank puts the seed back (what it can)."""
+    M = X[4]
+    if M[POT]:
+        X[0][p, CASH] += M[POT]
+        M[POT] = 0
+    seed = B[7][R_SEED]
+    b = M[BANK]
+    if b >= 0:
+        seed = min(seed, b)
+        M[BANK] = b - seed
+    M[POT] += seed
 
 
 @jit_inline
@@ -1077,10 +1207,14 @@ def land(B, X, key, p, total):
                     pay(B, X, key, p, r, owner)
             return
         if kind == K_TAX:
-            pay_bank(B, X, key, p, SQ[pos, TAX])
+            pay_fee(B, X, key, p, SQ[pos, TAX], R[R_POT] != POT_OFF)
             return
         if kind == K_GOTOJAIL:
             send_to_jail(B, X, p)
+            return
+        if kind == K_FREEPARK:
+            if R[R_POT] != POT_OFF:
+                collect_pot(B, X, p)
             return
         if kind != K_CHANCE and kind != K_CHEST:
             return
@@ -1118,13 +1252,13 @@ def land(B, X, key, p, total):
                         nt += 1
                     else:
                         nh += HOU[sq]
-            pay_bank(B, X, key, p, nh * CD[deck, card, C_HOUSE] + nt * CD[deck, card, C_HOTEL])
+            pay_fee(B, X, key, p, nh * CD[deck, card, C_HOUSE] + nt * CD[deck, card, C_HOTEL], R[R_POT] == POT_BANK)
         elif a == A_CASH:
             amt = CD[deck, card, C_AMOUNT]
             if amt >= 0:
-                PL[p, CASH] += amt
+                PL[p, CASH] += from_bank(X, amt)
             else:
-                pay_bank(B, X, key, p, -amt)
+                pay_fee(B, X, key, p, -amt, R[R_POT] == POT_BANK)
         elif a == A_EACH:
             amt = CD[deck, card, C_AMOUNT]
             if amt < 0:
@@ -1162,8 +1296,11 @@ def roll_and_move(B, X, key, p):
     total, doubles = roll(B, X, key)
     M[PHASE] = 1
     if doubles:
-        M[DBL] += 1
-        if M[DBL] >= R[R_DBLJAIL]:
+        run = 1
+        if R[R_DBLAGAIN]:
+            M[DBL] += 1
+            run = M[DBL]
+        if R[R_DBLJAIL] and run >= R[R_DBLJAIL]:
             send_to_jail(B, X, p)
             act(B, X, p)
             return False
@@ -1181,8 +1318,22 @@ def _leave_jail(X, p):
     PL[p, JT] = 0
 
 
+@jit_inline
+def stay_in_jail(B, X, p, last):
+    """:meth:`Game._stay_in_jail`: no move; one more jail turn, or after the last one
+    (``jail_release="free"``) out, free. Returns ``False``."""
+    PL = X[0]
+    if last:
+        _leave_jail(X, p)
+    else:
+        PL[p, JT] += 1
+    act(B, X, p)
+    return False
+
+
 @jit
 def jail_turn(B, X, key, p):
+    """:meth:`Game._jail_turn` with the policy's choice (card, pay when it may, else roll)."""
     R, POL = B[7], B[9]
     PL, M, HELD, STACK = X[0], X[4], X[6], X[7]
     fine = R[R_FINE]
@@ -1193,20 +1344,22 @@ def jail_turn(B, X, key, p):
         _leave_jail(X, p)
         return roll_and_move(B, X, key, p)
     if POL[p, P_JAILPAY] and PL[p, CASH] >= fine:
-        pay_bank(B, X, key, p, fine)
+        pay_fee(B, X, key, p, fine, R[R_POT] == POT_BANK)
         _leave_jail(X, p)
         return roll_and_move(B, X, key, p)
-    total, doubles = roll(B, X, key)
+    last = PL[p, JT] + 1 >= R[R_JAILROLLS]
+    pay_last = last and R[R_JAILFREE] == 0
     M[PHASE] = 1
     M[DBL] = 0
-    if doubles:
+    if R[R_JAILDBL] == 0 and not pay_last:
+        return stay_in_jail(B, X, p, last)  # nothing to roll for
+    total, doubles = roll(B, X, key)
+    if doubles and R[R_JAILDBL]:
         _leave_jail(X, p)
     else:
-        if PL[p, JT] + 1 < R[R_JAILROLLS]:
-            PL[p, JT] += 1
-            act(B, X, p)
-            return False
-        if not pay_bank(B, X, key, p, fine):
+        if not pay_last:
+            return stay_in_jail(B, X, p, last)
+        if not pay_fee(B, X, key, p, fine, R[R_POT] == POT_BANK):
             return False
         _leave_jail(X, p)
     move(B, X, p, total)
@@ -1215,7 +1368,25 @@ def jail_turn(B, X, key, p):
     return False
 
 
-@jit
+@jit_inline
+def check_end(B, X):
+    """:meth:`Game._check_end` (between turns): the cash target, the rules' round limit,
+    the host's round cap (the horizon)."""
+    R = B[7]
+    PL, M = X[0], X[4]
+    target = R[R_TARGET]
+    if target > 0:
+        for q in range(PL.shape[0]):
+            if PL[q, BK] == 0 and PL[q, CASH] >= target:
+                end_game(B, X, REASON_TARGET)
+                return
+    if R[R_RLIMIT] > 0 and M[ROUND] >= R[R_RLIMIT]:
+        end_game(B, X, REASON_LIMIT)
+    elif M[ROUND] >= M[MAXR]:
+        end_game(B, X, REASON_CAP)
+
+
+@jit_inline
 def next_turn(B, X, p):
     PL, M = X[0], X[4]
     M[PHASE] = 0
@@ -1230,8 +1401,7 @@ def next_turn(B, X, p):
     if nxt <= p:
         M[ROUND] += 1
     M[TO_MOVE] = nxt
-    if M[ROUND] >= M[MAXR]:
-        end_game(B, X, REASON_CAP)
+    check_end(B, X)
 
 
 @jit_inline
@@ -1284,12 +1454,13 @@ def play_turn(B, X, key, rec):
 
 @jit
 def start_game(B, X):
-    """:class:`Game`'s constructor checks: one player left, or already at the cap."""
+    """:class:`Game`'s constructor checks: one player left, or (at the start of a turn)
+    :func:`check_end`."""
     M = X[4]
     if active_count(X) <= 1:
         end_game(B, X, REASON_BANKRUPTCY)
-    elif M[ROUND] >= M[MAXR] and M[PHASE] == 0:
-        end_game(B, X, REASON_CAP)
+    elif M[PHASE] == 0:
+        check_end(B, X)
 
 
 @jit
@@ -1298,12 +1469,14 @@ def snapshot(B, X, row):
     layout of :class:`engine.rollout.TraceLayout`).
 
     Game: to move, round, phase, doubles counter, dice thrown, over flag,
-    winner and end reason (-1 while the game runs). Per player: cash,
+    winner and end reason (-1 while the game runs), the Free Parking pot and
+    the bank's cash (-1: unlimited). Per player: cash,
     position, in-jail flag, bankrupt flag, jail turns, jail cards held, net
     worth, then the held Get Out of Jail Free cards as (deck, card) pairs in
     the order received (the last is used first; -1 padding). Owner, level and
     mortgage flag per square. Per deck: shuffles so far, cards left before the
-    next shuffle, those cards in draw order (-1 padding), held flag per card.
+    next shuffle, with-replacement draws so far, those cards in draw order (-1
+    padding), held flag per card.
     """
     PL, OWN, HOU, MOR, M, PILE, HELD, STACK = X[0], X[1], X[2], X[3], X[4], X[5], X[6], X[7]
     P = PL.shape[0]
@@ -1320,6 +1493,8 @@ def snapshot(B, X, row):
     row[o + 5] = over
     row[o + 6] = M[WINNER] if over else -1
     row[o + 7] = M[REASON] if over else -1
+    row[o + 8] = M[POT]
+    row[o + 9] = M[BANK]
     o += TRACE_GAME
     for q in range(P):
         row[o] = PL[q, CASH]
@@ -1345,6 +1520,7 @@ def snapshot(B, X, row):
         n = M[LEN0 + d] - lo
         row[o] = M[SHUF0 + d]
         row[o + 1] = n
+        row[o + 2] = M[DRAW0 + d]
         o += TRACE_DECK
         for i in range(W):
             row[o + i] = PILE[d, lo + i] if i < n else -1
@@ -1415,7 +1591,7 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
         for q in range(P):
             worths[g, q] = net_worth(B, X, q)
         info[g, 0] = M[TURNS]
-        if M[REASON] == REASON_CAP:
+        if M[REASON] != REASON_BANKRUPTCY:
             info[g, 1] = M[ROUND]
         else:
             info[g, 1] = M[ROUND] + 1 if M[TURNS] else M[ROUND]

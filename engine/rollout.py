@@ -16,7 +16,11 @@ How
     auctions, even building within the bank's supply (hotel breaking under a
     shortage included), mortgaging to build and lifting mortgages, the
     policy's trades (set-completing swaps and purchases), the engine's liquidation order,
-    bankruptcy to a player, to the bank and to several players. There is no
+    bankruptcy to a player, to the bank and to several players; and every rule
+    variant of :class:`models.rules.Rules` (doubles and jail variants, cards
+    drawn with replacement, the Free Parking pot, the Go landing bonus, no
+    auctions or auctions only, building without the even rule, a finite bank,
+    a cash target and a round limit). There is no
     Python-level loop per game or per turn. A numpy version vectorised across
     games was measured against it (``bench/rollout.py``, README): the rules
     are branch-heavy (cards, debts, auctions), and the compiled loop is the
@@ -33,7 +37,9 @@ Randomness
     more dice (a utility card, a jail roll). :func:`paired_delta` uses this.
 Scoring
     A game that ends by bankruptcy is won by the last player standing: its
-    score is 1 for the winner and 0 for the others. A game still running
+    score is 1 for the winner and 0 for the others; so is a game that the
+    rules end within the horizon (``rules.cash_target``, ``rules.round_limit``),
+    won by the highest net worth as in the reference engine. A game still running
     after ``horizon`` rounds is cut there, and scored either
     (``scoring="model"``, the default) by the calibrated horizon value of
     :mod:`engine.win_model`: each player's score is its modelled probability
@@ -90,7 +96,9 @@ class RolloutResult:
     (:func:`paired_delta`, :func:`paired_worth_delta`).
     ``mean_rounds`` counts rounds played beyond the state's round (the round
     in progress at a bankruptcy counts); ``finished`` is the fraction of games
-    that ended by bankruptcy within the horizon.
+    that ended by bankruptcy within the horizon; ``ended`` the fraction of games
+    per end reason (:data:`REASON_CODES`: ``bankruptcy``, ``cash_target``,
+    ``round_limit``, and ``round_cap`` for a game cut at the horizon).
     """
 
     players: tuple[str, ...]
@@ -107,6 +115,7 @@ class RolloutResult:
     seconds: float = 0.0
     scores: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), dtype=np.float64))
     scoring: str = "net_worth"
+    ended: dict[str, float] = field(default_factory=dict)
 
     def score(self, i: int) -> np.ndarray:
         """Player ``i``'s score in each game (its win indicator when no scores are stored)."""
@@ -125,6 +134,7 @@ class RolloutResult:
             "finished": self.finished,
             "mean_rounds": self.mean_rounds,
             "mean_net_worth": dict(self.mean_net_worth),
+            "ended": dict(self.ended),
         }
 
 
@@ -187,6 +197,7 @@ def simulate(
     turns = 0
     finished = 0
     rounds = 0
+    reasons = np.zeros(len(REASON_CODES), dtype=np.int64)
     start = time.perf_counter()
     trace = np.zeros((0, 1), dtype=np.int64)  # no rows: no turn is recorded
     work = tables.work()
@@ -199,15 +210,17 @@ def simulate(
         final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
         turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace, final))
         winners[lo : lo + m] = w
-        ended = info[:, 2] == _kernel.REASON_BANKRUPTCY
-        one_hot = (ended if model is not None else np.ones(m, bool)) & (w >= 0)
+        reason = info[:, 2]
+        cut = reason == _kernel.REASON_CAP  # cut at the horizon; every other end has the rules' winner
+        one_hot = (~cut if model is not None else np.ones(m, bool)) & (w >= 0)
         block = scores[lo : lo + m]
         block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
-        if model is not None and not ended.all():
-            block[~ended] = model(final[~ended], n_pl, n_sq)
+        if model is not None and cut.any():
+            block[cut] = model(final[cut], n_pl, n_sq)
         all_worths[lo : lo + m] = worths
         worth_sum += worths.sum(axis=0)
-        finished += int(ended.sum())
+        finished += int((reason == _kernel.REASON_BANKRUPTCY).sum())
+        reasons += np.bincount(reason, minlength=len(REASON_CODES))
         rounds += int(info[:, 1].sum()) - m * state.round
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
@@ -228,6 +241,7 @@ def simulate(
         seconds=seconds,
         scores=scores,
         scoring=scoring,
+        ended={name: float(reasons[code]) / n_games for name, code in REASON_CODES.items()},
     )
 
 
@@ -284,10 +298,16 @@ def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str)
     return float(d.mean()), se
 
 
-GAME_FIELDS = ("to_move", "round", "phase", "doubles", "dice_thrown", "over", "winner", "reason")
+GAME_FIELDS = ("to_move", "round", "phase", "doubles", "dice_thrown", "over", "winner", "reason", "pot", "bank_cash")
 PLAYER_FIELDS = ("cash", "position", "in_jail", "bankrupt", "jail_turns", "jail_cards", "net_worth")
-DECK_FIELDS = ("shuffles", "left")
-REASON_CODES = {"bankruptcy": _kernel.REASON_BANKRUPTCY, "round_cap": _kernel.REASON_CAP}
+DECK_FIELDS = ("shuffles", "left", "draws")
+REASON_CODES = {
+    "bankruptcy": _kernel.REASON_BANKRUPTCY,
+    "round_cap": _kernel.REASON_CAP,
+    "round_limit": _kernel.REASON_LIMIT,
+    "cash_target": _kernel.REASON_TARGET,
+}
+"""The reference engine's end reasons (``GameResult.reason``) as the kernel's codes."""
 assert (len(GAME_FIELDS), len(PLAYER_FIELDS), len(DECK_FIELDS)) == (_kernel.TRACE_GAME, _kernel.TRACE_PLAYER, _kernel.TRACE_DECK)
 
 
@@ -298,14 +318,17 @@ class TraceLayout:
     ``rolls`` (column 0) counts the rolls of the turn (a jail turn counts as
     one, with the roll it may lead to); columns ``1 .. TRACE_ROLLS`` hold
     the doubles counter (``GameState.doubles_rolled``) after each of them and
-    its consequences (-1 padding). Then the state after the turn:
+    its consequences (-1 padding; a turn's rolls past :data:`engine._kernel.TRACE_ROLLS`
+    are counted, not recorded). Then the state after the turn:
     :data:`GAME_FIELDS` (``phase`` 0 at the start of a turn; ``winner`` and
-    ``reason``, :data:`REASON_CODES`, are -1 until the game is over), per
+    ``reason``, :data:`REASON_CODES`, are -1 until the game is over;
+    ``bank_cash`` -1 when the bank never runs out), per
     player :data:`PLAYER_FIELDS` and ``held_width`` (deck, card) pairs, the
     Get Out of Jail Free cards it holds in the order received (the last is
     used first; -1 padding); owner, level and mortgage flag per square; per
     deck (Chance, then Community Chest) :data:`DECK_FIELDS` (shuffles so
-    far, cards left before the next shuffle), the cards left in draw order
+    far, cards left before the next shuffle, with-replacement draws so far),
+    the cards left in draw order
     (``deck_width`` columns, -1 padding) and a held flag per card.
     """
 
@@ -395,6 +418,7 @@ def _reference_row(game: Game, layout: TraceLayout, rolls: list[int], stream: Co
         row += [-1, -1]
     else:
         row += [res.winner_index if res.winner_index is not None else -1, REASON_CODES[res.reason]]
+    row += [s.pot, -1 if s.bank_cash is None else s.bank_cash]
     for q, p in enumerate(s.players):
         row += [p.cash, p.position, int(p.in_jail), int(p.bankrupt), p.jail_turns, p.jail_cards, s.net_worth(q)]
         held = [v for deck, idx in game.held_cards[q] for v in (DECK_NAMES.index(deck), idx)]
@@ -403,7 +427,7 @@ def _reference_row(game: Game, layout: TraceLayout, rolls: list[int], stream: Co
     for name in DECK_NAMES:
         deck = game.decks[name]
         pile = list(reversed(deck._pile))  # the next card is at the end of _pile
-        row += [stream._shuffles[name], len(pile)]
+        row += [stream._shuffles[name], len(pile), stream._draws[name]]
         row += pile + [-1] * (layout.deck_width - len(pile))
         row += [int(i in deck.held) for i in range(layout.deck_width)]
     return row

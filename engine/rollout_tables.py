@@ -5,7 +5,10 @@ boards, other dice, ``set_size``) and the seats' :class:`RolloutPolicy` into the
 tuples of :mod:`engine._kernel`: the constant tables ``B`` and the initial
 mutable state ``X0``. Every derived number (mortgage value, interest, the
 building sell-back value) is computed here by the same methods that the
-reference engine calls, so the kernel never re-derives a rule.
+reference engine calls, so the kernel never re-derives a rule. The rule
+variants of :class:`models.rules.Rules` are columns of the rules table
+(``engine._kernel.R_*``), the Free Parking pot and the bank's cash start each
+game from the state's (``GameState.pot``, ``GameState.bank_cash``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 
 from engine import _kernel as k
 from engine.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
+from models.rules import Rules
 from models.state import GameState
 
 _KINDS = {
@@ -27,6 +31,7 @@ _KINDS = {
     "chance": k.K_CHANCE,
     "community_chest": k.K_CHEST,
     "go_to_jail": k.K_GOTOJAIL,
+    "free_parking": k.K_FREEPARK,
 }
 _ACTIONS = {
     "advance_to": k.A_ADVANCE,
@@ -39,6 +44,7 @@ _ACTIONS = {
     "each_player": k.A_EACH,
 }
 DECK_NAMES = ("chance", "community_chest")
+_POT_MODES = {"off": k.POT_OFF, "taxes": k.POT_TAXES, "bank": k.POT_BANK}
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,18 @@ def _rules_table(state: GameState) -> tuple[np.ndarray, np.ndarray]:
     r[k.R_SIDES] = rules.dice.sides
     r[k.R_LOADED] = int(rules.dice.weights is not None)
     r[k.R_NPL] = len(state.players)
+    r[k.R_DBLAGAIN] = int(rules.doubles_again)
+    r[k.R_JAILDBL] = int(rules.jail_doubles)
+    r[k.R_JAILFREE] = int(rules.jail_release == "free")
+    r[k.R_REPLACE] = int(rules.card_draw == "replacement")
+    r[k.R_POT] = _POT_MODES[rules.free_parking]
+    r[k.R_SEED] = rules.free_parking_seed
+    r[k.R_GOBONUS] = int(rules.go_landing_bonus)
+    r[k.R_AUCTIONS] = int(rules.auctions)
+    r[k.R_AUCONLY] = int(rules.auction_only)
+    r[k.R_EVEN] = int(rules.even_building)
+    r[k.R_TARGET] = rules.cash_target or 0
+    r[k.R_RLIMIT] = rules.round_limit or 0
     if rules.dice.weights is not None:
         cdf = np.array([float(c) for c in np.cumsum(rules.dice.face_probabilities())[:-1]], dtype=np.float64)
     else:
@@ -164,6 +182,8 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     m[k.WINNER] = -1
     m[k.MAXR] = max_rounds
     m[k.NBK] = sum(p.bankrupt for p in state.players)
+    m[k.POT] = state.pot
+    m[k.BANK] = -1 if state.bank_cash is None else state.bank_cash
     width = max(1, int(nc.max()))
     pile = np.zeros((2, width), dtype=np.int64)
     held = np.zeros((2, width), dtype=np.int64)
@@ -183,6 +203,17 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
+def endless_turn(rules: Rules) -> str | None:
+    """Why a turn under ``rules`` would never end, or ``None``: every throw of loaded dice
+    is a double (one face alone has a weight) while doubles roll again and never jail."""
+    dice = rules.dice
+    if not rules.doubles_again or rules.doubles_to_jail or dice.count < 2 or dice.weights is None:
+        return None
+    if sum(w > 0 for w in dice.weights) == 1:
+        return "every throw is a double, doubles roll again and never go to jail (doubles_to_jail 0): a turn never ends"
+    return None
+
+
 def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap;
     ``policy`` is one :class:`RolloutPolicy` for every seat or one per seat
@@ -191,11 +222,11 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     Raises
     ------
     ValueError
-        When the rules carry a variant the kernel does not play yet.
+        When a turn could never end (:func:`endless_turn`), which no engine can play.
     """
-    variants = state.rules.variant_overrides()
-    if variants:
-        raise ValueError(f"the batch kernel does not play the rule(s) {', '.join(variants)} yet")
+    why = endless_turn(state.rules)
+    if why is not None:
+        raise ValueError(f"the batch kernel cannot play these rules: {why}")
     names = sorted(state.board.groups)  # ids in name order: the order of Game._acquired
     group_ids = {g: i for i, g in enumerate(names)}
     sq_t = _square_table(state, group_ids)
@@ -212,4 +243,4 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     return Tables(b, x0, len(state.players), board.size)
 
 
-__all__ = ["DECK_NAMES", "Tables", "encode"]
+__all__ = ["DECK_NAMES", "Tables", "encode", "endless_turn"]

@@ -17,6 +17,7 @@ from itertools import product
 import numpy as np
 import pytest
 
+from engine import _kernel as kernel
 from engine import legal
 from engine import novelty_catalogue as nv
 from engine.actions import Build, Mortgage, Unmortgage
@@ -25,9 +26,16 @@ from engine.ept import ept_table, long_run_blocks, state_ept
 from engine.game import Game
 from engine.landing import JailPolicyAgent
 from engine.markov import PositionChain, columns, resolution
+from engine.rollout import (
+    GAME_FIELDS,
+    TraceLayout,
+    kernel_trace,
+    reference_trace,
+    simulate,
+)
 from engine.rollout_policy import RolloutPolicy
 from engine.rollout_tables import encode
-from engine.streams import SeededStream
+from engine.streams import SeededStream, stream_keys
 from models.board import Board, Square, standard_board
 from models.io import load_state, state_to_dict
 from models.rules import DiceSpec, Rules
@@ -546,10 +554,29 @@ def test_engine_auction_only_never_offers():
     assert agents[0].asked("buy") == [BALTIC] and h.cash()[0] == 1440 and not h.log.of("auction")
 
 
-def test_batch_kernel_refuses_the_rule_hooks_and_encodes_data_novelties():
-    for name, hook in (("free-parking", "free_parking"), ("auction-only", "auction_only")):
-        with pytest.raises(ValueError, match=f"does not play the rule\\(s\\) {hook}"):
-            encode(novel(name), RolloutPolicy(), 10)
+def test_batch_kernel_plays_the_rule_hooks_and_encodes_data_novelties():
+    """The class novelties free-parking and auction-only are ordinary rules the kernel plays:
+    encoded in its rules table, and the same games as the reference engine's, turn by turn
+    (the pot in the trace; every lot auctioned, none bought)."""
+    hooks = {"free-parking": (kernel.R_POT, kernel.POT_BANK), "auction-only": (kernel.R_AUCONLY, 1)}
+    for name, (column, value) in hooks.items():
+        state = novel(name, 4)
+        assert encode(state, RolloutPolicy(), 10).B[7][column] == value
+        events: list[str] = []
+        pots = []
+
+        def record(ev, game, events=events):
+            events.append(ev.kind)
+
+        for key in stream_keys(17, 3):
+            ref = reference_trace(state, int(key), 30, observers=[record])
+            assert np.array_equal(kernel_trace(state, int(key), 30), ref)
+            pots += ref[:, TraceLayout.of(state).game + GAME_FIELDS.index("pot")].tolist()
+        if name == "free-parking":
+            assert max(pots) > 0
+        else:
+            assert "auction" in events and "buy" not in events
+        assert simulate(state, 50, 30, seed=1).n_games == 50
     for name in ("three-dice", "board-order", "toll-squares", "smaller-sets"):
         tables = encode(novel(name), RolloutPolicy(), 10)
         assert tables.n_squares == N

@@ -11,24 +11,38 @@ A low round cap checks the capped winner, ties included, also against
 The policies: the default (trades and mortgages to build), two variants of
 it, the old one (``trade=False, mortgage_to_build=False``), and one policy
 per seat (seat 0 holds: ``trade=False``; the others with other premiums,
-reserves and ``mortgage_to_build`` settings)."""
+reserves and ``mortgage_to_build`` settings).
+
+Rule variants (:class:`models.rules.Rules`): every preset and every variant
+field is played from several instances (:data:`VARIANTS`); the trace then
+also holds the Free Parking pot, the bank's cash and the with-replacement
+draws, and each variant must take its own rule path in the compared games
+(``needed``) and never a path its rules forbid (``never``), counted from the
+reference engine's events (:func:`_variant_coverage`) and rows
+(:func:`_variant_trace_coverage`). The untraced kernel (:func:`simulate`)
+must agree on every winner, final net worth and end reason. The standard
+rules never take a variant's path."""
 
 from __future__ import annotations
 
 import collections
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from engine._kernel import TRACE_ROLLS
 from engine.actions import Event
-from engine.game import Game
+from engine.game import POT_REASONS, Game
 from engine.rollout import (
+    DECK_FIELDS,
     GAME_FIELDS,
     PLAYER_FIELDS,
     REASON_CODES,
     TraceLayout,
     kernel_trace,
+    reference_game,
     reference_trace,
     simulate,
 )
@@ -36,7 +50,7 @@ from engine.rollout_policy import RolloutPolicy
 from engine.streams import stream_keys
 from models.board import HOTEL
 from models.io import load_state
-from models.rules import DiceSpec, Rules
+from models.rules import PRESETS, VARIANT_FIELDS, DiceSpec, Rules
 from models.state import GameState
 
 INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))
@@ -210,18 +224,23 @@ def _compare(state: GameState, key: int, policy: RolloutPolicy | str, observers=
 
 def test_instances_all_policies_750_games() -> None:
     counter: collections.Counter[str] = collections.Counter()
+    variant: collections.Counter[str] = collections.Counter()
     observe = _coverage(counter)
     games = 0
     for path in INSTANCES:
         state = load_state(path)
+        assert not state.rules.variant_overrides()
         for pi, policy in enumerate(POLICIES):
             for key in stream_keys(pi, KEYS_PER_CASE):
-                rows = _compare(state, int(key), policy, observers=[observe])
+                rows = _compare(state, int(key), policy, observers=[observe, _variant_coverage(variant)])
                 _trace_coverage(counter, TraceLayout.of(state), rows)
+                _variant_trace_coverage(variant, TraceLayout.of(state), rows, state.phase != "start")
                 games += 1
     assert games >= 200
     missing = NEEDED - set(counter)
     assert not missing, f"paths never exercised: {sorted(missing)}"
+    taken = STANDARD_NEVER & {k for k, v in variant.items() if v}
+    assert not taken, f"the standard rules took a variant's path: {sorted(taken)}"
 
 
 @pytest.mark.parametrize(
@@ -281,3 +300,257 @@ def test_round_cap_winner_and_ties() -> None:
                 ties += sum(worths[q] == best for q in active) > 1
     assert capped >= 0.8 * games, f"only {capped} of {games} games reached the cap"
     assert ties >= 20, f"only {ties} capped games with a tie for the highest net worth"
+
+
+# ---------------------------------------------------------------------------
+# rule variants
+# ---------------------------------------------------------------------------
+def _variant_coverage(counter: collections.Counter[str]):  # type: ignore[no-untyped-def]
+    """An observer counting the rule paths of the variants in the reference engine's events.
+
+    One observer per game (it keeps the game's card draws and the pot between events)."""
+    g: dict[str, object] = {}
+
+    def observe(ev: Event, game: Game) -> None:
+        s, d, kind, rules = game.state, ev.data, ev.kind, game.state.rules
+        if kind == "game_start":
+            g.clear()
+            g["draws"] = {name: [] for name in ("chance", "community_chest")}
+            # A shuffled deck's first cycle holds the cards not held at the start, each once.
+            g["cycle"] = {name: len(s.board.deck(name)) - len(game.decks[name].held) for name in ("chance", "community_chest")}
+            g["pot"] = s.pot
+            return
+        prev_pot, g["pot"] = g["pot"], s.pot
+        if g.pop("collected", False) and rules.free_parking_seed and s.pot >= rules.free_parking_seed:
+            counter["pot reseeded"] += 1  # Game._collect_pot puts the seed back after its event
+        if g.pop("salary_due", False) and not (kind == "cash" and d["why"] == "Go salary"):
+            counter["salary unpaid (bank empty)"] += 1  # passed Go, no salary event: nothing was paid
+        if kind == "turn":
+            g["rolled"] = False
+            g["jail_turns"] = s.players[ev.player].jail_turns if ev.player is not None else 0
+        elif kind == "roll":
+            g["rolled"] = True
+            if d["why"] == "move" and d["doubles"] and not rules.doubles_again:
+                counter["double without a second roll"] += 1
+        elif kind == "roll_end" and d["in_jail"] and not g.get("rolled", True):
+            counter["sat out in jail"] += 1  # a jail turn without a throw
+        elif kind == "jail":
+            counter["jailed: " + d["why"]] += 1
+        elif kind == "leave_jail":
+            counter["leave_" + d["how"]] += 1
+            if d["how"] == "third roll":
+                counter[f"paid out on jail turn {g['jail_turns'] + 1}"] += 1  # type: ignore[operator]
+        elif kind == "card":
+            seen = g["draws"][d["deck"]]  # type: ignore[index]
+            if len(seen) < g["cycle"][d["deck"]] and d["card"] in seen:  # type: ignore[index]
+                counter["card repeated within a deck's first cycle"] += 1  # never from a shuffled deck
+            seen.append(d["card"])
+        elif kind == "move" and d["passed_go"]:
+            g["salary_due"] = True
+        elif kind == "cash":
+            why = d["why"]
+            if why == "Go salary" and d["amount"] < rules.go_salary:
+                counter["salary cut short"] += 1
+            elif why == "Go landing bonus":
+                counter["Go landing bonus"] += 1
+            elif why == "Free Parking pot":
+                counter["pot collected"] += 1
+                g["collected"] = True
+            elif d["to"] is None and d["frm"] is not None and s.pot - prev_pot == d["amount"] > 0:
+                what = "fine" if why.startswith("jail fine") else why if why in POT_REASONS else "tax"
+                counter[what + " to the pot"] += 1
+            if d["frm"] is None and s.bank_cash == 0:
+                counter["bank emptied"] += 1
+        elif kind == "declined":
+            counter["declined"] += 1
+        elif kind == "auction":
+            counter["auction"] += 1
+        elif kind == "buy":
+            counter["buy"] += 1
+        elif kind == "bankrupt" and d["creditor"] is None and d["properties"] and not rules.auctions:
+            counter["a bankrupt's lots kept by the bank"] += 1
+        elif kind == "sell_building":
+            sq = next(iter(d["levels"]))
+            lots = [q for q in s.board.groups[s.group_of(sq)] if s.owner[q] == ev.player]
+            if max(s.houses[q] for q in lots) - min(s.houses[q] for q in lots) > 1:
+                counter["uneven group after a sale"] += 1  # a hotel broken alone under a shortage
+        elif kind == "game_end":
+            counter["ended by " + d["reason"]] += 1
+
+    return observe
+
+
+def _variant_trace_coverage(counter: collections.Counter[str], layout: TraceLayout, rows: np.ndarray, mid_turn: bool = False) -> None:
+    """Count the variants' paths seen in the reference's rows (``mid_turn``: the first row
+    finishes a turn that the state started, doubles already rolled)."""
+    for t, row in enumerate(rows):
+        if row[0] >= 2 and not (mid_turn and t == 0):
+            counter["two rolls in a turn"] += 1
+        if row[0] >= 4:
+            counter["four rolls in a turn"] += 1
+        if row[0] > TRACE_ROLLS:
+            counter["more rolls than the trace records"] += 1
+    if len(rows):
+        for d in range(2):
+            counter["deck shuffled"] += int(rows[-1][layout.deck(d) + DECK_FIELDS.index("shuffles")])
+            counter["card drawn with replacement"] += int(rows[-1][layout.deck(d) + DECK_FIELDS.index("draws")])
+
+
+VARIANT_STATES = ("opening", "midgame-no-monopolies", "late-game-house-shortage", "near-ruin", "mortgaged")
+VARIANT_POLICIES = (
+    RolloutPolicy(),
+    RolloutPolicy(trade=False, mortgage_to_build=False),
+    RolloutPolicy(jail="pay", build_reserve=0, unmortgage_reserve=0, sell_premium=0),
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Rules to compare the engines under, the paths they must take and those they must not."""
+
+    rules: Rules
+    needed: frozenset[str]
+    never: frozenset[str] = frozenset()
+    states: tuple[str, ...] = VARIANT_STATES
+    policies: tuple[RolloutPolicy, ...] = VARIANT_POLICIES
+    keys: int = 3
+    horizon: int = HORIZON
+
+
+def _v(rules: Rules, needed: set[str], never: set[str] = frozenset(), **kw) -> Variant:  # type: ignore[assignment, no-untyped-def]
+    return Variant(rules, frozenset(needed), frozenset(never), **kw)
+
+
+POT_PATHS = {"tax to the pot", "fine to the pot", "card to the pot", "repairs to the pot", "pot collected"}
+NO_DOUBLES_POLICIES = (RolloutPolicy(max_level=0), RolloutPolicy(max_level=2, build_reserve=500), RolloutPolicy())
+VARIANTS: dict[str, Variant] = {
+    # every variant field alone (VARIANT_FIELDS; test_variants_cover_every_field)
+    "doubles_again=false": _v(Rules(doubles_again=False), {"double without a second roll"}, {"two rolls in a turn"}),
+    "doubles_to_jail=0": _v(Rules(doubles_to_jail=0), {"four rolls in a turn"}, {"jailed: third double"}),
+    "doubles_to_jail=0, two-sided dice": _v(
+        Rules(doubles_to_jail=0, dice=DiceSpec(2, 2)), {"more rolls than the trace records"}, {"jailed: third double"}
+    ),
+    "doubles_to_jail=1": _v(Rules(doubles_to_jail=1), {"jailed: double number 1"}, {"two rolls in a turn"}),
+    "max_jail_rolls=1": _v(Rules(max_jail_rolls=1), {"paid out on jail turn 1"}, {"paid out on jail turn 2"}),
+    "max_jail_rolls=2": _v(Rules(max_jail_rolls=2), {"paid out on jail turn 2"}, {"paid out on jail turn 1"}),
+    "jail_doubles=false": _v(Rules(jail_doubles=False), {"sat out in jail", "leave_third roll"}, {"leave_doubles"}),
+    "jail_release=free": _v(Rules(jail_release="free"), {"leave_served"}, {"leave_third roll"}),
+    "card_draw=replacement": _v(
+        Rules(card_draw="replacement"), {"card repeated within a deck's first cycle", "card drawn with replacement"}, {"deck shuffled"}
+    ),
+    "free_parking=taxes": _v(
+        Rules(free_parking="taxes"), {"tax to the pot", "pot collected"}, {"fine to the pot", "card to the pot", "repairs to the pot"}
+    ),
+    "free_parking=bank": _v(Rules(free_parking="bank"), POT_PATHS),
+    "free_parking_seed": _v(Rules(free_parking="taxes", free_parking_seed=300), {"pot collected", "pot reseeded"}),
+    "go_landing_bonus": _v(Rules(go_landing_bonus=True), {"Go landing bonus"}),
+    "auctions=false": _v(Rules(auctions=False), {"declined", "a bankrupt's lots kept by the bank"}, {"auction"}),
+    "auction_only": _v(Rules(auction_only=True), {"auction"}, {"buy", "declined"}),
+    "even_building=false": _v(Rules(even_building=False), {"uneven group after a sale"}),
+    "bank_cash": _v(Rules(bank_cash=2000), {"bank emptied", "salary cut short", "salary unpaid (bank empty)"}),
+    "cash_target": _v(Rules(cash_target=2500), {"ended by cash_target", "ended by bankruptcy"}),
+    # near-ruin starts at round 42: over at once
+    "round_limit": _v(Rules(round_limit=40), {"ended by round_limit", "ended by bankruptcy"}, {"ended by round_cap"}),
+    "round_limit beyond the horizon": _v(Rules(round_limit=200), {"ended by round_cap"}, {"ended by round_limit"}),
+    # the presets
+    "house-jackpot": _v(PRESETS["house-jackpot"], POT_PATHS | {"Go landing bonus", "declined", "a bankrupt's lots kept by the bank"}, {"auction"}),
+    "no-doubles": _v(
+        PRESETS["no-doubles"],
+        {
+            "double without a second roll",
+            "leave_served",
+            "card repeated within a deck's first cycle",
+            "bank emptied",
+            "salary unpaid (bank empty)",
+            "ended by cash_target",
+        },
+        {"two rolls in a turn", "leave_doubles", "leave_third roll", "deck shuffled", "sat out in jail"},
+        states=("opening", "two-player", "midgame-no-monopolies"),
+        policies=NO_DOUBLES_POLICIES,
+        keys=4,
+        horizon=200,
+    ),
+    "short-game": _v(PRESETS["short-game"], {"ended by round_limit", "ended by bankruptcy"}),
+}
+"""Each preset and each variant field (some twice), with the paths they must and must not take."""
+STANDARD_NEVER = frozenset(
+    {
+        "double without a second roll",
+        "four rolls in a turn",
+        "jailed: double number 1",
+        "paid out on jail turn 1",
+        "paid out on jail turn 2",
+        "sat out in jail",
+        "leave_served",
+        "card repeated within a deck's first cycle",
+        "card drawn with replacement",
+        "pot collected",
+        "pot reseeded",
+        "Go landing bonus",
+        "declined",
+        "a bankrupt's lots kept by the bank",
+        "uneven group after a sale",
+        "bank emptied",
+        "salary cut short",
+        "salary unpaid (bank empty)",
+        "ended by cash_target",
+        "ended by round_limit",
+    }
+    | POT_PATHS
+)
+"""Variant paths that the standard rules never take (checked on the 750 standard games)."""
+
+
+def _with_rules(state: GameState, rules: Rules) -> GameState:
+    """``state`` under ``rules``: the pot at its seed, the bank at the rules' cash."""
+    out = state.copy()
+    out.rules = rules
+    out.pot = rules.free_parking_seed
+    out.bank_cash = rules.bank_cash
+    return out
+
+
+def test_variants_cover_every_preset_and_field() -> None:
+    rules = [v.rules for v in VARIANTS.values()]
+    assert all(p in rules for p in PRESETS.values() if p != Rules())
+    alone = {next(iter(r.variant_overrides())) for r in rules if len(r.variant_overrides()) == 1}
+    assert alone | {"free_parking_seed"} == set(VARIANT_FIELDS)  # the seed needs a pot: with free_parking
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_variant(name: str) -> None:
+    v = VARIANTS[name]
+    counter: collections.Counter[str] = collections.Counter()
+    games = 0
+    for si, state_name in enumerate(v.states):
+        state = _with_rules(load_state(INSTANCES[0].parent / f"{state_name}.json"), v.rules)
+        layout = TraceLayout.of(state)
+        reason_col = layout.game + GAME_FIELDS.index("reason")
+        winner_col = layout.game + GAME_FIELDS.index("winner")
+        worth_cols = [layout.player(q) + PLAYER_FIELDS.index("net_worth") for q in range(layout.n_players)]
+        for pi, policy in enumerate(v.policies):
+            seed = 1000 * si + pi
+            keys = stream_keys(seed, v.keys)
+            sim = simulate(state, v.keys, v.horizon, seed=seed, policy=policy, scoring="net_worth")
+            reasons: collections.Counter[str] = collections.Counter()
+            for g, key in enumerate(keys):
+                rows = _compare(state, int(key), policy, observers=[_variant_coverage(counter)], horizon=v.horizon)
+                _variant_trace_coverage(counter, layout, rows, state.phase != "start")
+                games += 1
+                if len(rows):
+                    last = rows[-1]
+                    reason = next(r for r, c in REASON_CODES.items() if c == last[reason_col])
+                    winner, worths = int(last[winner_col]), last[worth_cols]
+                else:  # over before the first turn (a target or a limit already met): no row
+                    res = reference_game(state, int(key), v.horizon, policy).result
+                    assert res is not None
+                    reason, winner = res.reason, res.winner_index
+                    worths = np.array([state.net_worth(q) for q in range(layout.n_players)])
+                reasons[reason] += 1
+                assert sim.winners[g] == winner, f"simulate: game {g} won by {sim.winners[g]}, reference {winner}"
+                assert np.array_equal(sim.worths[g], worths.astype(np.float32))
+            assert {r: round(f * v.keys) for r, f in sim.ended.items() if f} == dict(reasons)
+    missing = v.needed - {k for k, n in counter.items() if n}
+    assert not missing, f"{name}: paths never exercised in {games} games: {sorted(missing)}"
+    taken = v.never & {k for k, n in counter.items() if n}
+    assert not taken, f"{name}: paths the rules forbid were taken: {sorted(taken)}"
