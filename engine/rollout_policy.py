@@ -82,6 +82,20 @@ Shortage auctions, lifting a received mortgage
     Never: no premium bid for a scarce building, interest only on a
     mortgaged lot received.
 
+Rule variants (:class:`models.rules.Rules`)
+    The policy's decisions are legal under every variant, and the engine
+    applies the variants around them: without ``auctions`` a lot its lander
+    declines stays with the bank (``auction_max`` is never asked), under
+    ``auction_only`` ``buy`` is never asked; in jail, paying and a card are
+    always allowed, and "roll" under ``jail_doubles`` off means waiting out
+    the turn (the engine throws only on a last turn that pays). Without
+    ``even_building`` the policy still builds evenly: its build targets are
+    the lots at the group's lowest level, legal under both rules (the
+    engine's hotel break and liquidation follow the rules in force). The
+    policy takes no account of the Free Parking pot, the bank's cash (under
+    a finite bank a mortgage may bring less than its value; step 3 counts
+    full mortgage values), the cash target or the round limit.
+
 ``RolloutPolicy(trade=False, mortgage_to_build=False)`` is the policy before
 trading was added (buy, build from spare cash, lift, never trade).
 """

@@ -20,7 +20,6 @@ import numpy as np
 
 from engine import _kernel as k
 from engine.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
-from models.rules import Rules
 from models.state import GameState
 
 _KINDS = {
@@ -203,30 +202,15 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
-def endless_turn(rules: Rules) -> str | None:
-    """Why a turn under ``rules`` would never end, or ``None``: every throw of loaded dice
-    is a double (one face alone has a weight) while doubles roll again and never jail."""
-    dice = rules.dice
-    if not rules.doubles_again or rules.doubles_to_jail or dice.count < 2 or dice.weights is None:
-        return None
-    if sum(w > 0 for w in dice.weights) == 1:
-        return "every throw is a double, doubles roll again and never go to jail (doubles_to_jail 0): a turn never ends"
-    return None
-
-
 def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap;
     ``policy`` is one :class:`RolloutPolicy` for every seat or one per seat
     (:func:`engine.rollout_policy.seat_policies`; ``None``: the default).
 
-    Raises
-    ------
-    ValueError
-        When a turn could never end (:func:`endless_turn`), which no engine can play.
+    Every rule variant is played; nothing is refused (rules under which a turn could
+    never end, dice that always roll doubles with an endless doubles run, are refused
+    by :class:`models.rules.Rules` itself).
     """
-    why = endless_turn(state.rules)
-    if why is not None:
-        raise ValueError(f"the batch kernel cannot play these rules: {why}")
     names = sorted(state.board.groups)  # ids in name order: the order of Game._acquired
     group_ids = {g: i for i, g in enumerate(names)}
     sq_t = _square_table(state, group_ids)
@@ -243,4 +227,4 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     return Tables(b, x0, len(state.players), board.size)
 
 
-__all__ = ["DECK_NAMES", "Tables", "encode", "endless_turn"]
+__all__ = ["DECK_NAMES", "Tables", "encode"]

@@ -9,8 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine import _kernel as kernel
 from engine.game import Game
 from engine.rollout import (
+    GAME_FIELDS,
+    REASON_CODES,
+    TraceLayout,
     kernel_trace,
     paired_delta,
     reference_game,
@@ -18,6 +22,7 @@ from engine.rollout import (
     simulate,
 )
 from engine.rollout_policy import PolicyAgent, RolloutPolicy
+from engine.rollout_tables import encode
 from engine.streams import (
     CounterStream,
     SeededStream,
@@ -27,7 +32,7 @@ from engine.streams import (
     stream_keys,
 )
 from models.io import load_state, state_to_dict
-from models.rules import DiceSpec
+from models.rules import PRESETS, DiceSpec, Rules
 from models.state import GameState
 from models.trade import Trade, Transfer
 
@@ -75,6 +80,66 @@ def test_bad_arguments() -> None:
         simulate(state, 10, 0)
     with pytest.raises(ValueError, match="jail"):
         RolloutPolicy(jail="card")
+
+
+def test_rule_ends_are_reported_and_scored_as_won() -> None:
+    """A game the rules end (round limit, cash target) has its rules' winner, whatever the
+    scoring; only a game cut at the horizon is scored by the model. ``ended`` gives the
+    fraction of games per end reason."""
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    limited = state.copy()
+    limited.rules = Rules(round_limit=state.round + 8)
+    r = simulate(limited, 200, 30, seed=4, scoring="model")
+    assert set(r.ended) == set(REASON_CODES) and math.isclose(sum(r.ended.values()), 1.0)
+    assert r.ended["round_cap"] == 0 and r.ended["round_limit"] > 0.3 and r.finished == r.ended["bankruptcy"]
+    assert set(np.unique(r.scores)) <= {0.0, 1.0} and np.array_equal(r.scores.argmax(axis=1), r.winners)
+    assert r.mean_rounds <= 8
+    cut = simulate(state, 200, 8, seed=4, scoring="model")  # the same games, cut at the horizon instead
+    assert np.array_equal(cut.winners, r.winners) and cut.ended["round_cap"] == r.ended["round_limit"]
+    assert len(np.unique(cut.scores)) > 2  # the model's probabilities
+    # over before the first turn: a cash target everyone meets (a tie: the first seat), a limit reached
+    target = GameState.new_game(["A", "B", "C"], rules=Rules(cash_target=1500))
+    t = simulate(target, 20, 10, seed=1)
+    assert t.ended["cash_target"] == 1.0 and t.player_turns == 0 and (t.winners == 0).all()
+    late = state.copy()
+    late.rules = Rules(round_limit=state.round)
+    assert simulate(late, 20, 10, seed=1).ended["round_limit"] == 1.0
+
+
+def test_pot_and_bank_cash_start_from_the_state_in_every_game() -> None:
+    """The pot and the bank's cash are per-game state: every game of a batch starts from the
+    state's, not from the rules' seed and cash (the trace holds both, turn by turn)."""
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    state.rules = Rules(free_parking="taxes", free_parking_seed=100, bank_cash=5000)
+    state.pot, state.bank_cash = 650, 40
+    tables = encode(state, None, 10)
+    assert (tables.X0[4][kernel.POT], tables.X0[4][kernel.BANK]) == (650, 40)
+    layout = TraceLayout.of(state)
+    pot_col, bank_col = (layout.game + GAME_FIELDS.index(f) for f in ("pot", "bank_cash"))
+    for key in stream_keys(2, 4):
+        ref = reference_trace(state, int(key), 20)
+        assert np.array_equal(kernel_trace(state, int(key), 20), ref)
+        assert ref[0, bank_col] <= 40 + 2000 and ref[:, pot_col].max() >= 650
+    a = simulate(state, 60, 20, seed=3)
+    b = simulate(state, 60, 20, seed=3, batch=7)
+    assert a.to_dict() == b.to_dict() and np.array_equal(a.worths, b.worths)
+
+
+def test_plays_every_preset_and_dice_that_always_roll_doubles() -> None:
+    """The kernel refuses no rules: every preset encodes and plays; dice that always roll
+    doubles play where doubles end a turn (the third goes to jail, or doubles do not roll
+    again), and are refused by the rules themselves where a turn would never end."""
+    for name, rules in PRESETS.items():
+        state = GameState.new_game(["A", "B", "C"], rules=rules)
+        assert encode(state, None, 5).B[7].shape == (kernel.R_LEN,), name
+        assert simulate(state, 8, 10, seed=1).n_games == 8
+    always = DiceSpec(2, 6, (1, 0, 0, 0, 0, 0))
+    for rules in (Rules(dice=always), Rules(dice=always, doubles_to_jail=0, doubles_again=False)):
+        state = GameState.new_game(["A", "B"], rules=rules)
+        for key in stream_keys(1, 2):
+            assert np.array_equal(kernel_trace(state, int(key), 10), reference_trace(state, int(key), 10))
+    with pytest.raises(ValueError, match="endless"):
+        Rules(dice=always, doubles_to_jail=0)
 
 
 def _monopoly_trade(state: GameState) -> GameState:
