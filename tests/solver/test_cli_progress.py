@@ -79,7 +79,7 @@ def test_plot_dash_writes_the_png_to_stdout(capsysbinary: pytest.CaptureFixture[
     assert main(["analyze", state, "--plot", "-"]) == 0
     out, err = capsysbinary.readouterr()
     assert out.startswith(b"\x89PNG\r\n\x1a\n")
-    assert err.decode().startswith("Ann: GROWING")  # the analysis moved to stderr
+    assert err.decode().startswith("rules: standard-us\nAnn: GROWING")  # the analysis moved to stderr
     assert main(["analyze", state, "--plot", str(tmp_path / "f.png")]) == 0
     assert (tmp_path / "f.png").read_bytes() == out
 

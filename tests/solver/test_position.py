@@ -82,7 +82,7 @@ def test_analyze_json_on_every_instance(capsys: pytest.CaptureFixture[str], path
 def test_analyze_one_player_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(INSTANCES / "midgame-no-monopolies.json"), "--player", "Ann"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Ann: CAPPED") and "partial orange" in out and "New York Avenue" in out
+    assert out.startswith("rules: standard-us\nAnn: CAPPED") and "partial orange" in out and "New York Avenue" in out
     assert main(["analyze", str(INSTANCES / "midgame-no-monopolies.json"), "--player", "Zed"]) == 2
     assert "Zed" in capsys.readouterr().err
 
