@@ -30,13 +30,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from engine.game import Game
-from engine.landing import JailPolicyAgent, RollLandings
 from engine.markov import ChainError, PositionChain, columns, turn_shape
-from engine.streams import SeededStream
 from models.board import parse_board, standard_board
 from models.rules import PRESETS, DiceSpec, Rules
-from models.state import GameState
+from tests.engine.test_markov import simulate
 
 Z_MAX = 4.0
 
@@ -386,27 +383,7 @@ def test_go_landings() -> None:
 # ---------------------------------------------------------------------------
 # against the reference engine
 # ---------------------------------------------------------------------------
-def engine_landings(board, rules: Rules, policy: str, n_turns: int, seed: int, batches: int = 100):
-    """Movement-only turns of one token: (mean, batch-means SE, rolls) of the landings per turn."""
-    state = GameState.new_game(["token", "idle"], board, rules)
-    counts = np.zeros((batches, board.size + 1))
-    observe = RollLandings(board, 0, counts[0])
-    game = Game(
-        state,
-        [JailPolicyAgent(policy), JailPolicyAgent(policy)],
-        SeededStream(seed),
-        movement_only=True,
-        max_rounds=10**12,
-        observers=[observe],
-    )
-    per = n_turns // batches
-    for b in range(batches):
-        observe.row = counts[b]
-        for _ in range(per):
-            state.to_move, state.phase = 0, "start"
-            game.play_turn()
-    means = counts / per
-    return means.mean(axis=0), means.std(axis=0, ddof=1) / np.sqrt(batches), counts.sum()
+engine_landings = simulate  # the engine's landings per roll, as in test_markov
 
 
 MC_TURNS = 150_000

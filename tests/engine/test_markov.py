@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from engine.game import Game
-from engine.landing import JailPolicyAgent
+from engine.landing import JailPolicyAgent, RollLandings
 from engine.markov import PositionChain, columns
 from engine.streams import SeededStream
 from models.board import parse_board, standard_board
@@ -49,18 +49,12 @@ def row_rolls(chain: PositionChain) -> np.ndarray:
 
 
 def simulate(board, rules, policy: str, n_turns: int, seed: int, batches: int = 100):
-    """Play ``n_turns`` movement-only turns; return (mean, batch-means SE, rolls) of the
-    ``n + 1`` landings per turn (square, then in jail)."""
+    """Play ``n_turns`` movement-only turns of one token; return (mean, batch-means SE, rolls) of
+    the ``n + 1`` landings per turn (square, then in jail), counted per roll
+    (:class:`engine.landing.RollLandings`: a turn sat out in jail lands nowhere)."""
     state = GameState.new_game(["token", "idle"], board, rules)
-    n = board.size
-    counts = np.zeros((batches, n + 1))
-    row = [counts[0]]
-
-    def observe(event, game):
-        if event.kind == "roll_end" and event.player == 0:
-            d = event.data
-            row[0][n if d["in_jail"] else d["position"]] += 1
-
+    counts = np.zeros((batches, board.size + 1))
+    observe = RollLandings(board, 0, counts[0])
     game = Game(
         state,
         [JailPolicyAgent(policy), JailPolicyAgent(policy)],
@@ -71,10 +65,9 @@ def simulate(board, rules, policy: str, n_turns: int, seed: int, batches: int = 
     )
     per = n_turns // batches
     for b in range(batches):
-        row[0] = counts[b]
+        observe.row = counts[b]
         for _ in range(per):
-            state.to_move = 0
-            state.phase = "start"
+            state.to_move, state.phase = 0, "start"
             game.play_turn()
     means = counts / per
     return means.mean(axis=0), means.std(axis=0, ddof=1) / np.sqrt(batches), counts.sum()
