@@ -19,7 +19,9 @@
    preset's speed as a share of ``standard-us`` (the acceptance of issue
    #17: >= 90% with any preset). A preset's games are other games (a round
    limit or a cash target ends them sooner, a finite bank or a pot changes
-   who goes bankrupt), so the figure compares the cost of a player-turn.
+   who goes bankrupt), so the figure compares the cost of a player-turn in
+   those games: a round limit keeps more of the early game's dearer turns
+   (buying, auctions) and spreads each game's setup over fewer turns.
 2. The other idea, numpy vectorised across games: a kernel that moves every
    game's current player at once with array operations. It is given a much
    smaller job (dice, doubles, movement, Go salary and a fixed rent per

@@ -49,7 +49,7 @@ from engine.rollout import (
 from engine.rollout_policy import RolloutPolicy
 from engine.streams import stream_keys
 from models.board import HOTEL
-from models.io import load_state
+from models.io import load_state, repair_state, validate_state
 from models.rules import PRESETS, VARIANT_FIELDS, DiceSpec, Rules
 from models.state import GameState
 
@@ -431,8 +431,8 @@ VARIANTS: dict[str, Variant] = {
         Rules(doubles_to_jail=0, dice=DiceSpec(2, 2)), {"more rolls than the trace records"}, {"jailed: third double"}
     ),
     "doubles_to_jail=1": _v(Rules(doubles_to_jail=1), {"jailed: double number 1"}, {"two rolls in a turn"}),
-    "max_jail_rolls=1": _v(Rules(max_jail_rolls=1), {"paid out on jail turn 1"}, {"paid out on jail turn 2"}),
-    "max_jail_rolls=2": _v(Rules(max_jail_rolls=2), {"paid out on jail turn 2"}, {"paid out on jail turn 1"}),
+    "max_jail_rolls=1": _v(Rules(max_jail_rolls=1), {"paid out on jail turn 1"}, {"paid out on jail turn 2", "paid out on jail turn 3"}),
+    "max_jail_rolls=2": _v(Rules(max_jail_rolls=2), {"paid out on jail turn 2"}, {"paid out on jail turn 1", "paid out on jail turn 3"}),
     "jail_doubles=false": _v(Rules(jail_doubles=False), {"sat out in jail", "leave_third roll"}, {"leave_doubles"}),
     "jail_release=free": _v(Rules(jail_release="free"), {"leave_served"}, {"leave_third roll"}),
     "card_draw=replacement": _v(
@@ -502,11 +502,15 @@ STANDARD_NEVER = frozenset(
 
 
 def _with_rules(state: GameState, rules: Rules) -> GameState:
-    """``state`` under ``rules``: the pot at its seed, the bank at the rules' cash."""
+    """``state`` under ``rules``: the pot at its seed, the bank at the rules' cash, and what
+    the rules forbid repaired (:func:`models.io.repair_state`: jail turns beyond
+    ``max_jail_rolls``, a doubles count without ``doubles_again``), so a valid state."""
     out = state.copy()
     out.rules = rules
     out.pot = rules.free_parking_seed
     out.bank_cash = rules.bank_cash
+    out = repair_state(out).state
+    validate_state(out)
     return out
 
 
