@@ -49,8 +49,9 @@ Scoring
     (:meth:`models.state.GameState.net_worth`), ties to the earlier seat.
     ``scores[g, p]`` holds each game's scores; ``win_prob`` is their mean and
     its standard error ``sd / sqrt(n)`` (the binomial ``sqrt(p (1 - p) / n)``
-    when every score is 0 or 1). ``winners[g]`` is the bankruptcy winner, or
-    the richest player at the cut, whichever the scoring.
+    when every score is 0 or 1). ``winners[g]`` is the bankruptcy winner, the
+    richest player at a cash target or a round limit, or the richest player
+    at the cut, whichever the scoring.
 Two engines, one truth
     :func:`reference_trace` plays the same game with the reference engine
     (:class:`engine.game.Game`, :class:`engine.rollout_policy.PolicyAgent`,
@@ -58,7 +59,8 @@ Two engines, one truth
     kernel; the differential test demands identical rows after every turn
     (:class:`TraceLayout`: the doubles counter after each roll of the turn,
     then the whole state: cash, positions, jail, held Get Out of Jail Free
-    cards, buildings, mortgages, both decks' order and held cards, and the
+    cards, buildings, mortgages, the Free Parking pot and the bank's cash, both
+    decks' order, held cards and with-replacement draws, and the
     winner and end reason once the game is over). Only the kernel's trace
     call records them: :func:`simulate` passes a trace without rows, and its
     turns run the version of :func:`engine._kernel.play_turn` compiled
