@@ -59,9 +59,11 @@ from the faces seen since the dice last changed (the seed: "we model the
 distribution of rolling any number as a Dirichlet distribution and use MAP
 estimates"), refreshed at every game start; a set size seen in one colour
 group is assumed for every colour group of the same size (a rule change is
-usually uniform; a later observation corrects it). Rules the batch kernel
-cannot play (the class hooks of :mod:`engine.novelty_catalogue`) are named, not
-modelled. With ``adapt=False`` the monitor still detects, but
+usually uniform; a later observation corrects it). The class novelties'
+rules (``free_parking="bank"``, ``auction_only``) are named on detection, not
+put into the model: the model's rules keep the standard values there (every
+engine, the kernel included, could play them now; modelling them is left
+open). With ``adapt=False`` the monitor still detects, but
 :meth:`NoveltyMonitor.model` keeps returning the first board and rules it
 saw: the agent plays on the standard tables.
 
