@@ -53,7 +53,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from engine import dice as dice_math
 
@@ -300,6 +299,8 @@ def eventual_ruin(
         return 0.0
     keep = np.nonzero(can)[0]
     q = m[keep][:, keep]
+    import scipy.sparse.linalg as spla  # only this eventual-ruin solve needs it: imported here, not by every command
+
     a = sp.identity(len(keep), format="csc") - q.tocsc()
     h = spla.spsolve(a, chain.r[keep])
     pos = int(np.searchsorted(keep, chain.start))

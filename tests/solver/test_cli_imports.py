@@ -26,3 +26,22 @@ def test_validate_does_not_import_numba_ortools_or_scipy() -> None:
     doc = json.loads(done.stdout)
     assert doc["code"] == 0 and doc["out"].strip() == "ok"
     assert doc["heavy"] == []
+
+
+CHAINS_PROBE = """
+import contextlib, io, json, sys
+from solver.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main([sys.argv[2], sys.argv[1]])
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "ortools", "pandas") or m == "scipy.sparse.linalg")
+print(json.dumps({"code": code, "heavy": heavy}))
+"""
+
+
+def test_risk_and_analyze_import_no_kernel_solver_or_sparse_linalg() -> None:
+    """The chains' commands need neither the batch kernel (numba), CP-SAT (OR-Tools, pandas) nor
+    SciPy's sparse solvers (only the eventual-ruin solve of ``engine.bankruptcy`` uses them)."""
+    for command in ("risk", "analyze"):
+        done = subprocess.run([sys.executable, "-c", CHAINS_PROBE, str(INSTANCE), command], capture_output=True, text=True, timeout=120, check=True)
+        doc = json.loads(done.stdout)
+        assert doc == {"code": 0, "heavy": []}, command
