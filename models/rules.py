@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -297,22 +297,3 @@ command line (``--rules NAME``).
 ``short-game``
     The standard rules with a 60-round limit, won by net worth: a timed game.
 """
-
-
-def preset(name: str) -> Rules:
-    """The preset called ``name``.
-
-    Raises
-    ------
-    KeyError
-        No such preset; the message lists the presets.
-    """
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise KeyError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
-
-
-def with_overrides(base: Rules, **changes: Any) -> Rules:
-    """``base`` with ``changes`` (a thin :func:`dataclasses.replace`, checked by the constructor)."""
-    return replace(base, **changes)
