@@ -297,3 +297,17 @@ command line (``--rules NAME``).
 ``short-game``
     The standard rules with a 60-round limit, won by net worth: a timed game.
 """
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name``.
+
+    Raises
+    ------
+    KeyError
+        No such preset; the message lists the presets.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
