@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections import defaultdict
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -33,7 +31,7 @@ import pytest
 from engine.markov import ChainError, PositionChain, columns, turn_shape
 from models.board import parse_board, standard_board
 from models.rules import PRESETS, DiceSpec, Rules
-from tests.engine.test_markov import simulate
+from tests.engine.test_markov import enumerate_turn, simulate
 
 Z_MAX = 4.0
 
@@ -97,91 +95,6 @@ def tiny_board(go_to_jail: bool = True):
         {"type": "free_parking", "name": "Parking"},
     ]
     return parse_board({"name": "tiny-8", "squares": squares, "decks": {"chance": [], "community_chest": []}})
-
-
-def enumerate_turn(board, rules: Rules, policy: str, state: int):
-    """One turn from ``state`` on a board without card squares, roll by roll as the engine plays it.
-
-    Returns (end-state distribution, landings per square + in jail, expected rolls), in
-    fractions. Written from :mod:`engine.game`, not from the chain: a double counts towards
-    ``doubles_to_jail`` only under ``doubles_again`` (else every double is the first); the
-    ``doubles_to_jail``-th jails without moving; a double rolls again under ``doubles_again``.
-    In jail: no roll unless ``jail_doubles`` or the last turn pays; a double with
-    ``jail_doubles`` frees and moves; otherwise stay, or after the last turn pay and move
-    (``pay``) or leave free without moving (``free``, the roll counted in jail). An unbounded
-    turn (doubles roll again for ever) is followed until less than 1e-20 of it is left.
-    """
-    n, jail, gtj = board.size, board.jail, board.go_to_jail
-    dice = rules.dice
-    weights = dice.weights or (1,) * dice.sides
-    wsum = sum(Fraction(w) for w in weights)
-    throws = []
-    for faces in itertools.product(range(1, dice.sides + 1), repeat=dice.count):
-        p = Fraction(1)
-        for f in faces:
-            p *= Fraction(weights[f - 1]) / wsum
-        if p:
-            throws.append((sum(faces), dice.count >= 2 and len(set(faces)) == 1, p))
-    ends: dict[int, Fraction] = defaultdict(Fraction)
-    land: dict[int, Fraction] = defaultdict(Fraction)  # key n: in jail
-    rolls = Fraction(0)
-    m = rules.max_jail_rolls if policy == "long" else 1
-    J0 = n
-
-    def arrive(a: int, p: Fraction) -> bool:
-        if a == gtj:
-            land[n] += p
-            ends[J0] += p
-            return False
-        land[a] += p
-        return True
-
-    def free_turn(start: int) -> None:
-        nonlocal rolls
-        level = {start: Fraction(1)}
-        run = 0  # the engine's doubles_rolled
-        while level:
-            nxt: dict[int, Fraction] = defaultdict(Fraction)
-            for pos, p in level.items():
-                for t, dbl, q in throws:
-                    pq = p * q
-                    rolls += pq
-                    count = (run + 1 if rules.doubles_again else 1) if dbl else 0
-                    if dbl and rules.doubles_to_jail and count >= rules.doubles_to_jail:
-                        land[n] += pq
-                        ends[J0] += pq
-                        continue
-                    a = (pos + t) % n
-                    if arrive(a, pq):
-                        if dbl and rules.doubles_again:
-                            nxt[a] += pq
-                        else:
-                            ends[a] += pq
-            run += 1
-            level = dict(nxt)
-            if sum(level.values()) < Fraction(1, 10**20):
-                break
-
-    if state < n:
-        free_turn(state)
-    elif policy == "short":
-        free_turn(jail)
-    else:
-        f = state - n
-        last = f + 1 >= m
-        after = jail if last else n + f + 1  # after the last jail turn: free on the jail square
-        if not rules.jail_doubles and not (last and rules.jail_release == "pay"):
-            ends[after] += 1
-        else:
-            for t, dbl, q in throws:
-                rolls += q
-                if not (dbl and rules.jail_doubles) and (not last or rules.jail_release == "free"):
-                    land[n] += q
-                    ends[after] += q
-                    continue
-                if arrive((jail + t) % n, q):  # freed by doubles, or paid after the last: move, no extra roll
-                    ends[(jail + t) % n] += q
-    return ends, land, rolls
 
 
 ENUM_DICE = [DiceSpec(2, 2), DiceSpec(2, 3, (1, 2, 4))]

@@ -115,11 +115,20 @@ def tiny_board_doc() -> dict:
     }
 
 
-def enumerate_turn(board, dice: DiceSpec, max_jail: int, policy: str, state: int):
-    """Exact turn from ``state`` on a board without card squares, by walking every throw.
+def enumerate_turn(board, rules: Rules, policy: str, state: int):
+    """One turn from ``state`` on a board without card squares, roll by roll as the engine plays it.
 
-    Returns (end-state distribution, landings per square + in jail, expected rolls)."""
+    Returns (end-state distribution, landings per square + in jail, expected rolls), in
+    fractions. Written from :mod:`engine.game`, not from the chain: a double counts towards
+    ``doubles_to_jail`` only under ``doubles_again`` (else every double is the first); the
+    ``doubles_to_jail``-th jails without moving; a double rolls again under ``doubles_again``.
+    In jail: no roll unless ``jail_doubles`` or the last turn pays; a double with
+    ``jail_doubles`` frees and moves; otherwise stay, or after the last turn pay and move
+    (``pay``) or leave free without moving (``free``, the roll counted in jail). An unbounded
+    turn (doubles roll again for ever) is followed until less than 1e-20 of it is left.
+    """
     n, jail, gtj = board.size, board.jail, board.go_to_jail
+    dice = rules.dice
     weights = dice.weights or (1,) * dice.sides
     wsum = sum(Fraction(w) for w in weights)
     throws = []
@@ -127,14 +136,15 @@ def enumerate_turn(board, dice: DiceSpec, max_jail: int, policy: str, state: int
         p = Fraction(1)
         for f in faces:
             p *= Fraction(weights[f - 1]) / wsum
-        throws.append((sum(faces), dice.count >= 2 and len(set(faces)) == 1, p))
+        if p:
+            throws.append((sum(faces), dice.count >= 2 and len(set(faces)) == 1, p))
     ends: dict[int, Fraction] = defaultdict(Fraction)
     land: dict[int, Fraction] = defaultdict(Fraction)  # key n: in jail
-    rolls = [Fraction(0)]
+    rolls = Fraction(0)
+    m = rules.max_jail_rolls if policy == "long" else 1
     J0 = n
 
     def arrive(a: int, p: Fraction) -> bool:
-        """Land on ``a``; returns False when sent to jail."""
         if a == gtj:
             land[n] += p
             ends[J0] += p
@@ -142,42 +152,54 @@ def enumerate_turn(board, dice: DiceSpec, max_jail: int, policy: str, state: int
         land[a] += p
         return True
 
-    def free(pos: int, doubles: int, p: Fraction) -> None:
-        for t, dbl, q in throws:
-            pq = p * q
-            rolls[0] += pq
-            if dbl and doubles == 2:  # third double: jail, no move
-                land[n] += pq
-                ends[J0] += pq
-                continue
-            a = (pos + t) % n
-            if arrive(a, pq):
-                if dbl:
-                    free(a, doubles + 1, pq)
-                else:
-                    ends[a] += pq
+    def free_turn(start: int) -> None:
+        nonlocal rolls
+        level = {start: Fraction(1)}
+        run = 0  # the engine's doubles_rolled
+        while level:
+            nxt: dict[int, Fraction] = defaultdict(Fraction)
+            for pos, p in level.items():
+                for t, dbl, q in throws:
+                    pq = p * q
+                    rolls += pq
+                    count = (run + 1 if rules.doubles_again else 1) if dbl else 0
+                    if dbl and rules.doubles_to_jail and count >= rules.doubles_to_jail:
+                        land[n] += pq
+                        ends[J0] += pq
+                        continue
+                    a = (pos + t) % n
+                    if arrive(a, pq):
+                        if dbl and rules.doubles_again:
+                            nxt[a] += pq
+                        else:
+                            ends[a] += pq
+            run += 1
+            level = dict(nxt)
+            if sum(level.values()) < Fraction(1, 10**20):
+                break
 
     if state < n:
-        free(state, 0, Fraction(1))
+        free_turn(state)
     elif policy == "short":
-        free(jail, 0, Fraction(1))
+        free_turn(jail)
     else:
         f = state - n
-        for t, dbl, q in throws:
-            rolls[0] += q
-            if not dbl and f + 1 < max_jail:
-                land[n] += q
-                ends[n + f + 1] += q
-                continue
-            a = (jail + t) % n  # doubles, or paid after the last failure: move, no extra roll
-            if arrive(a, q):
-                ends[a] += q
-    return ends, land, rolls[0]
+        last = f + 1 >= m
+        after = jail if last else n + f + 1  # after the last jail turn: free on the jail square
+        if not rules.jail_doubles and not (last and rules.jail_release == "pay"):
+            ends[after] += 1
+        else:
+            for t, dbl, q in throws:
+                rolls += q
+                if not (dbl and rules.jail_doubles) and (not last or rules.jail_release == "free"):
+                    land[n] += q
+                    ends[after] += q
+                    continue
+                if arrive((jail + t) % n, q):  # freed by doubles, or paid after the last: move, no extra roll
+                    ends[(jail + t) % n] += q
+    return ends, land, rolls
 
 
-# ---------------------------------------------------------------------------
-# structure
-# ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def std_long():
     return PositionChain(standard_board(), Rules(), "long")
@@ -291,7 +313,7 @@ def test_tiny_board_every_row_against_enumeration(tiny, policy, dice):
     chain = PositionChain(board, rules, policy)
     n = board.size
     for x in range(chain.size):
-        ends, land, rolls = enumerate_turn(board, dice, rules.max_jail_rolls, policy, x)
+        ends, land, rolls = enumerate_turn(board, rules, policy, x)
         t_row = np.zeros(chain.size)
         for k, v in ends.items():
             t_row[k] += float(v)
