@@ -220,14 +220,8 @@ class OfferStJames(BaseAgent):
 def test_shortage_auction_and_mortgaged_receipt_decisions() -> None:
     doc = json.loads(json.dumps(SHORTAGE))
     doc["rules"] = {"houses": 1}
-    doc["properties"] = {
-        "Mediterranean Avenue": {"owner": "A"},
-        "Baltic Avenue": {"owner": "A"},
-        "Oriental Avenue": {"owner": "B"},
-        "Vermont Avenue": {"owner": "B"},
-        "Connecticut Avenue": {"owner": "B"},
-        "St. James Place": {"owner": "C", "mortgaged": True},
-    }
+    for lot in ("Tennessee Avenue", "New York Avenue"):  # C holds only the mortgaged St. James Place
+        del doc["properties"][lot]
     env = MonopolyAECEnv(start_state=doc, opponents={"player_2": OfferStJames})
     env.reset(seed=0)
     script = [
