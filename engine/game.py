@@ -77,8 +77,8 @@ End
     ``max_rounds`` complete rounds (``round_cap``, the host's cap) or
     ``rules.round_limit`` rounds (``round_limit``), or at the end of a turn
     after which a player holds ``rules.cash_target`` in cash
-    (``cash_target``); but for a bankruptcy the highest net worth
-    (:meth:`GameState.net_worth`) wins, ties to the earlier seat.
+    (``cash_target``). A game ended other than by bankruptcy is won by the
+    highest net worth (:meth:`GameState.net_worth`), ties to the earlier seat.
 
 Novelty trials hide rule changes: with ``announced_rules`` the agents'
 views show those rules (:class:`engine.view.GameView`); a jail payment that
