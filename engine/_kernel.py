@@ -42,6 +42,7 @@ from numba import njit
 _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 jit: Any = njit(**_OPTIONS)
 jit_inline: Any = njit(inline="always", **_OPTIONS)
+jit_nogil: Any = njit(nogil=True, **_OPTIONS)  # the entry point: threads run batches side by side
 
 # --- SQ columns (one row per square) ----------------------------------------
 KIND, GROUP, PRICE, HCOST, MVAL, INTEREST, TAX = 0, 1, 2, 3, 4, 5, 6
@@ -1547,7 +1548,7 @@ def _copy2(src, dst):
             dst[i, j] = src[i, j]
 
 
-@jit
+@jit_nogil
 def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
     """Play one game per key from the initial state ``X0``, in the work state ``X``.
 

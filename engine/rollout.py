@@ -70,16 +70,19 @@ Two engines, one truth
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from engine import _kernel
 from engine.game import Game, Observer
 from engine.rollout_policy import PolicyAgent, PolicyLike, seat_policies
-from engine.rollout_tables import DECK_NAMES, encode
+from engine.rollout_tables import DECK_NAMES, Tables, encode
 from engine.seeding import SeedLike
 from engine.streams import CounterStream, stream_keys
 from models.state import GameState
@@ -158,6 +161,7 @@ def simulate(
     policy: PolicyLike = None,
     batch: int = DEFAULT_BATCH,
     scoring: str | None = None,
+    threads: int = 1,
 ) -> RolloutResult:
     """Play ``n_games`` games from ``state`` for at most ``horizon`` rounds.
 
@@ -183,8 +187,17 @@ def simulate(
         horizon value, :mod:`engine.win_model`) or ``"net_worth"`` (the
         richest player wins); default :data:`DEFAULT_SCORING`. See the module
         docstring.
+    threads:
+        Threads playing each batch side by side (the kernel releases the GIL):
+        the batch is cut into ``threads`` consecutive slices, each played into
+        its own rows of the batch's arrays with its own work state, and then
+        scored and summed exactly as with one thread. Every game depends only
+        on its key, so the result is identical for any number of threads
+        (a test checks it).
     """
     _check_args(state, n_games, horizon)
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be in 1..{MAX_THREADS}, got {threads}")
     scoring = scoring or DEFAULT_SCORING
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
@@ -202,28 +215,33 @@ def simulate(
     reasons = np.zeros(len(REASON_CODES), dtype=np.int64)
     start = time.perf_counter()
     trace = np.zeros((0, 1), dtype=np.int64)  # no rows: no turn is recorded
-    work = tables.work()
-    for lo in range(0, n_games, batch):
-        m = min(batch, n_games - lo)
-        keys = stream_keys(seed, m, first=lo)
-        w = np.empty(m, dtype=np.int64)
-        worths = np.empty((m, n_pl), dtype=np.int64)
-        info = np.empty((m, 3), dtype=np.int64)
-        final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
-        turns += int(_kernel.run_batch(tables.B, tables.X0, work, keys, w, worths, info, trace, final))
-        winners[lo : lo + m] = w
-        reason = info[:, 2]
-        cut = reason == _kernel.REASON_CAP  # cut at the horizon; every other end has the rules' winner
-        one_hot = (~cut if model is not None else np.ones(m, bool)) & (w >= 0)
-        block = scores[lo : lo + m]
-        block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
-        if model is not None and cut.any():
-            block[cut] = model(final[cut], n_pl, n_sq)
-        all_worths[lo : lo + m] = worths
-        worth_sum += worths.sum(axis=0)
-        finished += int((reason == _kernel.REASON_BANKRUPTCY).sum())
-        reasons += np.bincount(reason, minlength=len(REASON_CODES))
-        rounds += int(info[:, 1].sum()) - m * state.round
+    works = [tables.work() for _ in range(min(threads, n_games))]
+    pool = ThreadPoolExecutor(max_workers=len(works)) if len(works) > 1 else None
+    try:
+        for lo in range(0, n_games, batch):
+            m = min(batch, n_games - lo)
+            keys = stream_keys(seed, m, first=lo)
+            w = np.empty(m, dtype=np.int64)
+            worths = np.empty((m, n_pl), dtype=np.int64)
+            info = np.empty((m, 3), dtype=np.int64)
+            final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
+            turns += _play_batch(tables, works, pool, keys, w, worths, info, trace, final)
+            winners[lo : lo + m] = w
+            reason = info[:, 2]
+            cut = reason == _kernel.REASON_CAP  # cut at the horizon; every other end has the rules' winner
+            one_hot = (~cut if model is not None else np.ones(m, bool)) & (w >= 0)
+            block = scores[lo : lo + m]
+            block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
+            if model is not None and cut.any():
+                block[cut] = model(final[cut], n_pl, n_sq)
+            all_worths[lo : lo + m] = worths
+            worth_sum += worths.sum(axis=0)
+            finished += int((reason == _kernel.REASON_BANKRUPTCY).sum())
+            reasons += np.bincount(reason, minlength=len(REASON_CODES))
+            rounds += int(info[:, 1].sum()) - m * state.round
+    finally:
+        if pool is not None:
+            pool.shutdown()
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
     mean = scores.mean(axis=0)
@@ -245,6 +263,50 @@ def simulate(
         scoring=scoring,
         ended={name: float(reasons[code]) / n_games for name, code in REASON_CODES.items()},
     )
+
+
+MAX_THREADS = 64
+"""The most threads :func:`simulate` takes."""
+
+
+def default_threads() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else the
+    CPU count), at most :data:`MAX_THREADS`: the ``threads`` that ``solve`` and
+    :func:`solver.decide.decide` use unless told."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, n))
+
+
+def _play_batch(
+    tables: Tables,
+    works: list[tuple[Any, ...]],
+    pool: ThreadPoolExecutor | None,
+    keys: np.ndarray,
+    w: np.ndarray,
+    worths: np.ndarray,
+    info: np.ndarray,
+    trace: np.ndarray,
+    final: np.ndarray,
+) -> int:
+    """Play the games of ``keys`` into the batch's arrays; with a pool, as ``len(works)``
+    consecutive slices side by side, each with its own work state (a game's rows depend
+    only on its key and the tables, so the arrays are the same either way). Returns the
+    player-turns played."""
+    m = len(keys)
+    if pool is None or m < 2:
+        return int(_kernel.run_batch(tables.B, tables.X0, works[0], keys, w, worths, info, trace, final))
+    k = min(len(works), m)
+    cuts = [m * i // k for i in range(k + 1)]
+
+    def run(i: int) -> int:
+        a, b = cuts[i], cuts[i + 1]
+        f = final[a:b] if len(final) else final
+        return int(_kernel.run_batch(tables.B, tables.X0, works[i], keys[a:b], w[a:b], worths[a:b], info[a:b], trace, f))
+
+    return sum(pool.map(run, range(k)))
 
 
 SCORINGS = ("model", "net_worth")

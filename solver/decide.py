@@ -62,7 +62,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.markov import PositionChain
-from engine.rollout import RolloutResult, paired_delta, simulate
+from engine.rollout import RolloutResult, default_threads, paired_delta, simulate
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
@@ -314,11 +314,14 @@ def decide(
     settings: DecideSettings | None = None,
     strategic: tuple[int, ...] = (),
     chain: PositionChain | None = None,
+    threads: int | None = None,
 ) -> Decision:
     """What ``player`` (a name) should do now (module docstring).
 
     ``strategic`` lists seats known to play :class:`engine.strategic.StrategicTradeAgent`
-    (their acceptance is their own rule)."""
+    (their acceptance is their own rule). ``threads`` play each simulation side by side
+    (default :func:`engine.rollout.default_threads`, every core this process may use); the
+    decision is the same for any number."""
     st = settings or DecideSettings()
     p = state.player_index(player)
     if state.players[p].bankrupt:
@@ -326,7 +329,8 @@ def decide(
     _load_kernel()
     clock = _Clock(budget_s)
     chain = chain or PositionChain(state.board, state.rules, "long")
-    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed).holding(p, len(state.players))
+    threads = default_threads() if threads is None else threads
+    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads).holding(p, len(state.players))
     t = time.perf_counter()
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     funding: FundedPlan | None = None
@@ -337,7 +341,7 @@ def decide(
     t = _phase("position and build plan", t, f"{pos.verdict}")
     base = baseline(state, rs)
     if plan is not None and built is not None:
-        after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
+        after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring, threads=rs.threads)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)

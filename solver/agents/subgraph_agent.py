@@ -613,7 +613,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         except InvalidTradeError:  # an offer the engine would refuse anyway
             return False
         base = baseline(state, rs)
-        res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
+        res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring, threads=rs.threads)
         return gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
 
 

@@ -38,6 +38,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--budget", type=float_in(0.0, 86_400.0, open_low=True), default=60.0, help="wall-clock safety cap in seconds (default 60; (0, 86400])")
     p.add_argument("--rollouts", type=int_in(1, 100_000), default=800, help="games per simulated state (default 800; 1..100000)")
     p.add_argument(
+        "--threads",
+        type=int_in(1, 64),
+        default=None,
+        help="threads playing each simulation (default: every core this process may use; 1..64); the answer is the same for any number",
+    )
+    p.add_argument(
         "--mode",
         choices=("fair", "best"),
         default="fair",
@@ -71,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         rollouts=args.rollouts,
         seed=args.seed,
         settings=DecideSettings(mode=args.mode),
+        threads=args.threads,
     )
     doc = d.to_dict(state)
     if html_target is not None:

@@ -105,7 +105,7 @@ def _curves(
             after = trade_after(state, t)
         except InvalidTradeError:  # an amount a side cannot pay is simply not sampled
             continue
-        r = simulate(after, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
+        r = simulate(after, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
         pts.append((c, r.win_prob[a], r.win_prob[b]))
     if len(pts) < 2:
         return None

@@ -55,7 +55,8 @@ class RescoreSettings:
 
     ``policy`` is the rollout policy, one for every seat or one per seat
     (:data:`engine.rollout_policy.PolicyLike`); ``scoring`` how a rollout cut
-    at the horizon is scored (:func:`engine.rollout.simulate`).
+    at the horizon is scored (:func:`engine.rollout.simulate`); ``threads`` how many
+    threads play each simulation (the result is the same for any number).
     """
 
     rollouts: int = 800
@@ -66,6 +67,7 @@ class RescoreSettings:
     acceptance_slope: float = 40.0
     policy: PolicyLike = field(default_factory=RolloutPolicy)
     scoring: str | None = None
+    threads: int = 1
 
     def holding(self, seat: int, n_players: int) -> RescoreSettings:
         """The same settings with ``seat`` holding in the rollouts: it proposes and
@@ -122,7 +124,7 @@ class Rescored:
 
 def baseline(state: GameState, settings: RescoreSettings) -> RolloutResult:
     """The state without any trade, on the settings' dice."""
-    return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
+    return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
 
 
 def trade_after(state: GameState, trade: Trade) -> GameState:
@@ -174,7 +176,7 @@ def rescore_one(
         after_state = trade_after(state, trade)
     except InvalidTradeError:
         return None
-    after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring)
+    after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
     names = base.players
     delta, se = {}, {}
     for n in names:
