@@ -1,7 +1,7 @@
 """Batch kernel: throughput, the numpy alternative, and common random numbers.
 
     python bench/rollout.py [--games 20000] [--crn-games 4000] [--rules PRESET[,PRESET...]|all]
-                            [--horizons 50,100] [--throughput-only]
+                            [--horizons 50,100] [--threads N] [--throughput-only]
 
 1. Throughput of :func:`engine.rollout.simulate` on one core (numba runs
    single-threaded), player-turns per second and microseconds per game, with
@@ -22,6 +22,11 @@
    who goes bankrupt), so the figure compares the cost of a player-turn in
    those games: a round limit keeps more of the early game's dearer turns
    (buying, auctions) and spreads each game's setup over fewer turns.
+1b. With ``--threads N`` (N > 1): the same games, horizon 100, standard rules, on
+   ``N`` threads (``simulate(threads=N)``: slices of each batch side by side, the
+   kernel releasing the GIL) against one, wall-clock, fastest of three each; the
+   results are checked to be identical. The speed-up is what ``solve`` gains on a
+   machine with ``N`` free cores.
 2. The other idea, numpy vectorised across games: a kernel that moves every
    game's current player at once with array operations. It is given a much
    smaller job (dice, doubles, movement, Go salary and a fixed rent per
@@ -97,6 +102,29 @@ def throughput(games: int, presets: list[str] | None = None, horizons: tuple[int
                         f"in {r.seconds:.2f} s = {rate / 1e6:.2f} M player-turns/s{share}, {r.seconds / games * 1e6:.1f} us/game "
                         f"(mean {r.mean_rounds:.1f} rounds; {ends})"
                     )
+
+
+def thread_speedup(games: int, threads: int) -> None:
+    """Point 1b: wall-clock of the same games on ``threads`` threads against one."""
+    mid = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    print(f"1b. {threads} threads against one (wall-clock, horizon 100, fastest of three; identical results checked)")
+    for name, policy in POLICIES:
+        for label, state in (("opening, 4 players", GameState.new_game(["A", "B", "C", "D"])), ("midgame-no-monopolies", mid)):
+            best: dict[int, float] = {}
+            out = {}
+            for n in (1, threads):
+                secs = []
+                for _ in range(3):
+                    t = time.perf_counter()
+                    out[n] = simulate(state, games, 100, seed=1, policy=policy, scoring="net_worth", threads=n)
+                    secs.append(time.perf_counter() - t)
+                best[n] = min(secs)
+            same = out[1].to_dict() == out[threads].to_dict() and np.array_equal(out[1].worths, out[threads].worths)
+            turns = out[1].player_turns
+            print(
+                f"   {name:<18} {label:<22}: 1 thread {turns / best[1] / 1e6:.2f} M player-turns/s, {threads} threads "
+                f"{turns / best[threads] / 1e6:.2f} M/s, speed-up {best[1] / best[threads]:.2f}x, identical: {same}"
+            )
 
 
 def numpy_vectorised(games: int, horizon: int, seed: int) -> tuple[int, float]:
@@ -227,13 +255,16 @@ def main() -> None:
     ap.add_argument("--crn-games", type=int, default=4000)
     ap.add_argument("--rules", default="standard-us", help="rule presets for point 1, comma-separated, or 'all'")
     ap.add_argument("--horizons", default="50,100", help="horizons of point 1, comma-separated")
-    ap.add_argument("--throughput-only", action="store_true", help="point 1 only")
+    ap.add_argument("--threads", type=int, default=1, help="also time point 1b with this many threads (default 1: skipped)")
+    ap.add_argument("--throughput-only", action="store_true", help="point 1 (and 1b) only")
     args = ap.parse_args()
     presets = list(PRESETS) if args.rules == "all" else [p.strip() for p in args.rules.split(",")]
     unknown = [p for p in presets if p not in PRESETS]
     if unknown:
         ap.error(f"unknown preset(s) {', '.join(unknown)} (presets: {', '.join(PRESETS)})")
     throughput(args.games, presets, tuple(int(h) for h in args.horizons.split(",")))
+    if args.threads > 1:
+        thread_speedup(args.games, args.threads)
     if args.throughput_only:
         return
     numpy_comparison(args.games)
