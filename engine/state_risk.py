@@ -138,7 +138,31 @@ def _draw_pile(state: GameState, kind: str) -> tuple[Card, ...]:
     return tuple(c for i, c in enumerate(deck) if i not in held) or deck
 
 
+_OUTCOMES_CACHE: dict[tuple[object, ...], tuple[object, _Outcomes]] = {}
+_OUTCOMES_CACHE_SIZE = 256
+
+
 def _outcomes(state: GameState, player: int) -> _Outcomes:
+    """The card resolution of every arrival square (:class:`_Outcomes`), memoised: it depends
+    only on the board, the rules, the cards held (draws with replacement), the player's
+    houses and hotels (repairs) and the number of active players (cards paid per player),
+    so most of a game's ruin chains reuse one. The arrays are shared: read only."""
+    houses, hotels = state.building_counts(player)
+    held = held_cards(state) if state.rules.card_draw == "replacement" else None
+    key = (id(state.board), state.rules, held, houses, hotels, len(state.active_players()))
+    hit = _OUTCOMES_CACHE.get(key)
+    if hit is not None and hit[0] is state.board:
+        return hit[1]
+    if len(_OUTCOMES_CACHE) >= _OUTCOMES_CACHE_SIZE:
+        _OUTCOMES_CACHE.clear()
+    out = _compute_outcomes(state, player)
+    for a in (out.X, out.Z, out.mult):
+        a.setflags(write=False)
+    _OUTCOMES_CACHE[key] = (state.board, out)
+    return out
+
+
+def _compute_outcomes(state: GameState, player: int) -> _Outcomes:
     board = state.board
     n = board.size
     width = 3 * n + 1

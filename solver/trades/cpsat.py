@@ -148,7 +148,7 @@ class TradeModel:
     ) -> None:
         self.space = space
         self.values = values
-        self.model = cp_model.CpModel()
+        self.model = _CpModel()
         self.v = _Vars()
         self._kinks: dict[tuple[int, int], Any] = {}
         self._nears: dict[tuple[int, str], Any] = {}
@@ -465,6 +465,16 @@ class TradeModel:
         key = cand.structure
         lits = [self.v.moves[(key, sq, a, b)] for sq, a, b in cand.moves]
         self.model.add(sum(lits) <= len(lits) - 1)
+
+
+class _CpModel(cp_model.CpModel):
+    """``cp_model.CpModel`` without the camelCase aliases that OR-Tools 9.x attaches to every
+    new model (``_add_pre_pep8_methods``: about 60 bound wrappers, 0.7 ms a model, a sixth of
+    a bilateral search here); this module calls only the snake_case methods. On a version
+    without that hook the override is simply never called."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        return None
 
 
 # ---------------------------------------------------------------------------
