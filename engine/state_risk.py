@@ -148,7 +148,7 @@ def _outcomes(state: GameState, player: int) -> _Outcomes:
     houses and hotels (repairs) and the number of active players (cards paid per player),
     so most of a game's ruin chains reuse one. The arrays are shared: read only."""
     houses, hotels = state.building_counts(player)
-    held = held_cards(state) if state.rules.card_draw == "replacement" else None
+    held = tuple(sorted(held_cards(state).items())) if state.rules.card_draw == "replacement" else None
     key = (id(state.board), state.rules, held, houses, hotels, len(state.active_players()))
     hit = _OUTCOMES_CACHE.get(key)
     if hit is not None and hit[0] is state.board:
@@ -251,6 +251,143 @@ def rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]
 Moves = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
+@dataclass(frozen=True)
+class _MoveTable:
+    """The moves of :func:`_moves` without their cash: per set ``(src, dst, prob, pre, salary,
+    rows, t)``, where ``rows`` indexes the outcome slots (-1: a move with no roll, no cash) and
+    ``t`` is the dice total; and per outcome slot its square, kind (0 plain, 1 rr, 2 ut, 3
+    jail), card cash and card multiplier. Rents enter only through :func:`rent_vectors`, so a
+    change of holdings reuses the table (memoised with the card resolution, :func:`_outcomes`)."""
+
+    sets: dict[str, tuple[np.ndarray, ...]]
+    sq: np.ndarray
+    kind: np.ndarray
+    card: np.ndarray
+    mult: np.ndarray
+    n_pos: int
+
+
+_TABLE_CACHE: dict[tuple[object, ...], tuple[_Outcomes, _MoveTable]] = {}
+
+
+def _move_table(state: GameState, player: int, jail: JailPolicy) -> _MoveTable:
+    """The :class:`_MoveTable` of ``state`` for ``player`` and ``jail``, memoised per card
+    resolution (the same key as :func:`_outcomes`, plus ``jail``)."""
+    oc = _outcomes(state, player)
+    key = (id(oc), jail)
+    hit = _TABLE_CACHE.get(key)
+    if hit is not None and hit[0] is oc:
+        return hit[1]
+    if len(_TABLE_CACHE) >= _OUTCOMES_CACHE_SIZE:
+        _TABLE_CACHE.clear()
+    table = _build_move_table(state, oc, jail)
+    _TABLE_CACHE[key] = (oc, table)
+    return table
+
+
+def _build_move_table(state: GameState, oc: _Outcomes, jail: JailPolicy) -> _MoveTable:
+    board, rules = state.board, state.rules
+    n = board.size
+    dd = dice_math.doubles_pmf(rules.dice)
+    nd = dice_math.non_doubles_pmf(rules.dice)
+    n_jail = rules.max_jail_rolls if jail == "long" else 1
+    jail_pos = n
+    # Outcome table: for arrival a, rows start[a]..start[a+1] list its outcome slots.
+    arr, slot = np.nonzero(oc.X > 0)
+    start = np.searchsorted(arr, np.arange(n + 1))
+    px = oc.X[arr, slot]
+    card = oc.Z[arr, slot] / px
+    kind = slot // n  # 0 plain, 1 rr, 2 ut, 3 jail
+    sq = np.where(kind == 3, board.jail, slot % n)
+    jailed = kind == 3
+    sets: dict[str, list[tuple[np.ndarray, ...]]] = {"nd": [], "dj": [], "dc": [], "th": []}
+    totals = np.arange(len(dd))
+
+    def still(src: np.ndarray, dst: np.ndarray, prob: np.ndarray, pre: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Moves with no roll and no cash (sat out in jail, the third double to jail)."""
+        k = len(src)
+        return (src, dst, prob, pre, np.zeros(k), np.full(k, -1), np.zeros(k, dtype=np.int64))
+
+    def roll(src_pos: np.ndarray, squares: np.ndarray, pmf: np.ndarray, dbl: bool, fine_first: float, from_jail: bool) -> None:
+        """Moves of the throws with probabilities ``pmf`` (doubles or not) from every
+        square of ``squares`` at once, sorted into the sets."""
+        t_all = totals[pmf > 0]
+        src_i = np.repeat(np.arange(len(squares)), len(t_all))
+        t = np.tile(t_all, len(squares))
+        p_t = np.tile(pmf[t_all], len(squares))
+        here = squares[src_i]
+        a = (here + t) % n
+        counts = start[a + 1] - start[a]
+        rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+        t_r = np.repeat(t, counts)
+        salary = np.where(here + t >= n, rules.go_salary, 0.0)
+        if rules.go_landing_bonus:  # a roll ending on Go pays the salary twice
+            salary = salary + np.where((here + t) % n == 0, rules.go_salary, 0.0)
+        salary = np.repeat(salary, counts)
+        dst = np.where(jailed[rows], jail_pos, sq[rows])
+        move = (np.repeat(src_pos[src_i], counts), dst, np.repeat(p_t, counts) * px[rows], np.full(len(rows), fine_first), salary, rows, t_r)
+        if not dbl or from_jail:
+            sets["nd"].append(move)
+            return
+        to_jail = jailed[rows]
+        sets["dj"].append(tuple(v[to_jail] for v in move))
+        sets["dc"].append(tuple(v[~to_jail] for v in move))
+
+    squares = np.arange(n)
+    rolls, jails = turn_shape(rules)
+    p_dbl = float(dd.sum())
+    fine = float(rules.jail_fine)
+    jail_sq = np.array([board.jail])
+
+    def doubles(src_pos: np.ndarray, squares: np.ndarray, fine_first: float) -> None:
+        """The doubles of a turn's first roll from ``squares`` (the rules sort them, :func:`turn_shape`)."""
+        if rolls == 1 and jails:  # every double goes to jail without moving
+            if src_pos[0] >= n:  # from jail (short policy): the fine first, then the turn ends in jail
+                k = len(src_pos)
+                sets["nd"].append(still(src_pos, np.full(k, jail_pos), np.full(k, p_dbl), np.full(k, fine_first)))
+            return  # (from a free square: the move set ``th``)
+        roll(src_pos, squares, dd, rolls != 1, fine_first, False)  # one roll a turn: a double ends it
+
+    roll(squares, squares, nd, False, 0.0, False)
+    doubles(squares, squares, 0.0)
+    if jails:
+        sets["th"].append(still(squares, np.full(n, jail_pos), np.full(n, p_dbl), np.zeros(n)))
+    if jail == "short":  # pay at the start of the turn, then roll as from the jail square
+        jp = np.array([jail_pos])
+        roll(jp, jail_sq, nd, False, -fine, False)
+        doubles(jp, jail_sq, -fine)
+    else:
+        p_nd = float(nd.sum())
+        for f in range(n_jail):
+            jp = np.array([jail_pos + f])
+            last = f + 1 == n_jail
+            stay = jp + 1 if not last else np.array([board.jail])  # after the last turn: free on the jail square
+            if not (rules.jail_doubles or (last and rules.jail_release == "pay")):
+                sets["nd"].append(still(jp, stay, np.ones(1), np.zeros(1)))  # sat out: no roll
+                continue
+            if rules.jail_doubles:
+                roll(jp, jail_sq, dd, True, 0.0, True)  # doubles: out, move, no extra roll
+                p_fail, fail = p_nd, nd
+            else:  # a double does not free: every throw fails
+                p_fail, fail = 1.0, nd + dd
+            if not last or rules.jail_release == "free":  # a failed roll: stay (or leave free), no move
+                sets["nd"].append(still(jp, stay, np.array([p_fail]), np.zeros(1)))
+            else:  # the last failure: pay the fine and move by that roll
+                roll(jp, jail_sq, fail, False, -fine, True)
+    out: dict[str, tuple[np.ndarray, ...]] = {}
+    for name, parts in sets.items():
+        if parts:
+            cols = tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+        else:
+            cols = still(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
+        for c in cols:
+            c.setflags(write=False)
+        out[name] = cols
+    for a in (sq, kind, card):
+        a.setflags(write=False)
+    return _MoveTable(out, sq, kind, card, oc.mult[arr, slot], n + n_jail)
+
+
 def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tuple[Moves, int]:
     """Every roll move of the chain, in four sets of arrays ``(src, dst, delta, prob, pre)``
     over positions (free square ``s``: ``s``; jail with ``f`` failures: ``n + f``):
@@ -271,109 +408,27 @@ def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tu
     The doubles count is carried by the iteration (three vectors), not by the
     positions, because every move but ``dc`` and ``th`` is the same at any
     count. ``pre`` is a payment made before the move's other flows (the jail
-    fine); ``income`` is added to every move that ends the turn.
+    fine); ``income`` is added to every move that ends the turn. The moves
+    themselves come from the memoised :class:`_MoveTable`; only their cash is
+    computed here, from the state's rents.
     """
-    board, rules = state.board, state.rules
-    n = board.size
-    oc = _outcomes(state, player)
+    table = _move_table(state, player, jail)
     fixed, util = rent_vectors(state, player)
-    mean_total = dice_math.mean_total(rules.dice)
-    dd = dice_math.doubles_pmf(rules.dice)
-    nd = dice_math.non_doubles_pmf(rules.dice)
-    n_jail = rules.max_jail_rolls if jail == "long" else 1
-    jail_pos = n
-    # Outcome table: for arrival a, rows start[a]..start[a+1] list its outcome slots.
-    arr, slot = np.nonzero(oc.X > 0)
-    start = np.searchsorted(arr, np.arange(n + 1))
-    px = oc.X[arr, slot]
-    card = oc.Z[arr, slot] / px
-    kind = slot // n  # 0 plain, 1 rr, 2 ut, 3 jail
-    sq = np.where(kind == 3, board.jail, slot % n)
-    pay_fixed = np.where(kind == 0, fixed[sq], 0.0) + np.where(kind == 1, fixed[sq] * oc.mult[arr, slot], 0.0)
-    pay_fixed += np.where(kind == 2, (util[sq] > 0) * oc.mult[arr, slot] * mean_total, 0.0)
-    pay_per_total = np.where(kind == 0, util[sq], 0.0)
-    jailed = kind == 3
-    sets: dict[str, list[tuple[np.ndarray, ...]]] = {"nd": [], "dj": [], "dc": [], "th": []}
-    totals = np.arange(len(dd))
-
-    def roll(src_pos: np.ndarray, squares: np.ndarray, pmf: np.ndarray, dbl: bool, fine_first: float, from_jail: bool) -> None:
-        """Moves of the throws with probabilities ``pmf`` (doubles or not) from every
-        square of ``squares`` at once, sorted into the sets."""
-        t_all = totals[pmf > 0]
-        src_i = np.repeat(np.arange(len(squares)), len(t_all))
-        t = np.tile(t_all, len(squares))
-        p_t = np.tile(pmf[t_all], len(squares))
-        here = squares[src_i]
-        a = (here + t) % n
-        counts = start[a + 1] - start[a]
-        rows = np.repeat(start[a], counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
-        t_r = np.repeat(t, counts)
-        salary = np.where(here + t >= n, rules.go_salary, 0.0)
-        if rules.go_landing_bonus:  # a roll ending on Go pays the salary twice
-            salary = salary + np.where((here + t) % n == 0, rules.go_salary, 0.0)
-        salary = np.repeat(salary, counts)
-        delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t_r
-        dst = np.where(jailed[rows], jail_pos, sq[rows])
-        move = (np.repeat(src_pos[src_i], counts), dst, delta, np.repeat(p_t, counts) * px[rows], np.full(len(rows), fine_first))
-        if not dbl or from_jail:
-            sets["nd"].append(move)
-            return
-        to_jail = jailed[rows]
-        sets["dj"].append(tuple(v[to_jail] for v in move))
-        sets["dc"].append(tuple(v[~to_jail] for v in move))
-
-    squares = np.arange(n)
-    rolls, jails = turn_shape(rules)
-    p_dbl = float(dd.sum())
-    fine = float(rules.jail_fine)
-    jail_sq = np.array([board.jail])
-
-    def doubles(src_pos: np.ndarray, squares: np.ndarray, fine_first: float) -> None:
-        """The doubles of a turn's first roll from ``squares`` (the rules sort them, :func:`turn_shape`)."""
-        if rolls == 1 and jails:  # every double goes to jail without moving
-            if src_pos[0] >= n:  # from jail (short policy): the fine first, then the turn ends in jail
-                k = len(src_pos)
-                sets["nd"].append((src_pos, np.full(k, jail_pos), np.zeros(k), np.full(k, p_dbl), np.full(k, fine_first)))
-            return  # (from a free square: the move set ``th``)
-        roll(src_pos, squares, dd, rolls != 1, fine_first, False)  # one roll a turn: a double ends it
-
-    roll(squares, squares, nd, False, 0.0, False)
-    doubles(squares, squares, 0.0)
-    if jails:
-        sets["th"].append((squares, np.full(n, jail_pos), np.zeros(n), np.full(n, p_dbl), np.zeros(n)))
-    if jail == "short":  # pay at the start of the turn, then roll as from the jail square
-        jp = np.array([jail_pos])
-        roll(jp, jail_sq, nd, False, -fine, False)
-        doubles(jp, jail_sq, -fine)
-    else:
-        p_nd = float(nd.sum())
-        for f in range(n_jail):
-            jp = np.array([jail_pos + f])
-            last = f + 1 == n_jail
-            stay = jp + 1 if not last else np.array([board.jail])  # after the last turn: free on the jail square
-            if not (rules.jail_doubles or (last and rules.jail_release == "pay")):
-                sets["nd"].append((jp, stay, np.zeros(1), np.ones(1), np.zeros(1)))  # sat out: no roll
-                continue
-            if rules.jail_doubles:
-                roll(jp, jail_sq, dd, True, 0.0, True)  # doubles: out, move, no extra roll
-                p_fail, fail = p_nd, nd
-            else:  # a double does not free: every throw fails
-                p_fail, fail = 1.0, nd + dd
-            if not last or rules.jail_release == "free":  # a failed roll: stay (or leave free), no move
-                sets["nd"].append((jp, stay, np.zeros(1), np.array([p_fail]), np.zeros(1)))
-            else:  # the last failure: pay the fine and move by that roll
-                roll(jp, jail_sq, fail, False, -fine, True)
+    mean_total = dice_math.mean_total(state.rules.dice)
+    kind, sq, mult = table.kind, table.sq, table.mult
+    # Per outcome slot, with a zero slot last for the moves without a roll (rows -1).
+    pay_fixed = np.where(kind == 0, fixed[sq], 0.0) + np.where(kind == 1, fixed[sq] * mult, 0.0)
+    pay_fixed += np.where(kind == 2, (util[sq] > 0) * mult * mean_total, 0.0)
+    pay_per_total = np.append(np.where(kind == 0, util[sq], 0.0), 0.0)
+    pay_fixed = np.append(pay_fixed, 0.0)
+    card = np.append(table.card, 0.0)
     out: Moves = {}
-    for name, parts in sets.items():
-        if parts:
-            src, dst, delta, prob, pre = (np.concatenate([p[i] for p in parts]) for i in range(5))
-        else:
-            src = dst = np.zeros(0, dtype=np.int64)
-            delta = prob = pre = np.zeros(0)
+    for name, (src, dst, prob, pre, salary, rows, t_r) in table.sets.items():
+        delta = salary + card[rows] - pay_fixed[rows] - pay_per_total[rows] * t_r
         if name != "dc":
             delta = delta + income
         out[name] = (src, dst, delta, prob, pre)
-    return out, n + n_jail
+    return out, table.n_pos
 
 
 ROLL_TAIL = 1e-17

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+from pathlib import Path
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any
@@ -39,6 +40,7 @@ import pytest
 
 from engine.agents import BaseAgent
 from engine.game import Game
+from engine import state_risk as sr
 from engine.markov import JailPolicy
 from engine.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
 from engine.streams import SeededStream
@@ -51,6 +53,7 @@ from tests.engine.card_ruin_enum import engine_own_turns_ruin, exact_ruin_pmf_wi
 # Monte Carlo against the reference engine
 # ---------------------------------------------------------------------------
 
+INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 ORANGE = ("St. James Place", "Tennessee Avenue", "New York Avenue")
 RED = ("Kentucky Avenue", "Indiana Avenue", "Illinois Avenue")
 RAILROADS = ("Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line")
@@ -853,3 +856,37 @@ def test_player_defaults_to_to_move_and_accepts_index() -> None:
     by_default = state_ruin_pmf(state, None, 6)
     np.testing.assert_array_equal(by_default, state_ruin_pmf(state, "Dee", 6))
     np.testing.assert_array_equal(by_default, state_ruin_pmf(state, 3, 6))
+
+
+def _clear_memos() -> None:
+    sr._OUTCOMES_CACHE.clear()
+    sr._TABLE_CACHE.clear()
+
+
+@pytest.mark.parametrize("draw", ["shuffled", "replacement"])
+def test_memoised_moves_equal_a_fresh_build(draw: str) -> None:
+    """The card resolution and the move table are memoised without the rents: a chain built
+    after the holdings changed (a memo hit) equals the same chain built with empty memos,
+    bit for bit, and the memoised arrays are read-only (a caller cannot corrupt the memo)."""
+    state = load_state(INSTANCES / "late-game-house-shortage.json")
+    state.rules = dataclasses.replace(state.rules, card_draw=draw)
+    _clear_memos()
+    first = sr.ruin_within_by_wealth(state, 1, 20, 200)
+    changed = state.copy()
+    sq = next(s for s in changed.board.property_squares if changed.owner[s] == 0 and changed.houses[s] == 0)
+    changed.mortgaged[sq] = not changed.mortgaged[sq]  # a rent player 1 may owe changes
+    hit = sr.ruin_within_by_wealth(changed, 1, 20, 200)
+    hit_moves = sr._moves(changed, 1, "long", 7.0)[0]
+    assert len(sr._OUTCOMES_CACHE) == 1 and len(sr._TABLE_CACHE) == 1  # the second chain reused the memo
+    _clear_memos()
+    fresh = sr.ruin_within_by_wealth(changed, 1, 20, 200)
+    fresh_moves = sr._moves(changed, 1, "long", 7.0)[0]
+    assert not np.array_equal(first[1], fresh[1])  # the change matters to the ruin
+    for a, b in zip(hit, fresh):
+        assert np.array_equal(a, b)
+    for name in fresh_moves:
+        for a, b in zip(hit_moves[name], fresh_moves[name]):
+            assert np.array_equal(a, b)
+    table = sr._move_table(changed, 1, "long")
+    with pytest.raises(ValueError):
+        table.card[0] = 1.0
