@@ -117,8 +117,9 @@ the generator (``value``, ``objective``, ``margin``)
     plays ``exploit``. ``value=fitted`` alone: 0.422, paired -0.037 [-0.083,
     +0.010]. Choosing the generator for play belongs to the issue "Play to
     win".
-reserves
-    the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`, $200 buckets,
+reserves (``reserve_turns``)
+    the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`: the cash keeping the
+    ruin probability within ``reserve_turns`` turns at 5% or less; 0: no reserve), $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
     mortgages (they do not depend on a player's own cash).
 
@@ -192,6 +193,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "price_step": (10, 1000),
         "offers": (1, 2),
         "cash_key": ("linear", "geometric"),
+        "reserve_turns": (0, 100),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -226,11 +228,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         price_step: int = 100,
         offers: int = 2,
         cash_key: str = "linear",
+        reserve_turns: int = 20,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
         self.build = build
         self.cash_key = cash_key
+        self.reserve_turns = reserve_turns
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -287,8 +291,16 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         if hit is None:
             if len(self._reserves) > 64:
                 self._reserves.clear()
+            if self.reserve_turns == 0:
+                return {p: 0 for p in state.active_players()}
             hit = reserves(
-                state, None, epsilon=TradeSettings().reserve_epsilon, bucket=200, max_cash=2000, chain=self._chain_for(state)
+                state,
+                None,
+                epsilon=TradeSettings().reserve_epsilon,
+                turns=self.reserve_turns,
+                bucket=200,
+                max_cash=2000,
+                chain=self._chain_for(state),
             )
             self._reserves[key] = hit
         return hit

@@ -32,7 +32,8 @@ variables (:class:`_Vars`)
     (``add_min_equality``), so the model stays linear. The proposer does not
     lose; every other participant gains at least the value's ``min_gain``.
 ``_rule_cash`` (rule 4)
-    every participant's cash after the trade stays at or above its reserve.
+    every participant's cash after the trade stays at or above its reserve,
+    or, for one already below it, does not fall.
 objective
     ``(proposer's gain) x W - (number of moves)``, ``W`` larger than any
     move count (one unit of gain, a dollar or a micro-probability, outweighs
@@ -430,7 +431,7 @@ class TradeModel:
         sp, m = self.space, self.model
         s = sp.state
         for i in sp.participants:
-            floor = sp.reserves.get(i, 0) - s.players[i].cash
+            floor = min(0, sp.reserves.get(i, 0) - s.players[i].cash)  # below its reserve: pays no cash
             ct = m.add(self._cash_change(i) >= floor)
             if i != sp.proposer:
                 ct.only_enforce_if(self.v.part[i])

@@ -43,7 +43,10 @@ Rules (applied in this order; :func:`rule_results`)
     4. ``cash``: every participant's cash after the trade stays at or above
        its reserve (:func:`solver.analysis.reserve.cash_reserve`; the planned
        development spends only cash above the reserve, so the reserve holds
-       after it too);
+       after it too), or, for a participant already below its reserve, does
+       not fall: it may still swap lots or receive cash. (Before, such a
+       participant had to *receive* the shortfall, so a player under pressure,
+       whose reserve had risen above its cash, could make no trade at all.)
     5. ``domination`` (on survivors, per structure): drop a candidate when
        another with the same participants is at least as good for every
        participant and better for one.
@@ -399,7 +402,7 @@ def evaluate(
         if i != space.proposer and (gains[i] < need if need > 0 else gains[i] <= 0):
             return Evaluation(cand, gains, "counterparty")
     for i in parts:
-        if after.players[i].cash < space.reserves.get(i, 0):
+        if after.players[i].cash < min(space.reserves.get(i, 0), s.players[i].cash):
             return Evaluation(cand, gains, "cash")
     return Evaluation(cand, gains, None)
 
