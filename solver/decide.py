@@ -207,7 +207,7 @@ PURCHASE_CHECK_HORIZON = 20
 
 
 def purchase_advice(
-    state: GameState, player: int, chain: PositionChain, seed: int = 0
+    state: GameState, player: int, chain: PositionChain, seed: int = 0, threads: int = 1
 ) -> tuple[ContestBid, AuctionBid] | None:
     """Buy-or-auction advice for the lot ``player`` stands on, when ``player`` is the one to move and the
     bank still holds that lot; else ``None``.
@@ -235,7 +235,7 @@ def purchase_advice(
         return None
     game = contest_bid(state, player, here, chain=chain)
     check = auction_bid(
-        state, player, here, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=seed, chain=chain
+        state, player, here, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=seed, chain=chain, threads=threads
     )
     return game, check
 
@@ -345,7 +345,7 @@ def decide(
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
     decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)
-    advice = purchase_advice(state, p, chain, seed)
+    advice = purchase_advice(state, p, chain, seed, threads)
     if advice is not None:
         decision.purchase, decision.purchase_check = advice
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:

@@ -224,6 +224,7 @@ class AuctionEvaluator:
         horizon: int = 20,
         seed: int = 0,
         policy: RolloutPolicy | None = None,
+        threads: int = 1,
     ) -> None:
         player, square = resolve_lot(state, player, square)
         sq = state.board.squares[square]
@@ -235,11 +236,12 @@ class AuctionEvaluator:
         self.horizon = horizon
         self.seed = seed
         self.policy = policy or RolloutPolicy()
+        self.threads = threads
         self._rival: tuple[int | None, float] | None = None
         self._probes: dict[int, Probe] = {}
 
     def _sim(self, state: GameState) -> RolloutResult:
-        return simulate(state, self.rollouts, self.horizon, self.seed, policy=self.policy)
+        return simulate(state, self.rollouts, self.horizon, self.seed, policy=self.policy, threads=self.threads)
 
     def _with_owner(self, owner: int, price: int) -> GameState:
         s = self.state.copy()
@@ -383,6 +385,7 @@ def auction_bid(
     max_cash: int | None = None,
     resolution: int = 5,
     policy: RolloutPolicy | None = None,
+    threads: int = 1,
 ) -> AuctionBid:
     """How much ``player`` should bid for the unowned lot ``square`` (index or name).
 
@@ -390,7 +393,8 @@ def auction_bid(
     ``horizon`` rounds per simulated state, all on ``seed``; ``epsilon``,
     ``turns``, ``bucket``, ``max_cash`` and ``chain`` go to
     :func:`solver.analysis.reserve.cash_reserve`; ``resolution`` is the bisection's
-    stopping width in dollars. About ``4 + 2 (2 + log2(cash / resolution))``
+    stopping width in dollars; ``threads`` play each simulation (the same result for any
+    number, :func:`engine.rollout.simulate`). About ``4 + 2 (2 + log2(cash / resolution))``
     simulations (fewer when ``p*`` is 0 or censored).
 
     Raises
@@ -398,5 +402,5 @@ def auction_bid(
     AuctionError
         Unknown player or property, a lot already owned, a bankrupt player.
     """
-    ev = AuctionEvaluator(state, player, square, rollouts=rollouts, horizon=horizon, seed=seed, policy=policy)
+    ev = AuctionEvaluator(state, player, square, rollouts=rollouts, horizon=horizon, seed=seed, policy=policy, threads=threads)
     return ev.bid(epsilon=epsilon, turns=turns, bucket=bucket, max_cash=max_cash, chain=chain, resolution=resolution)
