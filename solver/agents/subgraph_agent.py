@@ -131,6 +131,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from engine.actions import Action, Build, Event, Mortgage, Unmortgage
 from engine.agents import check_options
@@ -274,6 +275,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self._last_sig: tuple[object, ...] | None = None
         self._chain: tuple[object, PositionChain] | None = None
         self._reserves: dict[tuple[object, ...], dict[int, int]] = {}
+        self._partial: dict[tuple[object, ...], tuple[GameState, dict[int, int]]] = {}
         self.searches = 0
 
     # -- helpers ---------------------------------------------------------------
@@ -283,27 +285,64 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             self._chain = (key, chain_for(state.board, state.rules))
         return self._chain[1]
 
+    def _reserve_kw(self, state: GameState) -> dict[str, Any]:
+        return {
+            "epsilon": TradeSettings().reserve_epsilon,
+            "turns": self.reserve_turns,
+            "bucket": 200,
+            "max_cash": 2000,
+            "chain": self._chain_for(state),
+        }
+
     def _reserves_for(self, state: GameState) -> dict[int, int]:
+        """Every active player's reserve, cached by holdings (:func:`_holdings`). A holdings key
+        first met through :meth:`_reserve_of` (one player, for a bid) keeps the state it was
+        met in, and the other players' reserves are computed from that state, so the result
+        is the same whichever question came first."""
         from solver.analysis.reserve import reserves
 
         key = _holdings(state)
         hit = self._reserves.get(key)
-        if hit is None:
-            if len(self._reserves) > 64:
-                self._reserves.clear()
-            if self.reserve_turns == 0:
-                return {p: 0 for p in state.active_players()}
-            hit = reserves(
-                state,
-                None,
-                epsilon=TradeSettings().reserve_epsilon,
-                turns=self.reserve_turns,
-                bucket=200,
-                max_cash=2000,
-                chain=self._chain_for(state),
-            )
-            self._reserves[key] = hit
+        if hit is not None:
+            return hit
+        if self.reserve_turns == 0:
+            return {p: 0 for p in state.active_players()}
+        part = self._partial.pop(key, None)
+        if part is None:
+            self._bound_caches()
+            hit = reserves(state, None, **self._reserve_kw(state))
+        else:
+            first, known = part
+            rest = [p for p in first.active_players() if p not in known]
+            hit = {**known, **reserves(first, rest, **self._reserve_kw(first))}
+            hit = {p: hit[p] for p in first.active_players()}
+        self._reserves[key] = hit
         return hit
+
+    def _bound_caches(self) -> None:
+        """Before a new holdings key: clear both reserve caches once they hold more than 64 keys."""
+        if len(self._reserves) + len(self._partial) > 64:
+            self._reserves.clear()
+            self._partial.clear()
+
+    def _reserve_of(self, state: GameState, player: int) -> int:
+        """``player``'s reserve alone (a bid's risk cap needs no other), from the cache of
+        :meth:`_reserves_for` when it has the holdings, else computed and kept as a partial entry."""
+        from solver.analysis.reserve import cash_reserve
+
+        key = _holdings(state)
+        hit = self._reserves.get(key)
+        if hit is not None:
+            return hit.get(player, 0)
+        if self.reserve_turns == 0 or state.players[player].bankrupt:
+            return 0
+        part = self._partial.get(key)
+        if part is None:
+            self._bound_caches()
+            part = self._partial[key] = (state.copy(), {})
+        if player not in part[1]:
+            part[1][player] = cash_reserve(part[0], player, **self._reserve_kw(part[0]))
+        return part[1][player]
 
     def _settings(self, rollouts: int, n_players: int) -> RescoreSettings:
         """Settings for one search or answer, the agent holding in the rollouts
@@ -337,7 +376,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 self.me,
                 square,
                 chain=self._chain_for(state),
-                reserve_fn=lambda s, q: self._reserves_for(s).get(q, 0),
+                reserve_fn=self._reserve_of,
             )
             self.auction_seconds += time.process_time() - t0
             self._contest_cache = (key, bid)
@@ -364,7 +403,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if self.auction == "game":
                 return self._contest(view, square).max_bid
             ev = self._auction_evaluator(view, square)
-            return ev.bid(reserve_fn=lambda owned: self._reserves_for(owned)[me], search_to_caps=True, resolution=10).max_bid
+            return ev.bid(reserve_fn=lambda owned: self._reserve_of(owned, me), search_to_caps=True, resolution=10).max_bid
         except (AuctionError, ValueError):  # a state the solver refuses: the baseline's rule
             return super().auction_max(view, square)
 

@@ -239,3 +239,24 @@ def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytes
         monkeypatch.setattr(agent_mod, "generate_trades", spy)
         agent.find_trade(GameView(midgame.copy(), me))
         assert calls and calls[0] is relax
+
+
+def test_one_players_reserve_then_all_equals_all_first() -> None:
+    """A bid asks for the agent's own reserve only (:meth:`_reserve_of`); the others are computed
+    later, from the state the holdings were first met in, so the reserves are the same whichever
+    question comes first (the ruin chain starts from each player's square, which moves)."""
+    s = load_state(INSTANCES / "late-game-house-shortage.json")
+    moved = s.copy()
+    for p in moved.players:
+        if not p.in_jail:
+            p.position = (p.position + 7) % moved.board.size
+    names = tuple(p.name for p in s.players)
+    all_first, one_first = small(), small()
+    all_first.start_game(0, names)
+    one_first.start_game(0, names)
+    expected = all_first._reserves_for(s)
+    assert one_first._reserve_of(s, 0) == expected[0]
+    assert one_first._reserves_for(moved) == expected  # completed from the first state, not ``moved``
+    fresh = small()
+    fresh.start_game(0, names)
+    assert fresh._reserves_for(moved) != expected  # the positions do matter: the test can fail
