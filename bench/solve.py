@@ -10,7 +10,8 @@ Prints, at the default settings (800 rollouts; the 60 s budget is only a safety 
   the process's import time (``python -c "import solver.cli, solver.decide"``
   measured the same way) and the rest;
 * ``decide`` in one process: its first call (loading the compiled kernel)
-  and the best of ``--repeat`` later calls;
+  and the best of ``--repeat`` later calls, with every core (the default
+  ``threads``) and with one thread (the answer is the same);
 * the peak RSS of the CLI process.
 """
 
@@ -49,6 +50,7 @@ def main() -> None:
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak RSS of the CLI processes {rss:.0f} MB (target < 500 MB)")
 
+    from engine.rollout import default_threads
     from models.io import load_state
     from solver.decide import decide
 
@@ -62,7 +64,15 @@ def main() -> None:
         t = time.perf_counter()
         decide(state, name)
         runs.append(time.perf_counter() - t)
-    print(f"decide() in one process: first call {first_call:.2f} s, later calls best {min(runs):.2f} s")
+    one = []
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        decide(state, name, threads=1)
+        one.append(time.perf_counter() - t)
+    print(
+        f"decide() in one process: first call {first_call:.2f} s, later calls best {min(runs):.2f} s "
+        f"on {default_threads()} threads, {min(one):.2f} s on one"
+    )
 
 
 if __name__ == "__main__":
