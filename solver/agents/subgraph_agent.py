@@ -51,12 +51,14 @@ building (``build="funded"``)
     every step (memoised by holdings and cash; the frontier and the ruin
     curve by holdings). Mortgaged spare lots are lifted by the baseline's
     rule (when cash exceeds twice its reserve plus $200).
-answering
+answering (``answer_z``)
     an offer is accepted when its simulated win delta for the agent is
-    positive beyond the noise (one-sided z-test at 5%); refused when it is
-    negative beyond the noise; otherwise (the win probability does not move,
-    as when the game is decided either way within the horizon) accepted when
-    the agent's final net worth rises beyond the noise.
+    positive beyond the noise (one-sided z-test, ``d > answer_z se``, default
+    1.645: 5%); refused when it is negative beyond the noise; otherwise (the
+    win probability does not move, as when the game is decided either way
+    within the horizon) accepted when the agent's final net worth rises
+    beyond the noise. ``answer_z=0`` is the risk-neutral rule: accept when
+    the estimated delta is positive.
 auctions and buying (``auction="game"``, the default)
     the bidding game of the race for the lot's group
     (:func:`solver.bidding.contest.contest_bid`, its risk cap from the
@@ -195,6 +197,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "offers": (1, 2),
         "cash_key": ("linear", "geometric"),
         "reserve_turns": (0, 100),
+        "answer_z": (0.0, 5.0),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -230,12 +233,14 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         offers: int = 2,
         cash_key: str = "linear",
         reserve_turns: int = 20,
+        answer_z: float = 1.645,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
         self.build = build
         self.cash_key = cash_key
         self.reserve_turns = reserve_turns
+        self.answer_z = answer_z
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -665,7 +670,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return False
         base = baseline(state, rs)
         res = simulate(after, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring, threads=rs.threads)
-        return gains_beyond_noise(base, res, state.players[self.me].name, rs.z)
+        return gains_beyond_noise(base, res, state.players[self.me].name, self.answer_z)
 
 
 def _holdings(state: GameState) -> tuple[object, ...]:
