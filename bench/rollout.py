@@ -1,7 +1,7 @@
 """Batch kernel: throughput, the numpy alternative, and common random numbers.
 
     python bench/rollout.py [--games 20000] [--crn-games 4000] [--rules PRESET[,PRESET...]|all]
-                            [--horizons 50,100] [--threads N] [--throughput-only]
+                            [--horizons 50,100] [--threads N] [--phases] [--throughput-only]
 
 1. Throughput of :func:`engine.rollout.simulate` on one core (numba runs
    single-threaded), player-turns per second and microseconds per game, with
@@ -27,6 +27,13 @@
    kernel releasing the GIL) against one, wall-clock, fastest of three each; the
    results are checked to be identical. The speed-up is what ``solve`` gains on a
    machine with ``N`` free cores.
+1c. With ``--phases``: where the time goes, by part of the policy and by
+   stage of the game. From the opening, for the default policy, without
+   trading, without mortgaging to build, and without both: CPU per game
+   at horizons 5, 10, 20, 40 and 100 rounds, and the *marginal* cost per
+   player-turn of each stretch of rounds (the extra CPU over the extra
+   player-turns from the previous horizon). The same games are cut at each
+   horizon (common keys).
 2. The other idea, numpy vectorised across games: a kernel that moves every
    game's current player at once with array operations. It is given a much
    smaller job (dice, doubles, movement, Go salary and a fixed rent per
@@ -125,6 +132,32 @@ def thread_speedup(games: int, threads: int) -> None:
                 f"   {name:<18} {label:<22}: 1 thread {turns / best[1] / 1e6:.2f} M player-turns/s, {threads} threads "
                 f"{turns / best[threads] / 1e6:.2f} M/s, speed-up {best[1] / best[threads]:.2f}x, identical: {same}"
             )
+
+
+def time_by_phase(games: int) -> None:
+    """Point 1c: CPU per game and marginal ns per player-turn by stretch of rounds, per policy."""
+    state = GameState.new_game(["A", "B", "C", "D"])
+    variants = (
+        ("default (trades, mortgages to build)", RolloutPolicy()),
+        ("no trades", RolloutPolicy(trade=False)),
+        ("no mortgaging to build", RolloutPolicy(mortgage_to_build=False)),
+        ("neither (old)", RolloutPolicy(trade=False, mortgage_to_build=False)),
+    )
+    print("1c. where the time goes: opening, 4 players, CPU (process time, fastest of three); marginal ns per player-turn by stretch")
+    for name, policy in variants:
+        prev_t, prev_pt = 0.0, 0
+        cells = []
+        for h in (5, 10, 20, 40, 100):
+            best = math.inf
+            for _ in range(3):
+                t = time.process_time()
+                r = simulate(state, games, h, seed=1, policy=policy, scoring="net_worth")
+                best = min(best, time.process_time() - t)
+            pt = r.player_turns
+            marginal = (best - prev_t) / max(pt - prev_pt, 1) * 1e9
+            cells.append(f"r{h}: {best / games * 1e6:.0f} us/game, {marginal:.0f} ns/pt")
+            prev_t, prev_pt = best, pt
+        print(f"   {name:<38} " + "; ".join(cells))
 
 
 def numpy_vectorised(games: int, horizon: int, seed: int) -> tuple[int, float]:
@@ -256,7 +289,8 @@ def main() -> None:
     ap.add_argument("--rules", default="standard-us", help="rule presets for point 1, comma-separated, or 'all'")
     ap.add_argument("--horizons", default="50,100", help="horizons of point 1, comma-separated")
     ap.add_argument("--threads", type=int, default=1, help="also time point 1b with this many threads (default 1: skipped)")
-    ap.add_argument("--throughput-only", action="store_true", help="point 1 (and 1b) only")
+    ap.add_argument("--phases", action="store_true", help="also point 1c: where the time goes")
+    ap.add_argument("--throughput-only", action="store_true", help="point 1 (and 1b, 1c) only")
     args = ap.parse_args()
     presets = list(PRESETS) if args.rules == "all" else [p.strip() for p in args.rules.split(",")]
     unknown = [p for p in presets if p not in PRESETS]
@@ -265,6 +299,8 @@ def main() -> None:
     throughput(args.games, presets, tuple(int(h) for h in args.horizons.split(",")))
     if args.threads > 1:
         thread_speedup(args.games, args.threads)
+    if args.phases:
+        time_by_phase(args.games)
     if args.throughput_only:
         return
     numpy_comparison(args.games)
