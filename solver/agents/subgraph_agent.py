@@ -29,8 +29,13 @@ several offers (``offers=2``) and the cached ranking
     not yet refused is offered without searching again, and with
     ``offers=2`` a refused offer is followed in the same act phase by the
     best trade with other counterparties (the engine allows two proposals
-    per phase). ``cash_key="geometric"`` coarsens the cash part of the key
-    above ``2 cash_step`` to one bucket per doubling.
+    per phase). The cash part of the key (``cash_key="geometric"``, the
+    default since session 9) is ``cash // cash_step`` below ``2 cash_step``
+    and then one bucket per doubling ($0-149, 150-299, 300-599, 600-1,199, ...):
+    a richer agent's cash moves between searches without changing much what
+    it can afford. Against ``"linear"`` (one bucket per ``cash_step``), 600
+    paired games against three ``strategic``: -0.002 [-0.019, +0.016] win
+    rate, 17-20% less CPU per game, a few more offers (docs/benchmarks.md).
 pricing for play (``price="play"``)
     the offered bilateral trade's cash is set by
     :func:`solver.trades.bargaining.play_cash`: the win probabilities at the
@@ -231,7 +236,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         price: str = "play",
         price_step: int = 100,
         offers: int = 2,
-        cash_key: str = "linear",
+        cash_key: str = "geometric",
         reserve_turns: int = 20,
         answer_z: float = 1.645,
     ) -> None:

@@ -120,11 +120,14 @@ def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) ->
     assert "Ann" in first.participants()
     # the same position: no second search, no proposal
     assert agent.find_trade(view) is None and agent.searches == 1
-    # cash within the same $150 bucket: still the same position
-    s.players[me].cash = (s.players[me].cash // 150) * 150
+    # cash within the same bucket (geometric: $150 wide below $300, then one per doubling): the same position
+    cash = s.players[me].cash
+    low = (cash // 150) * 150 if cash < 300 else 150 * 2 ** ((cash // 150).bit_length() - 1)
+    assert cash >= 300 and low < cash  # Ann is in a doubling bucket: the test moves within it
+    s.players[me].cash = low
     assert agent.find_trade(view) is None and agent.searches == 1
     # cash into another bucket: a new search
-    s.players[me].cash += 150
+    s.players[me].cash = 2 * low
     agent.find_trade(view)
     assert agent.searches == 2
     # nobody has a partial set to complete (the opening): no search at all
@@ -134,12 +137,24 @@ def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) ->
     assert fresh.find_trade(GameView(opening, 0)) is None and fresh.searches == 0
 
 
+@pytest.mark.parametrize(
+    "key,cases",
+    [
+        ("linear", [(0, 0), (149, 0), (150, 1), (299, 1), (300, 2), (449, 2), (450, 3), (1200, 8), (-5, 0)]),
+        ("geometric", [(0, 0), (149, 0), (150, 1), (299, 1), (300, 2), (599, 2), (600, 3), (1199, 3), (1200, 4), (-5, 0)]),
+    ],
+)
+def test_cash_buckets_of_the_search_key(key: str, cases: list[tuple[int, int]]) -> None:
+    agent = SubgraphTradeAgent(0, cash_key=key)
+    assert [agent._cash_bucket(c) for c, _ in cases] == [b for _, b in cases]
+
+
 def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
     """Refuse each proposal and move the cash bucket back and forth: every new proposal is
     another trade, until none is left."""
     s = load_state(INSTANCES / "midgame-no-monopolies.json")
     me = s.player_index("Ann")
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20)
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20, cash_key="linear")  # $150 buckets: +$150 is a new key
     agent.start_game(me, tuple(p.name for p in s.players))
     view = GameView(s, me)
     cash0 = s.players[me].cash
