@@ -90,7 +90,7 @@ def fake_simulate(state0: GameState, ua: Callable[[float], float], ub: Callable[
     (read off the post-trade state: the swap moves no other cash)."""
     ia, ib = state0.player_index(A), state0.player_index(B)
 
-    def sim(after: GameState, n_games: int, horizon: int, seed: int = 0, *, policy=None, scoring=None):  # type: ignore[no-untyped-def]
+    def sim(after: GameState, n_games: int, horizon: int, seed: int = 0, *, policy=None, scoring=None, threads=1):  # type: ignore[no-untyped-def]
         c = state0.players[ia].cash - after.players[ia].cash
         assert after.players[ib].cash - state0.players[ib].cash == c
         calls.append(c)
