@@ -39,7 +39,7 @@ from tests.solver.cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances"
-NAMES = ("midgame-no-monopolies.json", "near-ruin.json", "mortgaged.json")
+NAMES = ("midgame-no-monopolies.json", "near-ruin.json", "mortgaged.json", "cycle-four-reserve.json")
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def _dominated(e: tuple[Any, dict[int, float]], others: list[tuple[Any, dict[int
 
 
 @pytest.mark.parametrize(
-    ("name", "proposer", "bites"), [("midgame-no-monopolies.json", 0, "domination"), ("near-ruin.json", 1, "cash")]
+    ("name", "proposer", "bites"), [("midgame-no-monopolies.json", 0, "domination"), ("cycle-four-reserve.json", 0, "cash")]
 )
 def test_independent_recount(rows: list[dict[str, Any]], name: str, proposer: int, bites: str) -> None:
     """Stage counts recomputed from the candidates, plain FrontierValues and eager reserves."""
