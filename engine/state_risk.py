@@ -138,31 +138,7 @@ def _draw_pile(state: GameState, kind: str) -> tuple[Card, ...]:
     return tuple(c for i, c in enumerate(deck) if i not in held) or deck
 
 
-_OUTCOMES_CACHE: dict[tuple[object, ...], tuple[object, _Outcomes]] = {}
-_OUTCOMES_CACHE_SIZE = 256
-
-
 def _outcomes(state: GameState, player: int) -> _Outcomes:
-    """The card resolution of every arrival square (:class:`_Outcomes`), memoised: it depends
-    only on the board, the rules, the cards held (draws with replacement), the player's
-    houses and hotels (repairs) and the number of active players (cards paid per player),
-    so most of a game's ruin chains reuse one. The arrays are shared: read only."""
-    houses, hotels = state.building_counts(player)
-    held = tuple(sorted(held_cards(state).items())) if state.rules.card_draw == "replacement" else None
-    key = (id(state.board), state.rules, held, houses, hotels, len(state.active_players()))
-    hit = _OUTCOMES_CACHE.get(key)
-    if hit is not None and hit[0] is state.board:
-        return hit[1]
-    if len(_OUTCOMES_CACHE) >= _OUTCOMES_CACHE_SIZE:
-        _OUTCOMES_CACHE.clear()
-    out = _compute_outcomes(state, player)
-    for a in (out.X, out.Z, out.mult):
-        a.setflags(write=False)
-    _OUTCOMES_CACHE[key] = (state.board, out)
-    return out
-
-
-def _compute_outcomes(state: GameState, player: int) -> _Outcomes:
     board = state.board
     n = board.size
     width = 3 * n + 1
@@ -257,7 +233,7 @@ class _MoveTable:
     rows, t)``, where ``rows`` indexes the outcome slots (-1: a move with no roll, no cash) and
     ``t`` is the dice total; and per outcome slot its square, kind (0 plain, 1 rr, 2 ut, 3
     jail), card cash and card multiplier. Rents enter only through :func:`rent_vectors`, so a
-    change of holdings reuses the table (memoised with the card resolution, :func:`_outcomes`)."""
+    change of holdings reuses the table (memoised by :func:`_move_table`)."""
 
     sets: dict[str, tuple[np.ndarray, ...]]
     sq: np.ndarray
@@ -267,21 +243,25 @@ class _MoveTable:
     n_pos: int
 
 
-_TABLE_CACHE: dict[tuple[object, ...], tuple[_Outcomes, _MoveTable]] = {}
+_TABLE_CACHE: dict[tuple[object, ...], tuple[object, _MoveTable]] = {}
+_TABLE_CACHE_SIZE = 256
 
 
 def _move_table(state: GameState, player: int, jail: JailPolicy) -> _MoveTable:
-    """The :class:`_MoveTable` of ``state`` for ``player`` and ``jail``, memoised per card
-    resolution (the same key as :func:`_outcomes`, plus ``jail``)."""
-    oc = _outcomes(state, player)
-    key = (id(oc), jail)
+    """The :class:`_MoveTable` of ``state`` for ``player`` and ``jail``, memoised: it depends
+    only on the board, the rules, the cards held (draws with replacement), the player's
+    houses and hotels (repairs), the number of active players (cards paid per player) and
+    ``jail``, so most of a game's ruin chains reuse one. Its arrays are shared: read only."""
+    houses, hotels = state.building_counts(player)
+    held = tuple(sorted(held_cards(state).items())) if state.rules.card_draw == "replacement" else None
+    key = (id(state.board), state.rules, held, houses, hotels, len(state.active_players()), jail)
     hit = _TABLE_CACHE.get(key)
-    if hit is not None and hit[0] is oc:
+    if hit is not None and hit[0] is state.board:
         return hit[1]
-    if len(_TABLE_CACHE) >= _OUTCOMES_CACHE_SIZE:
+    if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
-    table = _build_move_table(state, oc, jail)
-    _TABLE_CACHE[key] = (oc, table)
+    table = _build_move_table(state, _outcomes(state, player), jail)
+    _TABLE_CACHE[key] = (state.board, table)
     return table
 
 
@@ -383,9 +363,10 @@ def _build_move_table(state: GameState, oc: _Outcomes, jail: JailPolicy) -> _Mov
         for c in cols:
             c.setflags(write=False)
         out[name] = cols
-    for a in (sq, kind, card):
+    mult = oc.mult[arr, slot]
+    for a in (sq, kind, card, mult):
         a.setflags(write=False)
-    return _MoveTable(out, sq, kind, card, oc.mult[arr, slot], n + n_jail)
+    return _MoveTable(out, sq, kind, card, mult, n + n_jail)
 
 
 def _moves(state: GameState, player: int, jail: JailPolicy, income: float) -> tuple[Moves, int]:

@@ -238,7 +238,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         offers: int = 2,
         cash_key: str = "geometric",
         reserve_turns: int = 20,
-        answer_z: float = 1.645,
+        answer_z: float = RescoreSettings.z,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
