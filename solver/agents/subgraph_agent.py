@@ -163,6 +163,7 @@ from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.denial import denial_candidates
 from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
@@ -171,7 +172,7 @@ from solver.trades.rescore import (
     trade_after,
 )
 from solver.trades.selection import gains_beyond_noise, qualifies, rank_key
-from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.space import Candidate, TradeSettings, TradeSpace
 
 AUCTIONS = ("game", "simulate", "price")
 """Auction policies: the bidding game (:mod:`solver.bidding.contest`), the simulated indifference price
@@ -203,6 +204,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "cash_key": ("linear", "geometric"),
         "reserve_turns": (0, 100),
         "answer_z": (0.0, 5.0),
+        "deny": (0, 20),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -239,6 +241,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         cash_key: str = "geometric",
         reserve_turns: int = 20,
         answer_z: float = RescoreSettings.z,
+        deny: int = 0,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -246,6 +249,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.cash_key = cash_key
         self.reserve_turns = reserve_turns
         self.answer_z = answer_z
+        self.deny = deny
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -548,11 +552,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
         space = TradeSpace(state, self.me)
-        if not space.needed[self.me]:  # bilateral and cyclic trades both need a partial set of the proposer
+        partial = bool(space.needed[self.me])  # bilateral and cyclic trades both need a partial set of the proposer
+        extra = denial_candidates(state, self.me, self.deny, self._reserves_for(state).get(self.me, 0)) if self.deny else []
+        if not partial and not extra:
             return []
         self.searches += 1
-        found = self._search(state, cycles=False, relaxed=self.relax)
-        if not found and self.cycles:
+        found = self._search(state, cycles=False, relaxed=self.relax, extra=extra, generate=partial)
+        if not found and self.cycles and partial:
             found = self._search(state, cycles=True)
         if self.offers > 1:  # one trade per counterparty set, best first
             seen: set[tuple[str, ...]] = set()
@@ -623,23 +629,29 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         elif self.learn and self.me is not None and event.player is not None:
             self.opponents.model(event.player).offer_signal()
 
-    def _search(self, state: GameState, cycles: bool, relaxed: bool = False) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
-        """The qualifying trades of one search, best first (the module docstring's filters)."""
-        chain = self._chain_for(state)
-        res = generate_trades(
-            state,
-            self.me,
-            settings=self.trade_settings,
-            cycles=cycles,
-            limits=Limits(top_k=self.candidates),
-            chain=chain,
-            reserves=self._reserves_for(state),
-            explain=False,
-            relaxed=relaxed,
-        )
-        cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == "bilateral")]
-        if cycles:
-            cands = [c for c in cands if c.kind == "cycle3"]
+    def _search(
+        self, state: GameState, cycles: bool, relaxed: bool = False, extra: list[Candidate] | None = None, generate: bool = True
+    ) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
+        """The qualifying trades of one search, best first (the module docstring's filters):
+        the generator's candidates (unless ``generate`` is false) and then ``extra`` ones
+        (denial purchases), judged alike."""
+        cands: list[Candidate] = []
+        if generate:
+            res = generate_trades(
+                state,
+                self.me,
+                settings=self.trade_settings,
+                cycles=cycles,
+                limits=Limits(top_k=self.candidates),
+                chain=self._chain_for(state),
+                reserves=self._reserves_for(state),
+                explain=False,
+                relaxed=relaxed,
+            )
+            cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == "bilateral")]
+            if cycles:
+                cands = [c for c in cands if c.kind == "cycle3"]
+        cands += [c for c in extra or () if c not in cands]
         if not cands:
             return []
         rs = self._settings(self.rollouts, len(state.players))

@@ -1,0 +1,93 @@
+"""Denial purchases: buying a lot that keeps an opponent from completing a colour group.
+
+The generator (:mod:`solver.trades.space`, :mod:`solver.trades.cpsat`) proposes
+trades that complete or advance the proposer's own partial sets. It never
+proposes buying a lot of a group the proposer holds none of, although that is
+often the strongest move left to a player without a set: when an opponent
+``R`` is one lot short of a group whose last lot another opponent ``Q``
+holds, ``R`` and ``Q`` will swap or sell as soon as either finds a price, and
+the proposer faces one more monopoly. Buying ``Q``'s lot (or one of ``R``'s)
+first leaves ``R`` needing a lot that the proposer holds, so any later
+completion goes through the proposer, at its price.
+
+A denial purchase is a bilateral candidate (``kind="bilateral"``, players
+``(proposer, holder)``): one lot from the holder for cash at the lot's
+printed price. It is only a candidate: the caller re-scores it by
+simulation on common dice like every other candidate (the value of denial
+is the opponents' trades it prevents, which the linear generator's value
+cannot see and the trading rollout policy plays), prices it by bargaining,
+and keeps it only when the proposer gains beyond the noise.
+
+Which lots (all conditions together)
+    * a colour group (railroads and utilities have no monopoly) without
+      buildings, every lot owned by a player (a lot still in the bank is the
+      auction's question: :mod:`solver.bidding.contest`);
+    * the proposer holds none of it (holding one already blocks; buying a
+      piece of its own partial set is the generator's job);
+    * some opponent holds exactly one lot fewer than the set size
+      (:meth:`models.state.GameState.set_size`) and none holds the set;
+    * every lot of the group held by an active opponent is a candidate: the
+      missing lot from its holder first, then the one-short opponent's own
+      lots (either purchase leaves that opponent one lot further away);
+    * the proposer keeps its cash reserve after paying (rule 4 of
+      :mod:`solver.trades.space`).
+
+Candidates are ordered by the group's printed value (the sum of its lots'
+prices: dearer sets collect more rent), then as above, and cut at ``limit``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from models.state import BANK, GameState
+from solver.trades.space import Candidate, with_cash
+
+
+def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
+    """The denial purchases open to ``proposer`` in ``state`` (module docstring), best first.
+
+    Parameters
+    ----------
+    state:
+        The position.
+    proposer:
+        The buyer's player index.
+    limit:
+        At most this many candidates (0: none).
+    reserve:
+        Cash the proposer keeps after paying; a lot whose price would take it
+        below is left out.
+    """
+    if limit <= 0:
+        return []
+    board = state.board
+    owner = state.owner
+    cash = state.players[proposer].cash
+    ranked: list[tuple[int, int, Candidate]] = []
+    for group in board.street_groups:
+        lots = board.groups[group]
+        held = [owner[sq] for sq in lots]
+        if BANK in held or proposer in held or state.group_has_buildings(group):
+            continue
+        size = state.set_size(group)
+        counts = Counter(held)
+        if any(k >= size for k in counts.values()):
+            continue
+        threats = {r for r, k in counts.items() if k == size - 1}
+        if not threats:
+            continue
+        value = sum(board.squares[sq].price for sq in lots)
+        for sq in lots:
+            q = owner[sq]
+            price = board.squares[sq].price
+            if state.players[q].bankrupt or cash - price < reserve:
+                continue
+            order = 1 if q in threats else 0  # the missing lot first
+            cand = with_cash("bilateral", (proposer, q), [(sq, q, proposer)], [(q, price)])
+            ranked.append((-value, order, cand))
+    ranked.sort(key=lambda t: (t[0], t[1], t[2].moves))
+    return [c for _, _, c in ranked[:limit]]
+
+
+__all__ = ["denial_candidates"]
