@@ -163,7 +163,7 @@ from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
-from solver.trades.denial import denial_candidates
+from solver.trades.purchases import consolidation_candidates, denial_candidates
 from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
@@ -205,6 +205,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "reserve_turns": (0, 100),
         "answer_z": (0.0, 5.0),
         "deny": (0, 20),
+        "consolidate": (0, 20),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -242,6 +243,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         reserve_turns: int = 20,
         answer_z: float = RescoreSettings.z,
         deny: int = 0,
+        consolidate: int = 0,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -250,6 +252,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.reserve_turns = reserve_turns
         self.answer_z = answer_z
         self.deny = deny
+        self.consolidate = consolidate
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -553,7 +556,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _fresh_queue(self, state: GameState) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
         space = TradeSpace(state, self.me)
         partial = bool(space.needed[self.me])  # bilateral and cyclic trades both need a partial set of the proposer
-        extra = denial_candidates(state, self.me, self.deny, self._reserves_for(state).get(self.me, 0)) if self.deny else []
+        extra: list[Candidate] = []
+        if self.deny or self.consolidate:
+            keep = self._reserves_for(state).get(self.me, 0)
+            extra = denial_candidates(state, self.me, self.deny, keep) + consolidation_candidates(state, self.me, self.consolidate, keep)
         if not partial and not extra:
             return []
         self.searches += 1

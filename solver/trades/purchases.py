@@ -1,4 +1,7 @@
-"""Denial purchases: buying a lot that keeps an opponent from completing a colour group.
+"""Single-lot purchases the generator does not propose: denial and consolidation.
+
+Denial
+------
 
 The generator (:mod:`solver.trades.space`, :mod:`solver.trades.cpsat`) proposes
 trades that complete or advance the proposer's own partial sets. It never
@@ -34,6 +37,24 @@ Which lots (all conditions together)
 
 Candidates are ordered by the group's printed value (the sum of its lots'
 prices: dearer sets collect more rent), then as above, and cut at ``limit``.
+
+Consolidation
+-------------
+A player holding one lot of each of several three-lot groups, the other
+lots spread over two opponents, has no partial set in the generator's sense
+(:func:`solver.analysis.subgraph.analyze`: the missing pieces must come
+from one opponent) and so nothing to trade for: it can complete nothing in
+one trade, and nobody needs a swap with it. Buying one more lot of such a
+group makes it one lot short, with a single opponent holding the last lot:
+a partial set the generator can then complete, and a piece that opponent
+needs. A consolidation purchase is one lot, bought for cash at its printed
+price, of a colour group without buildings and without lots in the bank,
+where the proposer holds at least one lot, fewer than the set size minus
+one, and no opponent holds enough to make the group a partial set of the
+proposer's (its missing lots are held by two or more opponents). Ordered
+like denial purchases (dearer groups first, then square). Its value is the
+trades it makes possible later, so re-scoring sees it only when the
+proposer trades in the rollouts (``RescoreSettings.holding`` off).
 """
 
 from __future__ import annotations
@@ -90,4 +111,35 @@ def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int 
     return [c for _, _, c in ranked[:limit]]
 
 
-__all__ = ["denial_candidates"]
+def consolidation_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
+    """The consolidation purchases open to ``proposer`` in ``state`` (module docstring), best
+    first; ``limit`` and ``reserve`` as for :func:`denial_candidates`."""
+    if limit <= 0:
+        return []
+    board = state.board
+    owner = state.owner
+    cash = state.players[proposer].cash
+    ranked: list[tuple[int, int, Candidate]] = []
+    for group in board.street_groups:
+        lots = board.groups[group]
+        held = [owner[sq] for sq in lots]
+        mine = held.count(proposer)
+        size = state.set_size(group)
+        if BANK in held or not 1 <= mine < size - 1 or state.group_has_buildings(group):
+            continue
+        holders = {h for h in held if h != proposer}
+        if len(holders) < 2:
+            continue
+        value = sum(board.squares[sq].price for sq in lots)
+        for sq in lots:
+            q = owner[sq]
+            price = board.squares[sq].price
+            if q == proposer or state.players[q].bankrupt or cash - price < reserve:
+                continue
+            cand = with_cash("bilateral", (proposer, q), [(sq, q, proposer)], [(q, price)])
+            ranked.append((-value, sq, cand))
+    ranked.sort(key=lambda t: (t[0], t[1]))
+    return [c for _, _, c in ranked[:limit]]
+
+
+__all__ = ["consolidation_candidates", "denial_candidates"]
