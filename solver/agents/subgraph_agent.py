@@ -206,6 +206,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "answer_z": (0.0, 5.0),
         "deny": (0, 20),
         "consolidate": (0, 20),
+        "price_ladder": (1, 6),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -244,6 +245,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         answer_z: float = RescoreSettings.z,
         deny: int = 0,
         consolidate: int = 0,
+        price_ladder: int = 1,
+        haggle: bool = False,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -253,6 +256,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.answer_z = answer_z
         self.deny = deny
         self.consolidate = consolidate
+        self.price_ladder = price_ladder
+        self.haggle = haggle
+        self._refused_at: dict[tuple[object, ...], int] = {}
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -535,14 +541,25 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         # not refused yet is offered (with ``offers`` > 1, to another opponent in the same phase)
         while self._queue:
             r, base, rs = self._queue.pop(0)
-            if trade_key(r.trade) in self._refused:
+            if self._closed(r):
                 continue
             try:  # a trade ranked in an earlier phase may no longer be payable
                 r.trade.validate(state)
             except InvalidTradeError:
                 continue
-            return self._offer(state, r, base, rs)
+            offer = self._offer(state, r, base, rs)
+            if offer is not None:
+                return offer
         return None
+
+    def _closed(self, r: Rescored) -> bool:
+        """Whether ``r``'s structure may not be offered again: it was refused, and it cannot be
+        re-offered at a better price (``haggle`` off, not a bilateral trade priced for play, or
+        refused at a price never recorded)."""
+        key = trade_key(r.trade)
+        if key not in self._refused:
+            return False
+        return not (self.haggle and self.price == "play" and r.candidate.kind == "bilateral" and key in self._refused_at)
 
     def _cash_bucket(self, cash: int) -> int:
         """The cash part of the search key: ``cash // cash_step`` (``cash_key="linear"``), or with
@@ -577,13 +594,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return spread
         return found[:1]
 
-    def _offer(self, state: GameState, r: Rescored, base: RolloutResult, rs: RescoreSettings) -> Trade:
+    def _offer(self, state: GameState, r: Rescored, base: RolloutResult, rs: RescoreSettings) -> Trade | None:
         """The trade to propose for a ranked structure: at its generated cash, or (``price="play"``,
         bilateral) at the cash maximising the agent's gain x P(accept) (:func:`play_cash`). The
         price curves are simulated on the search's dice (``rs``), paired with its baseline
         ``base``, when the state is still the one searched; otherwise (a ranking kept from an
-        earlier phase) on fresh dice with a fresh baseline of the state now."""
+        earlier phase) on fresh dice with a fresh baseline of the state now.
+
+        With ``haggle``, a structure the counterparty refused is offered again only at a price
+        better for it by at least ``price_step`` than the best it refused (the sampled amounts
+        are raised to that floor); ``None`` when no such price leaves the agent a gain."""
         trade = r.trade
+        floor = self._refused_at.get(trade_key(trade)) if self.haggle else None
         gains = dict(r.win_delta)
         if self.price == "play" and r.candidate.kind == "bilateral":
             a, b = (state.players[i].name for i in r.candidate.players)
@@ -603,7 +625,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if self._searched != _state_sig(state):
                 rs = self._settings(self.rollouts, len(state.players))
                 base = baseline(state, rs)
-            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=[now - self.price_step, now, now + self.price_step], p_accept=p_accept)
+            amounts = self._price_amounts(now)
+            if floor is not None:
+                least = floor + self.price_step
+                amounts = sorted({max(x, least) for x in amounts} | {least + self.price_step})
+            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept)
+            if floor is not None and (bargain is None or bargain.cash < floor + self.price_step):
+                return None
             if bargain is not None and bargain.cash != now:
                 try:
                     priced = trade_with_cash(trade, a, b, bargain.cash)
@@ -621,6 +649,14 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.offers_made += 1
         return trade
 
+    def _price_amounts(self, now: int) -> list[int]:
+        """The amounts :func:`play_cash` samples around the generated cash ``now``: ``now`` and
+        ``now +- price_step x 2^k`` for ``k < price_ladder`` (1: +-``price_step`` only; 4: +-1, 2,
+        4 and 8 steps, $800 either way at the default step). Amounts a side cannot pay are
+        skipped there."""
+        offsets = [self.price_step * (1 << k) for k in range(self.price_ladder)]
+        return sorted({now, *(now - d for d in offsets), *(now + d for d in offsets)})
+
     def notify(self, event: Event) -> None:
         super().notify(event)
         if event.kind != "trade":
@@ -628,6 +664,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         trade = event.data["trade"]
         if event.player == self.me:
             accepted = bool(event.data.get("accepted"))
+            others = [n for n in trade.participants() if n != self.names[self.me]]
+            if not accepted and len(others) == 1:  # the best price refused for this structure, for ``haggle``
+                key = trade_key(trade)
+                self._refused_at[key] = max(self._refused_at.get(key, trade.net_cash(others[0])), trade.net_cash(others[0]))
             self.offers_accepted += accepted
             if self.learn:
                 refused_by = event.data.get("refused_by")
@@ -667,7 +707,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         found: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         for c in cands:
             trade = c.to_trade(state)
-            if trade_key(trade) in self._refused:
+            if trade_key(trade) in self._refused and not (self.haggle and self.price == "play" and c.kind == "bilateral"):
                 continue
             r = rescore_one(state, c, base, rs)
             if r is None:
