@@ -275,3 +275,56 @@ def test_one_players_reserve_then_all_equals_all_first() -> None:
     fresh = small()
     fresh.start_game(0, names)
     assert fresh._reserves_for(moved) != expected  # the positions do matter: the test can fail
+
+
+def test_price_ladder_amounts() -> None:
+    """``price_ladder`` k samples the play price at now +- step x 2^j for j < k."""
+    assert SubgraphTradeAgent(0)._price_amounts(50) == [-50, 50, 150]
+    assert SubgraphTradeAgent(0, price_ladder=4)._price_amounts(50) == [-750, -350, -150, -50, 50, 150, 250, 450, 850]
+
+
+def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a refusal, ``haggle`` samples prices only from the refused price + one step up
+    (for the counterparty), and offers one of them or nothing; without ``haggle`` the refused
+    structure is closed."""
+    import solver.agents.subgraph_agent as agent_mod
+
+    me = midgame.player_index("Cy")
+    names = tuple(p.name for p in midgame.players)
+    sampled: list[list[int]] = []
+    real = agent_mod.play_cash
+
+    def spy(*args: object, **kw: object) -> object:
+        sampled.append(list(kw["amounts"]))  # type: ignore[arg-type]
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(agent_mod, "play_cash", spy)
+    for haggle in (True, False):
+        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, price_ladder=2)
+        agent.start_game(me, names)
+        found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
+        assert found, "the mid-game instance has a bilateral trade for Cy"
+        r, base, rs = found[0]
+        first = agent._offer(midgame.copy(), r, base, rs)
+        assert first is not None
+        other = next(n for n in first.participants() if n != "Cy")
+        refused_at = first.net_cash(other)
+        agent.notify(Event("trade", me, {"trade": first, "accepted": False, "refused_by": midgame.player_index(other)}))
+        assert agent._closed(r) is not haggle
+        if not haggle:
+            continue
+        assert agent._refused_at[trade_key(first)] == refused_at
+        offered = [refused_at]
+        for _ in range(12):  # each refusal raises the floor; the agent stops once no price leaves it a gain
+            sampled.clear()
+            again = agent._offer(midgame.copy(), r, base, rs)
+            floor = offered[-1] + agent.price_step
+            assert sampled and min(sampled[0]) == floor
+            if again is None:
+                break
+            assert again.net_cash(other) >= floor
+            offered.append(again.net_cash(other))
+            agent.notify(Event("trade", me, {"trade": again, "accepted": False, "refused_by": midgame.player_index(other)}))
+        else:
+            pytest.fail("the agent kept raising its offer")
+        assert len(offered) >= 2  # at least one better offer was made

@@ -1,0 +1,122 @@
+"""Denial and consolidation purchases (:mod:`solver.trades.purchases`).
+
+Hand-made positions check the order, the prices and each exclusion; random
+ownerships check both families against independent formulations: a denial
+candidate's group is one an opponent could complete by receiving a single lot
+from another opponent (tried on a copy with the engine's ``has_monopoly``), and
+a consolidation candidate's group is one the position analysis
+(:func:`solver.analysis.subgraph.analyze`) calls isolated for the proposer.
+"""
+
+from __future__ import annotations
+
+import random
+
+from models.state import BANK, GameState
+from solver.analysis.subgraph import analyze
+from solver.trades.purchases import consolidation_candidates, denial_candidates
+from tests.engine.rules_helpers import make_state
+
+ORANGE = (16, 18, 19)
+RED = (21, 23, 24)
+BROWN = (1, 3)
+LIGHT_BLUE = (6, 8, 9)
+
+
+def _bought(cands: list) -> list[tuple[int, int, int]]:
+    """Each candidate as (square, seller, price paid by the proposer)."""
+    out = []
+    for c in cands:
+        assert c.kind == "bilateral" and len(c.moves) == 1 and len(c.cash) == 1
+        (sq, frm, to), (payer, payee, amount) = c.moves[0], c.cash[0]
+        assert to == c.players[0] == payer and frm == c.players[1] == payee
+        out.append((sq, frm, amount))
+    return out
+
+
+def test_denial_orders_the_missing_lot_first_and_dearer_groups_first() -> None:
+    # B (1) is one short of orange, C (2) holds its last lot; B and C each hold one brown
+    owner = {16: 1, 18: 1, 19: 2, 1: 1, 3: 2}
+    state = make_state(4, owner=owner)
+    got = _bought(denial_candidates(state, 0, limit=10))
+    assert got == [(19, 2, 200), (16, 1, 180), (18, 1, 180), (1, 1, 60), (3, 2, 60)]
+    assert _bought(denial_candidates(state, 0, limit=2)) == got[:2]
+    assert denial_candidates(state, 0, limit=0) == []
+
+
+def test_denial_exclusions() -> None:
+    base = {16: 1, 18: 1, 19: 2}
+    assert denial_candidates(make_state(4, owner={16: 1, 18: 1}), 0, 10) == []  # last lot in the bank
+    assert denial_candidates(make_state(4, owner={**base, 19: 0}), 0, 10) == []  # the proposer blocks already
+    assert denial_candidates(make_state(4, owner={16: 1, 18: 2, 19: 3}), 0, 10) == []  # nobody one short
+    built = make_state(4, owner={16: 1, 18: 1, 19: 1, 21: 2, 23: 2, 24: 3}, houses={16: 1})
+    assert [sq for sq, _, _ in _bought(denial_candidates(built, 0, 10))] == [24, 21, 23]  # orange is built and complete
+    poor = make_state(4, owner=base, cash=[300, 1500, 1500, 1500])
+    assert _bought(denial_candidates(poor, 0, 10, reserve=110)) == [(16, 1, 180), (18, 1, 180)]  # 300 - 200 < 110
+
+
+def test_consolidation_needs_an_isolated_holding() -> None:
+    owner = {6: 0, 8: 1, 9: 2, 16: 0, 18: 0, 19: 1, 21: 0, 23: 1}
+    state = make_state(4, owner=owner)
+    # light blue: one each of 0, 1, 2 -> isolated; orange: 0 holds two (a partial set already);
+    # red: one lot in the bank
+    assert _bought(consolidation_candidates(state, 0, 10)) == [(8, 1, 100), (9, 2, 120)]
+    assert consolidation_candidates(state, 0, 0) == []
+    assert consolidation_candidates(make_state(4, owner={**owner, 9: 1}), 0, 10) == []  # one holder: partial set
+
+
+def _random_state(rng: random.Random) -> GameState:
+    state = make_state(4)
+    for sq in state.board.property_squares:
+        state.owner[sq] = rng.choice((BANK, BANK, 0, 1, 2, 3))
+    for p in state.players:
+        p.cash = rng.randrange(0, 2000)
+    return state
+
+
+def _one_lot_completes(state: GameState, group: str, proposer: int) -> bool:
+    """Some opponent gets the set by receiving one lot held by another opponent."""
+    for r in range(len(state.players)):
+        if r == proposer:
+            continue
+        for sq in state.board.groups[group]:
+            holder = state.owner[sq]
+            if holder in (BANK, proposer, r):
+                continue
+            trial = state.copy()
+            trial.owner[sq] = r
+            if trial.has_monopoly(r, group):
+                return True
+    return False
+
+
+def test_both_families_against_independent_definitions() -> None:
+    rng = random.Random(7)
+    seen_denial = seen_consolidation = 0
+    for _ in range(300):
+        state = _random_state(rng)
+        me = rng.randrange(4)
+        reserve = rng.choice((0, 100, 300))
+        cash = state.players[me].cash
+        want_d, want_c = set(), set()
+        isolated = set(analyze(state, me).isolated)
+        for group in state.board.street_groups:
+            lots = state.board.groups[group]
+            owners = [state.owner[sq] for sq in lots]
+            if BANK in owners or any(state.has_monopoly(p, group) for p in range(4)):
+                continue
+            for sq in lots:
+                q = state.owner[sq]
+                if q == me or cash - state.board.squares[sq].price < reserve:
+                    continue
+                if me not in owners and _one_lot_completes(state, group, me):
+                    want_d.add((sq, q))
+                if any(s in isolated for s in lots):
+                    want_c.add((sq, q))
+        got_d = {(sq, q) for sq, q, _ in _bought(denial_candidates(state, me, 50, reserve))}
+        got_c = {(sq, q) for sq, q, _ in _bought(consolidation_candidates(state, me, 50, reserve))}
+        assert got_d == want_d
+        assert got_c == want_c
+        seen_denial += bool(got_d)
+        seen_consolidation += bool(got_c)
+    assert seen_denial > 20 and seen_consolidation > 20  # the random states do exercise both
