@@ -207,6 +207,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "deny": (0, 20),
         "consolidate": (0, 20),
         "price_ladder": (1, 6),
+        "haggle": (0, 2),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -246,7 +247,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         deny: int = 0,
         consolidate: int = 0,
         price_ladder: int = 1,
-        haggle: bool = False,
+        haggle: int = 0,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -259,6 +260,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.price_ladder = price_ladder
         self.haggle = haggle
         self._refused_at: dict[tuple[object, ...], int] = {}
+        self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -549,6 +551,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 continue
             offer = self._offer(state, r, base, rs)
             if offer is not None:
+                self._pending = (r, base, rs)
                 return offer
         return None
 
@@ -668,6 +671,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if not accepted and len(others) == 1:  # the best price refused for this structure, for ``haggle``
                 key = trade_key(trade)
                 self._refused_at[key] = max(self._refused_at.get(key, trade.net_cash(others[0])), trade.net_cash(others[0]))
+                if self.haggle >= 2 and self._pending is not None and trade_key(self._pending[0].trade) == key:
+                    self._queue.insert(0, self._pending)  # offered again next, at a better price
+            self._pending = None
             self.offers_accepted += accepted
             if self.learn:
                 refused_by = event.data.get("refused_by")

@@ -299,7 +299,7 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(agent_mod, "play_cash", spy)
-    for haggle in (True, False):
+    for haggle in (1, 0):
         agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, price_ladder=2)
         agent.start_game(me, names)
         found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
@@ -310,7 +310,7 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
         other = next(n for n in first.participants() if n != "Cy")
         refused_at = first.net_cash(other)
         agent.notify(Event("trade", me, {"trade": first, "accepted": False, "refused_by": midgame.player_index(other)}))
-        assert agent._closed(r) is not haggle
+        assert agent._closed(r) is not bool(haggle)
         if not haggle:
             continue
         assert agent._refused_at[trade_key(first)] == refused_at
@@ -328,3 +328,23 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
         else:
             pytest.fail("the agent kept raising its offer")
         assert len(offered) >= 2  # at least one better offer was made
+
+
+def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> None:
+    """With ``haggle=2`` a refused offer goes back to the front of the queue (offered next, at a
+    better price); with ``haggle=1`` it waits for a later search."""
+    me = midgame.player_index("Cy")
+    names = tuple(p.name for p in midgame.players)
+    for haggle in (1, 2):
+        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle)
+        agent.start_game(me, names)
+        first = agent.find_trade(GameView(midgame.copy(), me))
+        assert first is not None
+        other = next(n for n in first.participants() if n != "Cy")
+        agent.notify(Event("trade", me, {"trade": first, "accepted": False, "refused_by": midgame.player_index(other)}))
+        queued = [trade_key(r.trade) for r, _, _ in agent._queue]
+        assert (queued[:1] == [trade_key(first)]) is (haggle == 2)
+        if haggle == 2:
+            again = agent.find_trade(GameView(midgame.copy(), me))
+            if again is not None and trade_key(again) == trade_key(first):
+                assert again.net_cash(other) >= first.net_cash(other) + agent.price_step
