@@ -208,6 +208,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "consolidate": (0, 20),
         "price_ladder": (1, 6),
         "haggle": (0, 2),
+        "sell_premium": (0, 100_000),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
 
@@ -248,6 +249,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         consolidate: int = 0,
         price_ladder: int = 1,
         haggle: int = 0,
+        sell_premium: int = RolloutPolicy.sell_premium,
+        rollout_mortgage: bool = True,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -277,7 +280,11 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         # "linear": the generator as it was before the fitted value (dollars; margin does not apply)
         self.trade_settings = TradeSettings(value=value, objective=objective, min_win_gain=margin, min_own_win_gain=margin)
         self.hold = hold
-        self.rollout_policy = RolloutPolicy() if rollout_trades else RolloutPolicy(trade=False, mortgage_to_build=False)
+        self.rollout_policy = (
+            RolloutPolicy(sell_premium=sell_premium, mortgage_to_build=rollout_mortgage)
+            if rollout_trades
+            else RolloutPolicy(trade=False, mortgage_to_build=False)
+        )
         self.scoring = scoring
         self.auction = auction
         self.auction_rollouts = auction_rollouts
