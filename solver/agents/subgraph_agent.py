@@ -249,7 +249,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         consolidate: int = 0,
         price_ladder: int = 1,
         haggle: int = 0,
-        sell_premium: int = RolloutPolicy.sell_premium,
+        sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
