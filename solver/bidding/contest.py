@@ -139,9 +139,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 
 from engine.markov import PositionChain, chain_for
@@ -157,7 +156,10 @@ from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve
 from solver.bidding.auction import liquidity_cap, resolve_lot
 
-__all__ = ["MAX_CONTESTED", "ContestBid", "contest_bid", "contest_graph", "strongest_rival", "tree_costs"]
+if TYPE_CHECKING:
+    import networkx as nx  # type: ignore[import-untyped]
+
+__all__ = ["MAX_CONTESTED", "ContestBid", "contest_bid", "contest_graph", "race_costs", "strongest_rival", "tree_costs"]
 
 MAX_CONTESTED = 6
 """Contested lots modelled at most (the tree has ``2^(u+1) - 1`` vertices)."""
@@ -168,6 +170,8 @@ Vertex = tuple[str, ...]
 
 def contest_graph(u: int) -> nx.DiGraph:
     """The race for ``u`` lots: a binary tree of owner lists, root ``()``, arcs ``v -> v + (side,)``."""
+    import networkx as nx  # type: ignore[import-untyped]  # on demand: 0.17 s, and only an auction's advice needs it
+
     if not 0 <= u <= MAX_CONTESTED:
         raise ValueError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
     g = nx.DiGraph()
@@ -195,6 +199,8 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     -------
     (poorman, richman) : tuple of dict
     """
+    import networkx as nx  # type: ignore[import-untyped]
+
     if not nx.is_directed_acyclic_graph(graph):
         raise ValueError("tree_costs needs an acyclic graph")
     poor: dict[Any, float] = {}
@@ -213,6 +219,33 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
         poor[v] = hi / (1.0 + hi - lo)
         rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
         rich[v] = (rhi + rlo) / 2.0
+    return poor, rich
+
+
+def race_costs(u: int, terminal: dict[Vertex, float]) -> tuple[dict[Vertex, float], dict[Vertex, float]]:
+    """:func:`tree_costs` on :func:`contest_graph` ``(u)`` without building the graph: the same
+    recursions over the implicit binary tree, vertex by vertex from the leaves (the same
+    floating-point operations, so the same numbers). :func:`contest_bid` uses it, so that an
+    auction's advice does not import networkx (0.2 s of a fresh ``solve``); the test suite
+    checks it against :func:`tree_costs`."""
+    if not 0 <= u <= MAX_CONTESTED:
+        raise ValueError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
+    poor: dict[Vertex, float] = {}
+    rich: dict[Vertex, float] = {}
+    for v in product("BR", repeat=u):
+        if v not in terminal:
+            raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
+        c = float(terminal[v])
+        if not 0.0 <= c <= 1.0:
+            raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
+        poor[v] = rich[v] = c
+    for depth in range(u - 1, -1, -1):
+        for v in product("BR", repeat=depth):
+            succ = ((*v, "B"), (*v, "R"))
+            hi, lo = max(poor[w] for w in succ), min(poor[w] for w in succ)
+            poor[v] = hi / (1.0 + hi - lo)
+            rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
+            rich[v] = (rhi + rlo) / 2.0
     return poor, rich
 
 
@@ -350,7 +383,7 @@ def contest_bid(
     others = [s for s in state.board.groups[sq.group] if s != square and state.owner[s] == BANK]
     lots = (square, *others)[:MAX_CONTESTED]
     u = len(lots)
-    graph = contest_graph(u)
+    vertices = 2 ** (u + 1) - 1  # of contest_graph(u), which race_costs walks without building it
     terminals = ["".join(t) for t in product("BR", repeat=u)]
 
     owned = state.copy()
@@ -368,7 +401,7 @@ def contest_bid(
     if rival is None:  # nobody to bid against: the lot is Blue's for $0 or the list price
         return ContestBid(
             state.players[player].name, sq.name, square, sq.price, sq.group, None, 0.0,
-            tuple(state.board.squares[s].name for s in lots), graph.number_of_nodes(), len(terminals),
+            tuple(state.board.squares[s].name for s in lots), vertices, len(terminals),
             {}, {}, 0.0, 0.0, 0.0, 0.0, (cash, 0), cash, 0, 0, outbid, liq, risk, reserve, 0, sq.price <= liq,
         )  # fmt: skip
 
@@ -382,7 +415,7 @@ def contest_bid(
     top, bottom = float(win.max()), float(win.min())
     spread = top - bottom
     cost = {t: ((top - float(w)) / spread if spread > 0 else 0.0) for t, w in zip(terminals, win)}
-    poor, rich = tree_costs(graph, {tuple(t): c for t, c in cost.items()})
+    poor, rich = race_costs(u, {tuple(t): c for t, c in cost.items()})
     pb, pr = poor[("B",)], poor[("R",)]
     rb, rr = rich[("B",)], rich[("R",)]
     beta = _poorman_fraction(max(pb, pr), min(pb, pr))
@@ -405,7 +438,7 @@ def contest_bid(
         rival=state.players[rival].name,
         rival_gain=gain,
         lots=tuple(state.board.squares[s].name for s in lots),
-        vertices=graph.number_of_nodes(),
+        vertices=vertices,
         terminals=len(terminals),
         terminal_win={t: float(w) for t, w in zip(terminals, win)},
         terminal_cost=cost,

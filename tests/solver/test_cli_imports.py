@@ -45,3 +45,20 @@ def test_risk_and_analyze_import_no_kernel_solver_or_sparse_linalg() -> None:
         done = subprocess.run([sys.executable, "-c", CHAINS_PROBE, str(INSTANCE), command], capture_output=True, text=True, timeout=120, check=True)
         doc = json.loads(done.stdout)
         assert doc == {"code": 0, "heavy": []}, command
+
+
+SOLVE_PROBE = """
+import contextlib, io, json, sys
+from solver.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["solve", sys.argv[1], "--rollouts", "40"])
+print(json.dumps({"code": code, "networkx": "networkx" in sys.modules}))
+"""
+
+
+def test_solve_with_purchase_advice_does_not_import_networkx() -> None:
+    """The mid-game instance's player stands on a bank lot, so ``solve`` gives purchase advice
+    (the bidding game of :mod:`solver.bidding.contest`); it walks the race tree without networkx
+    (0.2 s of imports), which only the general bidding-game solvers use."""
+    done = subprocess.run([sys.executable, "-c", SOLVE_PROBE, str(INSTANCE)], capture_output=True, text=True, timeout=300, check=True)
+    assert json.loads(done.stdout) == {"code": 0, "networkx": False}

@@ -25,6 +25,7 @@ from solver.bidding.auction import AuctionError
 from solver.bidding.contest import (
     contest_bid,
     contest_graph,
+    race_costs,
     strongest_rival,
     tree_costs,
 )
@@ -60,6 +61,19 @@ def test_tree_costs_match_the_general_solvers_on_win_loss_terminals(seed: int) -
     for v in tree:
         assert rich[v] == pytest.approx(float(exact[v]), abs=1e-12)
         assert poor[v] == pytest.approx(floats[v], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_race_costs_equal_tree_costs_on_the_built_graph(seed: int) -> None:
+    """The graph-free recursion contest_bid uses gives exactly the numbers of tree_costs on contest_graph."""
+    rng = random.Random(100 + seed)
+    u = rng.randint(0, 6)
+    terminal = {t: rng.random() for t in product("BR", repeat=u)}
+    assert race_costs(u, terminal) == tree_costs(contest_graph(u), terminal)
+    with pytest.raises(ValueError):
+        race_costs(u, {t: c for t, c in list(terminal.items())[1:]})
+    with pytest.raises(ValueError):
+        race_costs(7, {})
 
 
 def _discrete_threshold(tree: nx.DiGraph, terminal: dict[tuple[str, ...], float], total: int) -> float:
