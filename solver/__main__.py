@@ -1,5 +1,5 @@
 """``python -m solver`` runs the ``monopoly-trade`` command line."""
 
-from solver.cli import main
+from solver.cli import run
 
-raise SystemExit(main())
+run()

@@ -62,3 +62,23 @@ def test_solve_with_purchase_advice_does_not_import_networkx() -> None:
     (0.2 s of imports), which only the general bidding-game solvers use."""
     done = subprocess.run([sys.executable, "-c", SOLVE_PROBE, str(INSTANCE)], capture_output=True, text=True, timeout=300, check=True)
     assert json.loads(done.stdout) == {"code": 0, "networkx": False}
+
+
+def test_quick_exit_keeps_the_output_and_the_status(tmp_path: Path) -> None:
+    """``python -m solver`` ends one-process commands with ``os._exit`` (solver.cli.run): the
+    output is still complete (the same bytes as :func:`solver.cli.main` in this process) and the
+    status is main's (2 for a missing file, with its one-line message)."""
+    import contextlib
+    import io
+
+    from solver.cli import QUICK_EXIT, main
+
+    assert {"solve", "validate"} <= QUICK_EXIT and not {"tournament", "play", "mcp", "prune-report"} & QUICK_EXIT
+    args = ["solve", str(INSTANCE), "--json", "--rollouts", "40"]
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert main(args) == 0
+    done = subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == out.getvalue()
+    missing = subprocess.run([sys.executable, "-m", "solver", "solve", str(tmp_path / "none.json")], capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert len(missing.stderr.strip().splitlines()) == 1 and "none.json" in missing.stderr
