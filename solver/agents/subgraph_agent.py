@@ -585,7 +585,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         partial = bool(space.needed[self.me])  # bilateral and cyclic trades both need a partial set of the proposer
         extra: list[Candidate] = []
         if self.deny or self.consolidate:
-            keep = self._reserves_for(state).get(self.me, 0)
+            keep = self._reserve_of(state, self.me)
             extra = denial_candidates(state, self.me, self.deny, keep) + consolidation_candidates(state, self.me, self.consolidate, keep)
         if not partial and not extra:
             return []
