@@ -124,6 +124,31 @@ the generator (``value``, ``objective``, ``margin``)
     plays ``exploit``. ``value=fitted`` alone: 0.422, paired -0.037 [-0.083,
     +0.010]. Choosing the generator for play belongs to the issue "Play to
     win".
+purchases outside the generator (``consolidate``, ``deny``)
+    :mod:`solver.trades.purchases`: single lots bought for cash at their
+    printed price, added to the bilateral search's candidates (at most
+    ``consolidate`` and ``deny`` of them; 0 = none) and judged, priced and
+    filtered like the generator's. *Consolidation*: one more lot of a group
+    the agent holds in an isolated way (its missing lots spread over two or
+    more opponents), which makes it a partial set that later trades can
+    complete; *denial*: a lot of a group where an opponent is one lot short,
+    so that the completion must go through the agent. A search now also runs
+    when the agent has no partial set but such purchases exist. Consolidation
+    has value only when the agent trades in the rollouts (``hold=False``).
+bargaining (``price_ladder``, ``haggle``)
+    ``price_ladder`` k: the play price is sampled at the generated cash and
+    +-``price_step`` x 2^j for j < k (1: +-``price_step`` only). ``haggle``:
+    1: a refused bilateral structure may be offered again when a later search
+    ranks it, at a price better for the counterparty by at least
+    ``price_step`` than the best it refused (the sampled amounts are raised to
+    that floor; nothing is offered when no such price leaves the agent a
+    gain); 2: also offered again at once (next in the queue). 0: a refused
+    structure is never offered again.
+the rollout policy (``sell_premium``, ``rollout_mortgage``)
+    the trading rollout policy's asking price for a lot that completes
+    another seat's group (``price x (100 + sell_premium) / 100``; a large
+    value leaves only the mutual-completion swaps) and whether its seats
+    mortgage spare lots to build (:class:`engine.rollout_policy.RolloutPolicy`).
 reserves (``reserve_turns``)
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`: the cash keeping the
     ruin probability within ``reserve_turns`` turns at 5% or less; 0: no reserve), $200 buckets,

@@ -348,3 +348,34 @@ def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> N
             again = agent.find_trade(GameView(midgame.copy(), me))
             if again is not None and trade_key(again) == trade_key(first):
                 assert again.net_cash(other) >= first.net_cash(other) + agent.price_step
+
+
+def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``deny`` the agent searches although it has no partial set, and its denial purchases
+    are re-scored like the generator's candidates; with ``deny=0`` no search runs at all."""
+    import solver.agents.subgraph_agent as agent_mod
+    from tests.engine.rules_helpers import make_state
+
+    # B (1) holds two orange lots, C (2) the third: B is one short; A (0) holds one railroad only
+    state = make_state(4, owner={16: 1, 18: 1, 19: 2, 5: 0, 21: 3})
+    scored: list[tuple[int, ...]] = []
+    real = agent_mod.rescore_one
+
+    def spy(state: GameState, c: object, *args: object, **kw: object) -> object:
+        scored.append(tuple(sq for sq, _, _ in c.moves))  # type: ignore[attr-defined]
+        return real(state, c, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(agent_mod, "rescore_one", spy)
+    names = tuple(p.name for p in state.players)
+    for deny in (0, 2):
+        scored.clear()
+        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, deny=deny)
+        agent.start_game(0, names)
+        offer = agent.find_trade(GameView(state.copy(), 0))
+        if deny == 0:
+            assert agent.searches == 0 and scored == [] and offer is None
+        else:
+            assert agent.searches == 1 and scored == [(19,), (16,)]  # the missing lot first, then B's
+            if offer is not None:
+                assert trade_key(offer) in {trade_key(Trade((Transfer("C", "A", ("New York Avenue",), 0),))),
+                                            trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
