@@ -73,6 +73,7 @@ from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.purchases import DENY, denial_candidates
 from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
@@ -105,12 +106,24 @@ class DecideSettings:
     mode: str = "fair"
     build: str = "funded"
     build_horizon: int = 20
+    deny: int | None = None  # denial purchases re-scored with the generator's trades; None: DENY in mode best, none in fair
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
         if self.build not in ("funded", "frontier"):
             raise ValueError(f"build must be 'funded' or 'frontier', got {self.build!r}")
+        if self.deny is not None and not 0 <= self.deny <= 20:
+            raise ValueError(f"deny must be in 0..20, got {self.deny}")
+
+    @property
+    def denials(self) -> int:
+        """How many denial purchases (:mod:`solver.trades.purchases`) join the candidates: ``deny``,
+        or by default the agent's number in mode ``best`` (what the agent plays) and none in ``fair``
+        (a purchase whose value is the seller's loss is no advice both sides should accept)."""
+        if self.deny is not None:
+            return self.deny
+        return DENY if self.mode == "best" else 0
 
 
 @dataclass
@@ -381,7 +394,8 @@ def _search_trades(
     pruning = funnel.stages()
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
-    scored = rescore(state, cands, rs, base, strategic, go_on=clock.left)
+    denials = [c for c in denial_candidates(state, p, st.denials, reserves.get(p, 0)) if c not in cands]
+    scored = rescore(state, cands + denials, rs, base, strategic, go_on=clock.left)
     me = state.players[p].name
 
     def select(rs_list: list[Rescored]) -> list[Rescored]:
@@ -401,6 +415,7 @@ def _search_trades(
         t = _phase("re-scoring cycles", t, f"{len(extra)} cycles")
     pruning.update(
         cpsat=len(cands),
+        denial=len(denials),
         rescored=len(scored),
         nash_zone=sum(r.nash_zone for r in scored),
         balanced=sum(r.nash_zone and r.balanced for r in scored),

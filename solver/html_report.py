@@ -99,6 +99,7 @@ FUNNEL_STAGES: Mapping[str, str] = {
     "cash": "rule 4: everyone keeps its cash reserve",
     "domination": "rule 5: not dominated",
     "cpsat": "CP-SAT candidates",
+    "denial": "denial purchases added (mode best)",
     "rescored": "re-scored by simulation",
     "nash_zone": "in the Nash zone",
     "balanced": "in the Nash zone and balanced",

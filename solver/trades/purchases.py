@@ -64,6 +64,9 @@ from collections import Counter
 from models.state import BANK, GameState
 from solver.trades.space import Candidate, with_cash
 
+DENY = 3
+"""Denial purchases the agent (``subgraph``'s ``deny``) and ``solve --mode best`` consider per search."""
+
 
 def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
     """The denial purchases open to ``proposer`` in ``state`` (module docstring), best first.
@@ -142,4 +145,4 @@ def consolidation_candidates(state: GameState, proposer: int, limit: int, reserv
     return [c for _, _, c in ranked[:limit]]
 
 
-__all__ = ["consolidation_candidates", "denial_candidates"]
+__all__ = ["DENY", "consolidation_candidates", "denial_candidates"]

@@ -245,7 +245,7 @@ def test_pruning_counts_shrink_and_choice_obeys_the_filters(decisions, name: str
     assert list(pr)[: len(FUNNEL)] == list(FUNNEL)
     counts = [pr[k] for k in FUNNEL]
     assert counts == sorted(counts, reverse=True), pr
-    assert pr["cpsat"] >= pr["rescored"] >= pr["nash_zone"] >= pr["balanced"] >= 0
+    assert pr["cpsat"] + pr["denial"] >= pr["rescored"] >= pr["nash_zone"] >= pr["balanced"] >= 0
     assert pr["rescored"] == len(d.trades)
     assert pr["nash_zone"] == sum(r.nash_zone for r in d.trades)
     assert pr["balanced"] == sum(r.nash_zone and r.balanced for r in d.trades)
