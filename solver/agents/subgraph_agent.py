@@ -105,10 +105,14 @@ relaxing rule 1 (``relax=True``, the default)
 evaluation (``hold``, ``rollout_trades``, ``scoring``)
     the rollouts use the trading rollout policy (``rollout_trades=False``:
     the old policy that never trades nor mortgages to build), the agent
-    holds in them (``hold=True``, :meth:`RescoreSettings.holding`), and a
-    rollout cut at the horizon is scored by the horizon model
-    (``scoring="model"``; ``"net_worth"``: the richest wins). These options
-    exist for ablations (docs/evaluation.md).
+    plays the same policy in them, trades included (``hold=False``, the
+    default since session 10; ``hold=True``: it holds,
+    :meth:`RescoreSettings.holding`, as ``solve`` does), and a rollout cut
+    at the horizon is scored by the horizon model (``scoring="model"``;
+    ``"net_worth"``: the richest wins). Trading in its own rollouts is what
+    gives a consolidation purchase its value (the swaps it makes possible
+    later); alone it moves the win rate by +0.008 [-0.023, +0.040]
+    (docs/benchmarks.md, session 10).
 the generator (``value``, ``objective``, ``margin``)
     ``value="linear"`` (default): the generator the agent's measured strength
     was built on, the horizon-rent estimate in dollars; ``"fitted"``: the
@@ -124,7 +128,7 @@ the generator (``value``, ``objective``, ``margin``)
     plays ``exploit``. ``value=fitted`` alone: 0.422, paired -0.037 [-0.083,
     +0.010]. Choosing the generator for play belongs to the issue "Play to
     win".
-purchases outside the generator (``consolidate``, ``deny``)
+purchases outside the generator (``consolidate=3``, ``deny=3``, the defaults since session 10)
     :mod:`solver.trades.purchases`: single lots bought for cash at their
     printed price, added to the bilateral search's candidates (at most
     ``consolidate`` and ``deny`` of them; 0 = none) and judged, priced and
@@ -188,7 +192,7 @@ from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
-from solver.trades.purchases import consolidation_candidates, denial_candidates
+from solver.trades.purchases import DENY, consolidation_candidates, denial_candidates
 from solver.trades.rescore import (
     Rescored,
     RescoreSettings,
@@ -241,7 +245,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self,
         seed: SeedLike = None,
         *,
-        rollouts: int = 160,
+        rollouts: int = 112,
         horizon: int = 20,
         candidates: int = 4,
         cash_step: int = 150,
@@ -255,7 +259,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_sure_buy: int = 700,
         relax: bool = True,
         exploit: bool = True,
-        hold: bool = True,
+        hold: bool = False,
         rollout_trades: bool = True,
         scoring: str = "model",
         value: str = "linear",
@@ -270,8 +274,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         cash_key: str = "geometric",
         reserve_turns: int = 20,
         answer_z: float = RescoreSettings.z,
-        deny: int = 0,
-        consolidate: int = 0,
+        deny: int = DENY,
+        consolidate: int = 3,
         price_ladder: int = 1,
         haggle: int = 0,
         sell_premium: int = 100,  # RolloutPolicy's default

@@ -300,7 +300,7 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
 
     monkeypatch.setattr(agent_mod, "play_cash", spy)
     for haggle in (1, 0):
-        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, price_ladder=2)
+        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, price_ladder=2, hold=True)
         agent.start_game(me, names)
         found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
         assert found, "the mid-game instance has a bilateral trade for Cy"
@@ -336,7 +336,7 @@ def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> N
     me = midgame.player_index("Cy")
     names = tuple(p.name for p in midgame.players)
     for haggle in (1, 2):
-        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle)
+        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, hold=True)
         agent.start_game(me, names)
         first = agent.find_trade(GameView(midgame.copy(), me))
         assert first is not None

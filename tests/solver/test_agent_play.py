@@ -147,7 +147,7 @@ def test_bad_options_are_refused() -> None:
 def test_a_kept_ranking_skips_trades_no_longer_payable() -> None:
     s = load_state(INSTANCES / "midgame-no-monopolies.json")
     me = s.player_index("Cy")
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, build="even", price="generated", offers=1)
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, build="even", price="generated", offers=1, hold=True, deny=0, consolidate=0)
     agent.start_game(me, tuple(p.name for p in s.players))
     view = GameView(s, me)
     first = agent.find_trade(view)
