@@ -8,7 +8,8 @@ logic with the solver's:
 proposing
     when ownership, buildings or mortgages changed, or its cash moved to
     another ``cash_step`` bucket, since its last search, and it has a
-    partial set that trading could complete: the CP-SAT candidates
+    partial set that trading could complete or a purchase to consider
+    (``deny``, ``consolidate``, below): the CP-SAT candidates
     (:func:`solver.trades.cpsat.generate_trades`, top ``candidates``, bilateral
     on the relaxed rule-1 model (below), then strict 3-cycles when no
     bilateral trade survives) re-scored on common dice with a small budget
@@ -722,7 +723,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     ) -> list[tuple[Rescored, RolloutResult, RescoreSettings]]:
         """The qualifying trades of one search, best first (the module docstring's filters):
         the generator's candidates (unless ``generate`` is false) and then ``extra`` ones
-        (denial purchases), judged alike."""
+        (denial and consolidation purchases), judged alike."""
         cands: list[Candidate] = []
         if generate:
             res = generate_trades(

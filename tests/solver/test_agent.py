@@ -379,3 +379,13 @@ def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest
             if offer is not None:
                 assert trade_key(offer) in {trade_key(Trade((Transfer("C", "A", ("New York Avenue",), 0),))),
                                             trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
+
+
+def test_default_rollout_policy_is_the_policys_own_default() -> None:
+    """The agent's ``sell_premium`` and ``rollout_mortgage`` defaults leave the rollout policy at
+    :class:`RolloutPolicy`'s defaults (the agent spells the premium out as a literal)."""
+    from engine.rollout_policy import RolloutPolicy
+
+    assert SubgraphTradeAgent(0).rollout_policy == RolloutPolicy()
+    assert SubgraphTradeAgent(0, sell_premium=500, rollout_mortgage=False).rollout_policy == RolloutPolicy(sell_premium=500, mortgage_to_build=False)
+    assert SubgraphTradeAgent(0, rollout_trades=False).rollout_policy == RolloutPolicy(trade=False, mortgage_to_build=False)
