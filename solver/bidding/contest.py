@@ -136,7 +136,7 @@ which the brute-force test of this module checks on a small game).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any
@@ -208,18 +208,28 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     for v in reversed(list(nx.topological_sort(graph))):
         succ = list(graph.successors(v))
         if not succ:
-            if v not in terminal:
-                raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
-            c = float(terminal[v])
-            if not 0.0 <= c <= 1.0:
-                raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
-            poor[v] = rich[v] = c
+            poor[v] = rich[v] = _terminal_cost(terminal, v)
             continue
-        hi, lo = max(poor[w] for w in succ), min(poor[w] for w in succ)
-        poor[v] = hi / (1.0 + hi - lo)
-        rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
-        rich[v] = (rhi + rlo) / 2.0
+        _step(poor, rich, v, succ)
     return poor, rich
+
+
+def _terminal_cost(terminal: dict[Any, float], v: Any) -> float:
+    """The cost of a vertex without successors, checked to be given and in [0, 1]."""
+    if v not in terminal:
+        raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
+    c = float(terminal[v])
+    if not 0.0 <= c <= 1.0:
+        raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
+    return c
+
+
+def _step(poor: dict[Any, float], rich: dict[Any, float], v: Any, succ: Sequence[Any]) -> None:
+    """One vertex of both recursions, from its successors' costs (module docstring)."""
+    hi, lo = max(poor[w] for w in succ), min(poor[w] for w in succ)
+    poor[v] = hi / (1.0 + hi - lo)
+    rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
+    rich[v] = (rhi + rlo) / 2.0
 
 
 def race_costs(u: int, terminal: dict[Vertex, float]) -> tuple[dict[Vertex, float], dict[Vertex, float]]:
@@ -233,19 +243,10 @@ def race_costs(u: int, terminal: dict[Vertex, float]) -> tuple[dict[Vertex, floa
     poor: dict[Vertex, float] = {}
     rich: dict[Vertex, float] = {}
     for v in product("BR", repeat=u):
-        if v not in terminal:
-            raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
-        c = float(terminal[v])
-        if not 0.0 <= c <= 1.0:
-            raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
-        poor[v] = rich[v] = c
+        poor[v] = rich[v] = _terminal_cost(terminal, v)
     for depth in range(u - 1, -1, -1):
         for v in product("BR", repeat=depth):
-            succ = ((*v, "B"), (*v, "R"))
-            hi, lo = max(poor[w] for w in succ), min(poor[w] for w in succ)
-            poor[v] = hi / (1.0 + hi - lo)
-            rhi, rlo = max(rich[w] for w in succ), min(rich[w] for w in succ)
-            rich[v] = (rhi + rlo) / 2.0
+            _step(poor, rich, v, ((*v, "B"), (*v, "R")))
     return poor, rich
 
 

@@ -68,6 +68,28 @@ DENY = 3
 """Denial purchases the agent (``subgraph``'s ``deny``) and ``solve --mode best`` consider per search."""
 
 
+def _open_groups(state: GameState) -> list[tuple[int, tuple[int, ...], list[int]]]:
+    """Each colour group without buildings and without a lot in the bank: its set size, its lots
+    and their owners."""
+    out = []
+    for group in state.board.street_groups:
+        lots = state.board.groups[group]
+        held = [state.owner[sq] for sq in lots]
+        if BANK not in held and not state.group_has_buildings(group):
+            out.append((state.set_size(group), lots, held))
+    return out
+
+
+def _purchase(state: GameState, proposer: int, square: int, reserve: int) -> Candidate | None:
+    """``square`` bought from its holder at its printed price, or ``None`` when the holder is out
+    or the price would take the proposer below ``reserve``."""
+    q = state.owner[square]
+    price = state.board.squares[square].price
+    if state.players[q].bankrupt or state.players[proposer].cash - price < reserve:
+        return None
+    return with_cash("bilateral", (proposer, q), [(square, q, proposer)], [(q, price)])
+
+
 def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
     """The denial purchases open to ``proposer`` in ``state`` (module docstring), best first.
 
@@ -85,31 +107,21 @@ def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int 
     """
     if limit <= 0:
         return []
-    board = state.board
-    owner = state.owner
-    cash = state.players[proposer].cash
     ranked: list[tuple[int, int, Candidate]] = []
-    for group in board.street_groups:
-        lots = board.groups[group]
-        held = [owner[sq] for sq in lots]
-        if BANK in held or proposer in held or state.group_has_buildings(group):
+    for size, lots, held in _open_groups(state):
+        if proposer in held:
             continue
-        size = state.set_size(group)
         counts = Counter(held)
         if any(k >= size for k in counts.values()):
             continue
         threats = {r for r, k in counts.items() if k == size - 1}
         if not threats:
             continue
-        value = sum(board.squares[sq].price for sq in lots)
+        value = sum(state.board.squares[sq].price for sq in lots)
         for sq in lots:
-            q = owner[sq]
-            price = board.squares[sq].price
-            if state.players[q].bankrupt or cash - price < reserve:
-                continue
-            order = 1 if q in threats else 0  # the missing lot first
-            cand = with_cash("bilateral", (proposer, q), [(sq, q, proposer)], [(q, price)])
-            ranked.append((-value, order, cand))
+            cand = _purchase(state, proposer, sq, reserve)
+            if cand is not None:
+                ranked.append((-value, 1 if state.owner[sq] in threats else 0, cand))  # the missing lot first
     ranked.sort(key=lambda t: (t[0], t[1], t[2].moves))
     return [c for _, _, c in ranked[:limit]]
 
@@ -119,28 +131,16 @@ def consolidation_candidates(state: GameState, proposer: int, limit: int, reserv
     first; ``limit`` and ``reserve`` as for :func:`denial_candidates`."""
     if limit <= 0:
         return []
-    board = state.board
-    owner = state.owner
-    cash = state.players[proposer].cash
     ranked: list[tuple[int, int, Candidate]] = []
-    for group in board.street_groups:
-        lots = board.groups[group]
-        held = [owner[sq] for sq in lots]
+    for size, lots, held in _open_groups(state):
         mine = held.count(proposer)
-        size = state.set_size(group)
-        if BANK in held or not 1 <= mine < size - 1 or state.group_has_buildings(group):
+        if not 1 <= mine < size - 1 or len({h for h in held if h != proposer}) < 2:
             continue
-        holders = {h for h in held if h != proposer}
-        if len(holders) < 2:
-            continue
-        value = sum(board.squares[sq].price for sq in lots)
+        value = sum(state.board.squares[sq].price for sq in lots)
         for sq in lots:
-            q = owner[sq]
-            price = board.squares[sq].price
-            if q == proposer or state.players[q].bankrupt or cash - price < reserve:
-                continue
-            cand = with_cash("bilateral", (proposer, q), [(sq, q, proposer)], [(q, price)])
-            ranked.append((-value, sq, cand))
+            cand = _purchase(state, proposer, sq, reserve) if state.owner[sq] != proposer else None
+            if cand is not None:
+                ranked.append((-value, sq, cand))
     ranked.sort(key=lambda t: (t[0], t[1]))
     return [c for _, _, c in ranked[:limit]]
 
