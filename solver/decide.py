@@ -120,7 +120,7 @@ class DecideSettings:
     def denials(self) -> int:
         """How many denial purchases (:mod:`solver.trades.purchases`) join the candidates: ``deny``,
         or by default the agent's number in mode ``best`` (what the agent plays) and none in ``fair``
-        (a purchase whose value is the seller's loss is no advice both sides should accept)."""
+        (a purchase worth something because it hurts a third player is no advice both sides should accept)."""
         if self.deny is not None:
             return self.deny
         return DENY if self.mode == "best" else 0
