@@ -31,7 +31,7 @@ INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
 
 def small(seed: int = 0) -> SubgraphTradeAgent:
-    return SubgraphTradeAgent(seed, rollouts=100, horizon=12, accept_rollouts=200)
+    return SubgraphTradeAgent(seed, rollouts=100, horizon=12, accept_rollouts=200, deny=0)  # searches as written: no purchases
 
 
 class Refuser(StrategicTradeAgent):
