@@ -106,9 +106,9 @@ relaxing rule 1 (``relax=True``, the default)
 evaluation (``hold``, ``rollout_trades``, ``scoring``)
     the rollouts use the trading rollout policy (``rollout_trades=False``:
     the old policy that never trades nor mortgages to build), the agent
-    plays the same policy in them, trades included (``hold=False``, the
-    default since session 10; ``hold=True``: it holds,
-    :meth:`RescoreSettings.holding`, as ``solve`` does), and a rollout cut
+    holds in them (``hold=True``, :meth:`RescoreSettings.holding`, as
+    ``solve`` does; ``hold=False``: it plays the same policy, trades
+    included), and a rollout cut
     at the horizon is scored by the horizon model (``scoring="model"``;
     ``"net_worth"``: the richest wins). Trading in its own rollouts is what
     gives a consolidation purchase its value (the swaps it makes possible
@@ -129,7 +129,7 @@ the generator (``value``, ``objective``, ``margin``)
     plays ``exploit``. ``value=fitted`` alone: 0.422, paired -0.037 [-0.083,
     +0.010]. Choosing the generator for play belongs to the issue "Play to
     win".
-purchases outside the generator (``consolidate=3``, ``deny=3``, the defaults since session 10)
+purchases outside the generator (``deny=3`` by default since session 10, ``consolidate=0``)
     :mod:`solver.trades.purchases`: single lots bought for cash at their
     printed price, added to the bilateral search's candidates (at most
     ``consolidate`` and ``deny`` of them; 0 = none) and judged, priced and
