@@ -599,7 +599,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         key = trade_key(r.trade)
         if key not in self._refused:
             return False
-        return not (self.haggle and self.price == "play" and r.candidate.kind == "bilateral" and key in self._refused_at)
+        return not (self._may_haggle(r.candidate) and key in self._refused_at)
+
+    def _may_haggle(self, cand: Candidate) -> bool:
+        """Whether a refused structure like ``cand`` may come back at a better price: ``haggle`` on,
+        and a bilateral trade priced for play (the price :meth:`_offer` can raise)."""
+        return bool(self.haggle) and self.price == "play" and cand.kind == "bilateral"
 
     def _cash_bucket(self, cash: int) -> int:
         """The cash part of the search key: ``cash // cash_step`` (``cash_key="linear"``), or with
@@ -750,7 +755,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         found: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         for c in cands:
             trade = c.to_trade(state)
-            if trade_key(trade) in self._refused and not (self.haggle and self.price == "play" and c.kind == "bilateral"):
+            if trade_key(trade) in self._refused and not self._may_haggle(c):
                 continue
             r = rescore_one(state, c, base, rs)
             if r is None:
