@@ -148,7 +148,9 @@ bargaining (``price_ladder``, ``haggle``)
     ``price_step`` than the best it refused (the sampled amounts are raised to
     that floor; nothing is offered when no such price leaves the agent a
     gain); 2: also offered again at once (next in the queue). 0: a refused
-    structure is never offered again.
+    structure is never offered again. ``recall`` R > 0: a refusal is
+    forgotten after R rounds (structure and price floor), since the
+    counterparty's cash and holdings have changed; 0: never forgotten.
 the rollout policy (``sell_premium``, ``rollout_mortgage``)
     the trading rollout policy's asking price for a lot that completes
     another seat's group (``price x (100 + sell_premium) / 100``; a large
@@ -238,6 +240,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "consolidate": (0, 20),
         "price_ladder": (1, 6),
         "haggle": (0, 2),
+        "recall": (0, 10_000),
         "sell_premium": (0, 100_000),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
@@ -279,6 +282,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         consolidate: int = 0,
         price_ladder: int = 1,
         haggle: int = 0,
+        recall: int = 0,
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:
@@ -292,6 +296,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.consolidate = consolidate
         self.price_ladder = price_ladder
         self.haggle = haggle
+        self.recall = recall
         self._refused_at: dict[tuple[object, ...], int] = {}
         self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
         self.learn = learn
@@ -597,9 +602,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         re-offered at a better price (``haggle`` off, not a bilateral trade priced for play, or
         refused at a price never recorded)."""
         key = trade_key(r.trade)
-        if key not in self._refused:
+        if not self._refused_now(key):
             return False
         return not (self._may_haggle(r.candidate) and key in self._refused_at)
+
+    def _refused_now(self, key: tuple[object, ...]) -> bool:
+        """Whether the structure ``key`` stands refused: it was refused, and (``recall`` > 0)
+        fewer than ``recall`` rounds ago. A refusal older than that is forgotten, price floor
+        included: the counterparty's cash and holdings have had time to change."""
+        at = self._refused.get(key)
+        if at is None:
+            return False
+        return self.recall == 0 or self._round - at < self.recall
 
     def _may_haggle(self, cand: Candidate) -> bool:
         """Whether a refused structure like ``cand`` may come back at a better price: ``haggle`` on,
@@ -650,7 +664,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         better for it by at least ``price_step`` than the best it refused (the sampled amounts
         are raised to that floor); ``None`` when no such price leaves the agent a gain."""
         trade = r.trade
-        floor = self._refused_at.get(trade_key(trade)) if self.haggle else None
+        floor = self._refused_at.get(trade_key(trade)) if self.haggle and self._refused_now(trade_key(trade)) else None
         gains = dict(r.win_delta)
         if self.price == "play" and r.candidate.kind == "bilateral":
             a, b = (state.players[i].name for i in r.candidate.players)
@@ -703,16 +717,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return sorted({now, *(now - d for d in offsets), *(now + d for d in offsets)})
 
     def notify(self, event: Event) -> None:
-        super().notify(event)
         if event.kind != "trade":
+            super().notify(event)
             return
         trade = event.data["trade"]
+        standing = self._refused_now(trade_key(trade))  # before this event renews the refusal
+        super().notify(event)
         if event.player == self.me:
             accepted = bool(event.data.get("accepted"))
             others = [n for n in trade.participants() if n != self.names[self.me]]
             if not accepted and len(others) == 1:  # the best price refused for this structure, for ``haggle``
-                key = trade_key(trade)
-                self._refused_at[key] = max(self._refused_at.get(key, trade.net_cash(others[0])), trade.net_cash(others[0]))
+                key, paid = trade_key(trade), trade.net_cash(others[0])
+                self._refused_at[key] = max(self._refused_at[key], paid) if standing and key in self._refused_at else paid
                 if self.haggle >= 2 and self._pending is not None and trade_key(self._pending[0].trade) == key:
                     self._queue.insert(0, self._pending)  # offered again next, at a better price
             self._pending = None
@@ -755,7 +771,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         found: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         for c in cands:
             trade = c.to_trade(state)
-            if trade_key(trade) in self._refused and not self._may_haggle(c):
+            if self._refused_now(trade_key(trade)) and not self._may_haggle(c):
                 continue
             r = rescore_one(state, c, base, rs)
             if r is None:

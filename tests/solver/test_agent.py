@@ -26,6 +26,7 @@ from models.state import GameState
 from models.trade import Trade, Transfer
 from solver.agents.registry import factory, parse_spec
 from solver.agents.subgraph_agent import SubgraphTradeAgent
+from solver.trades.bargaining import trade_with_cash
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
@@ -348,6 +349,35 @@ def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> N
             again = agent.find_trade(GameView(midgame.copy(), me))
             if again is not None and trade_key(again) == trade_key(first):
                 assert again.net_cash(other) >= first.net_cash(other) + agent.price_step
+
+
+def test_recall_forgets_a_refusal_after_its_rounds(midgame: GameState) -> None:
+    """``recall`` R: a refused structure stands refused for R rounds, then returns (price floor
+    forgotten: a new refusal sets it afresh); ``recall=0`` keeps it refused for good."""
+    me = midgame.player_index("Cy")
+    names = tuple(p.name for p in midgame.players)
+    for recall in (0, 5):
+        agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, recall=recall, haggle=1, hold=True)
+        agent.start_game(me, names)
+        agent.notify(Event("turn", me, {"round": 10}))
+        found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
+        r = found[0][0]
+        key = trade_key(r.trade)
+        other = next(n for n in r.trade.participants() if n != "Cy")
+        high = r.trade.net_cash(other) + 500
+        dear = trade_with_cash(r.trade, "Cy", other, high)
+        assert dear.net_cash(other) == high
+        agent.notify(Event("trade", me, {"trade": dear, "accepted": False, "refused_by": midgame.player_index(other)}))
+        assert agent._refused_now(key) and agent._refused_at[key] == high
+        agent.notify(Event("turn", me, {"round": 14}))
+        assert agent._refused_now(key)
+        agent.notify(Event("turn", me, {"round": 15}))
+        assert agent._refused_now(key) is (recall == 0)
+        assert agent._closed(r) is False  # haggle=1: open at a better price, or (recall) open again
+        cheap = trade_with_cash(r.trade, "Cy", other, high - 300)
+        agent.notify(Event("trade", me, {"trade": cheap, "accepted": False, "refused_by": midgame.player_index(other)}))
+        # a standing refusal keeps the best price refused; a forgotten one starts again from this one
+        assert agent._refused_at[key] == (high if recall == 0 else high - 300)
 
 
 def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
