@@ -206,6 +206,11 @@ from solver.trades.rescore import (
 from solver.trades.selection import gains_beyond_noise, qualifies, rank_key
 from solver.trades.space import Candidate, TradeSettings, TradeSpace
 
+PLAN_CACHE_BYTES = 64 * 2**20
+"""The funded plan's frontier cache is cleared before it grows past 64 MB (a late-game frontier
+with lifting costs and a short bank is 10-20 MB; 65 of them reached a gigabyte in tournaments).
+Clearing only costs recomputation: a frontier is a function of the holdings."""
+
 AUCTIONS = ("game", "simulate", "price")
 """Auction policies: the bidding game (:mod:`solver.bidding.contest`), the simulated indifference price
 (:mod:`solver.bidding.auction`) or the baseline's price rules."""
@@ -497,7 +502,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         holdings = _holdings(state)
         hit = self._plan_cache.get(holdings)
         if hit is None:
-            if len(self._plan_cache) > 64:
+            if len(self._plan_cache) > 64 or sum(f.nbytes for f, _ in self._plan_cache.values()) > PLAN_CACHE_BYTES:
                 self._plan_cache.clear()
             chain = self._chain_for(state)
             hit = (build_frontier(state, me, chain), RuinCurve(state, me, chain, bucket=100))

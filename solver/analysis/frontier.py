@@ -82,6 +82,12 @@ class Frontier:
         """Rent per round with every set developed as far as cash allows without limit (supply binding)."""
         return self.current + float(self.gains[-1])
 
+    @property
+    def nbytes(self) -> int:
+        """The memory its arrays hold: the DP's choice grids are budgets x houses x hotels per
+        group, tens of megabytes when lifting costs make the unit $1 and the bank is short."""
+        return int(self.budgets.nbytes + self.gains.nbytes + sum(c.nbytes for c in self._choice))
+
     def gain_at(self, cash: float) -> float:
         i = int(min(max(cash, 0) // self.unit, len(self.gains) - 1))
         return float(self.gains[i])

@@ -419,3 +419,26 @@ def test_default_rollout_policy_is_the_policys_own_default() -> None:
     assert SubgraphTradeAgent(0).rollout_policy == RolloutPolicy()
     assert SubgraphTradeAgent(0, sell_premium=500, rollout_mortgage=False).rollout_policy == RolloutPolicy(sell_premium=500, mortgage_to_build=False)
     assert SubgraphTradeAgent(0, rollout_trades=False).rollout_policy == RolloutPolicy(trade=False, mortgage_to_build=False)
+
+
+def test_funded_plan_cache_is_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frontier cache is cleared before its arrays pass ``PLAN_CACHE_BYTES``; a plan computed
+    after the clearing equals the cached one (the cache only saves recomputation)."""
+    import solver.agents.subgraph_agent as agent_mod
+
+    state = load_state(INSTANCES / "two-player.json")
+    me = state.player_index("Ann")
+    agent = SubgraphTradeAgent(0)
+    agent.start_game(me, tuple(p.name for p in state.players))
+    first = agent._funded_plan(state)
+    frontier = next(iter(agent._plan_cache.values()))[0]
+    assert frontier.nbytes == frontier.gains.nbytes + frontier.budgets.nbytes + sum(c.nbytes for c in frontier._choice) > 0
+    monkeypatch.setattr(agent_mod, "PLAN_CACHE_BYTES", frontier.nbytes - 1)
+    other = state.copy()
+    other.mortgaged[next(sq for sq in other.board.property_squares if other.owner[sq] == me and not other.houses[sq])] = True
+    agent._plan = None
+    agent._funded_plan(other)
+    assert len(agent._plan_cache) == 1  # cleared before the second entry
+    agent._plan = None
+    again = agent._funded_plan(state)
+    assert again == first and len(agent._plan_cache) == 1
