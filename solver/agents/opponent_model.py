@@ -183,4 +183,72 @@ class OpponentModels:
                 self.model(q).observe(x, False)
 
 
-__all__ = ["FEATURES", "AcceptanceModel", "OpponentModels", "offer_features"]
+TRADE_CHANCES = 6
+"""Rounds with a chance to propose (:func:`has_trade_chance`) after which an opponent that has
+proposed nothing is modelled as not trading (:class:`TradeHabits`)."""
+
+
+def _one_short(state: GameState, q: int, g: str) -> bool:
+    """The rollout policy's "one short": ``q`` owns ``set_size - 1`` lots of street group ``g``
+    (at least one) and nobody has built there."""
+    need = state.set_size(g)
+    return need >= 2 and state.count_in_group(q, g) == need - 1 and not state.group_has_buildings(g)
+
+
+def _for_sale(state: GameState, r: int, g: str) -> list[int]:
+    """``r``'s unmortgaged lots of ``g``, when ``r`` is active and does not hold ``g`` completely."""
+    if state.players[r].bankrupt or state.has_monopoly(r, g):
+        return []
+    return [sq for sq in state.board.groups[g] if state.owner[sq] == r and not state.mortgaged[sq]]
+
+
+def has_trade_chance(state: GameState, q: int) -> bool:
+    """Whether ``q`` now has a reason to propose a trade: it is one lot short of a street group
+    (the rollout policy's "one short", :mod:`engine.rollout_policy`, "Trades") and another
+    active seat holds a missing lot for sale (unmortgaged, the group not complete in its
+    hands). The rollout policy proposes then, a swap or a purchase; a player that never does
+    in such positions does not trade the way the rollouts assume."""
+    if state.players[q].bankrupt:
+        return False
+    for g in state.board.street_groups:
+        if _one_short(state, q, g) and any(r != q and _for_sale(state, r, g) for r in range(len(state.players))):
+            return True
+    return False
+
+
+@dataclass
+class TradeHabits:
+    """Which opponents trade, for the rollouts' model of them.
+
+    The trading rollout policy (:mod:`engine.rollout_policy`) lets every seat propose and
+    accept set-completing trades. Some opponents never propose one (seed 002's agent never
+    does), and rollouts in which they trade mis-value every position. An opponent counts as
+    trading until it has had :data:`TRADE_CHANCES` rounds with a chance to propose
+    (:func:`has_trade_chance`, counted once a round when the agent looks) without proposing
+    anything; any proposal it makes, to anyone, makes it trading again for the rest of the game.
+    A prior that every seat trades, kept until the evidence against it is several rounds long,
+    so that a baseline that proposes when it can is never switched off.
+    """
+
+    chances: dict[int, int] = field(default_factory=dict)
+    proposals: dict[int, int] = field(default_factory=dict)
+    _seen_round: dict[int, int] = field(default_factory=dict)
+
+    def look(self, state: GameState, me: int, round_: int) -> None:
+        """Count, once per round, the opponents that have a chance to propose now."""
+        for q in range(len(state.players)):
+            if q == me or self._seen_round.get(q) == round_:
+                continue
+            if has_trade_chance(state, q):
+                self._seen_round[q] = round_
+                self.chances[q] = self.chances.get(q, 0) + 1
+
+    def proposed(self, q: int) -> None:
+        self.proposals[q] = self.proposals.get(q, 0) + 1
+
+    def trades(self, q: int) -> bool:
+        """Whether ``q`` is modelled as trading (class docstring)."""
+        return self.proposals.get(q, 0) > 0 or self.chances.get(q, 0) < TRADE_CHANCES
+
+
+__all__ = ["FEATURES", "TRADE_CHANCES", "AcceptanceModel", "OpponentModels", "TradeHabits", "has_trade_chance", "offer_features"]

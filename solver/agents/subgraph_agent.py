@@ -168,6 +168,7 @@ the position changed, and most positions have no partial set to complete.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from typing import Any
@@ -181,14 +182,14 @@ from engine.rollout import (
     RolloutResult,
     simulate,
 )
-from engine.rollout_policy import RolloutPolicy
+from engine.rollout_policy import PolicyLike, RolloutPolicy
 from engine.seeding import SeedLike
 from engine.strategic import StrategicTradeAgent, trade_key
 from engine.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
-from solver.agents.opponent_model import OpponentModels, offer_features
+from solver.agents.opponent_model import OpponentModels, TradeHabits, offer_features
 from solver.analysis.frontier import Frontier, build_frontier
 from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan
 from solver.bidding.auction import AuctionError, AuctionEvaluator
@@ -246,6 +247,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "price_ladder": (1, 6),
         "haggle": (0, 2),
         "recall": (0, 10_000),
+        "trade_model": ("all", "observed"),
         "sell_premium": (0, 100_000),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
@@ -288,6 +290,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         price_ladder: int = 1,
         haggle: int = 0,
         recall: int = 0,
+        trade_model: str = "all",
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:
@@ -302,6 +305,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.price_ladder = price_ladder
         self.haggle = haggle
         self.recall = recall
+        self.trade_model = trade_model
+        self.habits = TradeHabits()
         self._refused_at: dict[tuple[object, ...], int] = {}
         self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
         self.learn = learn
@@ -420,9 +425,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         """Settings for one search or answer, the agent holding in the rollouts
         (:meth:`RescoreSettings.holding`)."""
         self._seed_counter += 1
-        rs = RescoreSettings(
-            rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=self.rollout_policy, scoring=self.scoring
-        )
+        policy: PolicyLike = self.rollout_policy
+        if self.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
+            policy = tuple(
+                self.rollout_policy if q == self.me or self.habits.trades(q) else dataclasses.replace(self.rollout_policy, trade=False)
+                for q in range(n_players)
+            )
+        rs = RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=policy, scoring=self.scoring)
         return rs.holding(self.me, n_players) if self.hold else rs
 
     # -- buying and auctions ------------------------------------------------------
@@ -582,6 +591,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def find_trade(self, view: GameView) -> Trade | None:
         state = view.copy()
         me = self.me
+        if self.trade_model == "observed":
+            self.habits.look(state, me, self._round)
         sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), self._cash_bucket(state.players[me].cash))
         if sig != self._last_sig:
             self._last_sig = sig
@@ -741,8 +752,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if self.learn:
                 refused_by = event.data.get("refused_by")
                 self.opponents.answered(trade_key(trade), accepted, None if refused_by is None else {refused_by})
-        elif self.learn and self.me is not None and event.player is not None:
-            self.opponents.model(event.player).offer_signal()
+        elif self.me is not None and event.player is not None:
+            self.habits.proposed(event.player)
+            if self.learn:
+                self.opponents.model(event.player).offer_signal()
 
     def _search(
         self, state: GameState, cycles: bool, relaxed: bool = False, extra: list[Candidate] | None = None, generate: bool = True
