@@ -248,6 +248,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "haggle": (0, 2),
         "recall": (0, 10_000),
         "trade_model": ("all", "observed"),
+        "bid_risk": ("reserve", "relative"),
         "sell_premium": (0, 100_000),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
@@ -291,6 +292,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         haggle: int = 0,
         recall: int = 0,
         trade_model: str = "all",
+        bid_risk: str = "reserve",
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:
@@ -306,6 +308,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.haggle = haggle
         self.recall = recall
         self.trade_model = trade_model
+        self.bid_risk = bid_risk
         self.habits = TradeHabits()
         self._refused_at: dict[tuple[object, ...], int] = {}
         self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
@@ -452,12 +455,18 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         key = (square, *_state_sig(state))
         if self._contest_cache is None or self._contest_cache[0] != key:
             t0 = time.process_time()
+            kw = self._reserve_kw(state)
             bid = contest_bid(
                 state,
                 self.me,
                 square,
-                chain=self._chain_for(state),
+                chain=kw["chain"],
                 reserve_fn=self._reserve_of,
+                relative_risk=self.bid_risk == "relative" and self.reserve_turns > 0,
+                epsilon=kw["epsilon"],
+                bucket=kw["bucket"],
+                turns=kw["turns"],
+                max_cash=kw["max_cash"],
             )
             self.auction_seconds += time.process_time() - t0
             self._contest_cache = (key, bid)

@@ -124,6 +124,52 @@ def _reserve(
     return round(float(cash[ok[0]])) if len(ok) else top
 
 
+def ruin_at_cash(
+    state: GameState,
+    player: int,
+    *,
+    turns: int = 20,
+    bucket: int = 50,
+    max_cash: int = 2000,
+    chain: PositionChain | None = None,
+) -> float:
+    """``player``'s probability of ruin within ``turns`` turns at its cash in ``state``, on the
+    grid :func:`cash_reserve` uses (cash 0 aligned, ``bucket`` apart, top ``max_cash``): the
+    cash is rounded down to the grid, so the figure errs toward ruin."""
+    at_zero = state.copy()
+    at_zero.players[player].cash = 0
+    assets = at_zero.liquidation_value(player)
+    wealth, ruin = ruin_within_by_wealth(at_zero, player, turns, bucket, cap=assets + max_cash, chain=chain)
+    below = np.nonzero(wealth - assets <= min(state.players[player].cash, max_cash) + 1e-9)[0]
+    return float(ruin[below[-1]]) if len(below) else 1.0
+
+
+def relative_reserve(
+    won: GameState,
+    lost: GameState,
+    player: int,
+    *,
+    epsilon: float = 0.05,
+    turns: int = 20,
+    bucket: int = 50,
+    max_cash: int = 2000,
+    chain: PositionChain | None = None,
+) -> int:
+    """The reserve behind a bid when losing the lot is itself a risk: the smallest cash (a
+    multiple of ``bucket``) at which ``player``'s ruin probability in ``won`` (the lot bought)
+    is at most ``max(epsilon, p_lost)``, ``p_lost`` its ruin probability in ``lost`` (the lot
+    gone to the rival) at its cash there (:func:`ruin_at_cash`).
+
+    The plain reserve keeps ruin within ``epsilon`` whatever the alternative is; but when the
+    rival's purchase (a set completed, say) leaves the player at ``p_lost > epsilon`` with its
+    cash intact, keeping that cash buys no safety. Spending down to the same ruin probability
+    in the won state is then no riskier than not bidding. With ``p_lost <= epsilon`` this is
+    :func:`cash_reserve` on ``won``.
+    """
+    p_lost = ruin_at_cash(lost, player, turns=turns, bucket=bucket, max_cash=max_cash, chain=chain)
+    return cash_reserve(won, player, epsilon=max(epsilon, p_lost), turns=turns, bucket=bucket, max_cash=max_cash, chain=chain)
+
+
 def reserves(state: GameState, players: Iterable[int | str] | None = None, **kw: Any) -> dict[int, int]:
     """:func:`cash_reserve` of several players (default: every active one),
     by player index, sharing one :class:`~engine.markov.PositionChain`.

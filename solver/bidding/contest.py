@@ -100,7 +100,11 @@ amount ($1 when every opponent has $0).
 cap))`` with the liquidity cap (cash plus mortgage values) and the risk cap
 (cash minus the ruin reserve after buying,
 :func:`solver.analysis.reserve.cash_reserve`, or what the caller supplies)
-of :mod:`solver.bidding.auction`. *Buy at list price* when the list price is
+of :mod:`solver.bidding.auction`. With ``relative_risk`` the reserve is at
+most :func:`solver.analysis.reserve.relative_reserve`: when the rival's
+purchase would itself leave the player's ruin probability above epsilon
+(a set completed against it), the player may spend down to that
+probability, since holding the cash would not keep it safer. *Buy at list price* when the list price is
 at most ``min(game bid, liquidity cap)`` (the risk cap is left to the
 caller, as in the simulated policy; the outbid cap does not apply, since
 declining opens an auction that every opponent may enter).
@@ -153,7 +157,7 @@ from engine.win_model import (
     win_probabilities,
 )
 from models.state import BANK, GameState
-from solver.analysis.reserve import cash_reserve
+from solver.analysis.reserve import cash_reserve, relative_reserve
 from solver.bidding.auction import liquidity_cap, resolve_lot
 
 if TYPE_CHECKING:
@@ -353,6 +357,9 @@ def contest_bid(
     chain: PositionChain | None = None,
     reserve_fn: Callable[[GameState, int], int] | None = None,
     model: WinModel | None = None,
+    relative_risk: bool = False,
+    turns: int = 20,
+    max_cash: int = 2000,
 ) -> ContestBid:
     """The bidding-game maximum bid of ``player`` for the unowned lot ``square`` (index or name).
 
@@ -366,6 +373,11 @@ def contest_bid(
         is given (called once, on the state where the player owns the lot).
     model
         The win model (default: the shipped one).
+    relative_risk, turns, max_cash
+        With ``relative_risk`` the reserve is at most
+        :func:`solver.analysis.reserve.relative_reserve` (``epsilon``, ``bucket``,
+        ``turns``, ``max_cash``): the player may spend down to the ruin probability
+        it would have if the rival took the lot, when that is above ``epsilon``.
 
     Raises
     ------
@@ -394,6 +406,12 @@ def contest_bid(
         reserve = int(reserve_fn(owned, player))
     else:
         reserve = cash_reserve(owned, player, epsilon=epsilon, bucket=bucket, chain=chain)
+    if relative_risk and rival is not None and reserve > 0:
+        lost = state.copy()
+        lost.owner[square] = rival
+        lost.mortgaged[square] = False
+        relaxed = relative_reserve(owned, lost, player, epsilon=epsilon, turns=turns, bucket=bucket, max_cash=max_cash, chain=chain)
+        reserve = min(reserve, relaxed)
     cash = state.players[player].cash
     liq = liquidity_cap(state, player)
     risk = cash - reserve

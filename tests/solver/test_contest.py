@@ -220,3 +220,25 @@ def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
     assert check.to_dict() == again.to_dict()
     other = next(q for q in range(len(state.players)) if q != me)
     assert purchase_advice(state, other, chain) is None  # only the player to move has just landed
+
+
+def test_relative_risk_lets_a_player_at_risk_deny_a_set() -> None:
+    """Bob has hotels on orange and Park Place; Boardwalk would complete dark blue for him. Ann's
+    plain reserve is above her cash (she bids 0); with ``relative_risk`` the reserve is the
+    smaller :func:`relative_reserve` of the two outcomes, and she bids."""
+    from solver.analysis.reserve import cash_reserve, relative_reserve
+
+    s = _two_players(600, 1500)
+    for name in ("Tennessee Avenue", "St. James Place", "New York Avenue"):
+        sq = s.square_of(name)
+        s.owner[sq], s.houses[sq] = 1, 4
+    s.owner[s.square_of("Park Place")] = 1
+    board = s.square_of("Boardwalk")
+    plain = contest_bid(s, "Ann", "Boardwalk", bucket=50, max_cash=2000)
+    relaxed = contest_bid(s, "Ann", "Boardwalk", bucket=50, max_cash=2000, relative_risk=True)
+    won, lost = s.copy(), s.copy()
+    won.owner[board], lost.owner[board] = 0, 1
+    assert plain.reserve == cash_reserve(won, 0, bucket=50) > 600 and plain.max_bid == 0
+    assert relaxed.reserve == min(plain.reserve, relative_reserve(won, lost, 0, bucket=50, max_cash=2000)) < 600
+    assert relaxed.max_bid == min(relaxed.game_bid, relaxed.risk_cap, relaxed.liquidity_cap, relaxed.outbid_cap) > 0
+    assert relaxed.terminal_win == plain.terminal_win  # only the cap moves

@@ -21,7 +21,9 @@ from solver.analysis.reserve import (
     WIDEN_MARGIN,
     cash_reserve,
     default_max_cash,
+    relative_reserve,
     reserves,
+    ruin_at_cash,
 )
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -111,3 +113,40 @@ def test_invalid_arguments() -> None:
         cash_reserve(s, "Dee", epsilon=-0.1)
     with pytest.raises(ValueError, match="max_cash"):
         cash_reserve(s, "Dee", max_cash=1025)
+
+
+def test_ruin_at_cash_is_the_forward_chain_at_the_grid_point_below() -> None:
+    s, chain = _state("late-game-house-shortage"), _chain("late-game-house-shortage")
+    bucket, max_cash = 200, 2000
+    for p in s.active_players():
+        for cash in (0, 130, 600, 1999):
+            probe = s.copy()
+            probe.players[p].cash = cash
+            got = ruin_at_cash(probe, p, bucket=bucket, max_cash=max_cash, chain=chain)
+            assert got == pytest.approx(_forward_ruin(s, p, cash // bucket * bucket, bucket, max_cash, chain), abs=1e-9)
+
+
+def test_relative_reserve_spends_down_to_the_ruin_of_losing() -> None:
+    """``relative_reserve(won, lost)`` is the smallest grid cash whose ruin in ``won`` is at
+    most ``max(epsilon, ruin in lost)`` (checked on the forward chain); with a safe ``lost`` it
+    is the plain reserve."""
+    s, chain = _state("late-game-house-shortage"), _chain("late-game-house-shortage")
+    bucket, max_cash, epsilon = 200, 2000, 0.05
+    relaxed_seen = 0
+    for p in s.active_players():
+        plain = cash_reserve(s, p, epsilon=epsilon, bucket=bucket, max_cash=max_cash, chain=chain)
+        for lost_cash in (0, 400, 5000):
+            lost = s.copy()
+            lost.players[p].cash = lost_cash
+            p_lost = _forward_ruin(s, p, min(lost_cash, max_cash) // bucket * bucket, bucket, max_cash, chain)
+            r = relative_reserve(s, lost, p, epsilon=epsilon, bucket=bucket, max_cash=max_cash, chain=chain)
+            if p_lost <= epsilon:
+                assert r == plain
+                continue
+            tol = max(epsilon, p_lost)
+            assert r <= plain and r % bucket == 0
+            assert _forward_ruin(s, p, r, bucket, max_cash, chain) <= tol + 1e-9 or r == max_cash
+            if r >= bucket:
+                assert _forward_ruin(s, p, r - bucket, bucket, max_cash, chain) > tol - 1e-9
+            relaxed_seen += r < plain
+    assert relaxed_seen >= 1  # a player at risk does get a smaller reserve
