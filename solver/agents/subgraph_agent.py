@@ -151,16 +151,24 @@ bargaining (``price_ladder``, ``haggle``)
     structure is never offered again. ``recall`` R > 0: a refusal is
     forgotten after R rounds (structure and price floor), since the
     counterparty's cash and holdings have changed; 0: never forgotten.
-the rollout policy (``sell_premium``, ``rollout_mortgage``)
+the rollout policy (``sell_premium``, ``rollout_mortgage``, ``trade_model``)
     the trading rollout policy's asking price for a lot that completes
     another seat's group (``price x (100 + sell_premium) / 100``; a large
     value leaves only the mutual-completion swaps) and whether its seats
     mortgage spare lots to build (:class:`engine.rollout_policy.RolloutPolicy`).
-reserves (``reserve_turns``)
+    ``trade_model="observed"``: each opponent trades in the rollouts until it
+    has had six rounds with a reason to propose and proposed nothing
+    (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every
+    opponent trades there.
+reserves (``reserve_turns``, ``bid_risk``)
     the ruin-chain reserves (:func:`solver.analysis.reserve.reserves`: the cash keeping the
     ruin probability within ``reserve_turns`` turns at 5% or less; 0: no reserve), $200 buckets,
     grid up to $2,000 in play) are cached by ownership, buildings and
-    mortgages (they do not depend on a player's own cash).
+    mortgages (they do not depend on a player's own cash). A bid's risk
+    cap is the cash above the reserve after buying; ``bid_risk="relative"``
+    lowers that reserve to :func:`solver.analysis.reserve.relative_reserve`
+    when the rival taking the lot would leave the agent's ruin above 5%
+    anyway (``"reserve"``: the plain reserve).
 
 The per-decision work is a few tens of milliseconds: a search runs only when
 the position changed, and most positions have no partial set to complete.
