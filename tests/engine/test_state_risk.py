@@ -889,3 +889,19 @@ def test_memoised_moves_equal_a_fresh_build(draw: str) -> None:
     table = sr._move_table(changed, 1, "long")
     with pytest.raises(ValueError):
         table.card[0] = 1.0
+
+
+def test_matvec_is_the_operator_to_the_bit() -> None:
+    """The backward pass's direct call of SciPy's CSR kernel gives ``m @ x`` exactly (and falls
+    back to it for anything but float64 CSR)."""
+    import scipy.sparse as sp
+
+    from engine.state_risk import _matvec
+
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        m = sp.random(200, 150, density=0.05, format="csr", random_state=rng)
+        x = rng.random(150)
+        assert np.array_equal(_matvec(m, x), m @ x)
+        assert np.array_equal(_matvec(m.tocsc(), x), m @ x)
+        assert np.array_equal(_matvec(m, x.astype(np.float32)), m @ x.astype(np.float32))
