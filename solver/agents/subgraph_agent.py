@@ -147,8 +147,8 @@ bargaining (``price_ladder``, ``haggle``)
     ranks it, at a price better for the counterparty by at least
     ``price_step`` than the best it refused (the sampled amounts are raised to
     that floor; nothing is offered when no such price leaves the agent a
-    gain); 2: also offered again at once (next in the queue). 0: a refused
-    structure is never offered again. ``recall`` R > 0: a refusal is
+    gain); 2 (the default since session 11): also offered again at once (next
+    in the queue). 0: a refused structure is never offered again. ``recall`` R > 0: a refusal is
     forgotten after R rounds (structure and price floor), since the
     counterparty's cash and holdings have changed; 0: never forgotten.
 the rollout policy (``sell_premium``, ``rollout_mortgage``, ``trade_model``)
@@ -156,7 +156,7 @@ the rollout policy (``sell_premium``, ``rollout_mortgage``, ``trade_model``)
     another seat's group (``price x (100 + sell_premium) / 100``; a large
     value leaves only the mutual-completion swaps) and whether its seats
     mortgage spare lots to build (:class:`engine.rollout_policy.RolloutPolicy`).
-    ``trade_model="observed"``: each opponent trades in the rollouts until it
+    ``trade_model="observed"`` (the default since session 11): each opponent trades in the rollouts until it
     has had six rounds with a reason to propose and proposed nothing
     (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every
     opponent trades there.
@@ -166,7 +166,7 @@ reserves (``reserve_turns``, ``bid_risk``)
     grid up to $2,000 in play) are cached by ownership, buildings and
     mortgages (they do not depend on a player's own cash). A bid's risk
     cap is the cash above the reserve after buying; ``bid_risk="relative"``
-    lowers that reserve to :func:`solver.analysis.reserve.relative_reserve`
+    (the default since session 11) lowers that reserve to :func:`solver.analysis.reserve.relative_reserve`
     when the rival taking the lot would leave the agent's ruin above 5%
     anyway (``"reserve"``: the plain reserve).
 
@@ -297,10 +297,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         deny: int = DENY,
         consolidate: int = 0,
         price_ladder: int = 1,
-        haggle: int = 0,
+        haggle: int = 2,
         recall: int = 0,
-        trade_model: str = "all",
-        bid_risk: str = "reserve",
+        trade_model: str = "observed",
+        bid_risk: str = "relative",
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:

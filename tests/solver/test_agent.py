@@ -32,7 +32,8 @@ INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
 
 def small(seed: int = 0) -> SubgraphTradeAgent:
-    return SubgraphTradeAgent(seed, rollouts=100, horizon=12, accept_rollouts=200, deny=0)  # searches as written: no purchases
+    # searches as written: no purchases, and a refused structure stays closed (haggle=0)
+    return SubgraphTradeAgent(seed, rollouts=100, horizon=12, accept_rollouts=200, deny=0, haggle=0)
 
 
 class Refuser(StrategicTradeAgent):
@@ -151,11 +152,11 @@ def test_cash_buckets_of_the_search_key(key: str, cases: list[tuple[int, int]]) 
 
 
 def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
-    """Refuse each proposal and move the cash bucket back and forth: every new proposal is
-    another trade, until none is left."""
+    """With ``haggle=0``, refuse each proposal and move the cash bucket back and forth: every
+    new proposal is another trade, until none is left."""
     s = load_state(INSTANCES / "midgame-no-monopolies.json")
     me = s.player_index("Ann")
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20, cash_key="linear")  # $150 buckets: +$150 is a new key
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=20, cash_key="linear", haggle=0)  # $150 buckets: +$150 is a new key
     agent.start_game(me, tuple(p.name for p in s.players))
     view = GameView(s, me)
     cash0 = s.players[me].cash
@@ -190,6 +191,31 @@ def test_a_refused_trade_is_never_proposed_again_in_a_game() -> None:
     assert len({t for _, t in mine}) == len(mine)
     assert all(who == p for who, _, _ in log.events)  # the refusers never propose
     assert check_state(s) == []
+
+
+def test_with_haggle_a_structure_returns_only_at_a_better_price_in_a_game() -> None:
+    """The default ``haggle=2`` in the same game: a structure may come back after a refusal,
+    but each time at least ``price_step`` better for the counterparty than the best refused."""
+    s = load_state(INSTANCES / "cycle-four-partial-piece.json")
+    p = s.to_move
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, deny=0)
+    assert agent.haggle == 2
+    agents = [agent if i == p else Refuser(i) for i in range(len(s.players))]
+    log = TradeLog()
+    Game(s, agents, SeededStream(0), max_rounds=s.round + 20, observers=[InvariantChecker(strict=True), log]).play()
+    mine = [t for who, _, t in log.events if who == p]
+    assert len(mine) >= 2
+    best: dict[tuple[object, ...], int] = {}
+    repeats = 0
+    for t in mine:
+        others = [n for n in t.participants() if n != s.players[p].name]
+        key = trade_key(t)
+        if key in best:
+            assert len(others) == 1 and t.net_cash(others[0]) >= best[key] + agent.price_step
+            repeats += 1
+        if len(others) == 1:
+            best[key] = max(best.get(key, t.net_cash(others[0])), t.net_cash(others[0]))
+    assert repeats >= 1  # the game does exercise a second offer of one structure
 
 
 def test_act_proposes_at_most_once_per_phase(midgame: GameState) -> None:
