@@ -320,6 +320,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.habits = TradeHabits()
         self._refused_at: dict[tuple[object, ...], int] = {}
         self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
+        # the price curve's simulations of the structure last priced (one state, structure and
+        # settings): a haggling re-offer samples amounts that overlap the last offer's
+        self._price_memo: tuple[object, dict[int, tuple[float, float]]] = (None, {})
         self.learn = learn
         self.price = price
         self.price_step = price_step
@@ -721,7 +724,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if floor is not None:
                 least = floor + self.price_step
                 amounts = sorted({max(x, least) for x in amounts} | {least + self.price_step})
-            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept)
+            memo_key = (_state_sig(state), trade_key(trade), a, b, rs)
+            if self._price_memo[0] != memo_key:
+                self._price_memo = (memo_key, {})
+            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept, memo=self._price_memo[1])
             if floor is not None and (bargain is None or bargain.cash < floor + self.price_step):
                 return None
             if bargain is not None and bargain.cash != now:

@@ -93,13 +93,24 @@ def nash_cash(
 
 
 def _curves(
-    state: GameState, trade: Trade, a: str, b: str, settings: RescoreSettings, amounts: Sequence[int]
+    state: GameState,
+    trade: Trade,
+    a: str,
+    b: str,
+    settings: RescoreSettings,
+    amounts: Sequence[int],
+    memo: dict[int, tuple[float, float]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Win probabilities of ``a`` and ``b`` simulated at each affordable amount (common dice),
     and their linear interpolation on the $10 grid between the extreme amounts; ``None``
-    with fewer than two affordable amounts."""
+    with fewer than two affordable amounts. ``memo`` (amount -> the two win probabilities)
+    keeps the simulations of earlier calls for the same state, trade and settings: the
+    caller owns it and must not share it across any of the three."""
     pts: list[tuple[int, float, float]] = []
     for c in sorted(set(amounts)):
+        if memo is not None and c in memo:
+            pts.append((c, *memo[c]))
+            continue
         t = trade_with_cash(trade, a, b, c)
         try:
             after = trade_after(state, t)
@@ -107,6 +118,8 @@ def _curves(
             continue
         r = simulate(after, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
         pts.append((c, r.win_prob[a], r.win_prob[b]))
+        if memo is not None:
+            memo[c] = (r.win_prob[a], r.win_prob[b])
     if len(pts) < 2:
         return None
     xs = np.array([p[0] for p in pts], dtype=float)
@@ -126,6 +139,7 @@ def play_cash(
     base: RolloutResult,
     amounts: Sequence[int],
     p_accept: Callable[[int, float], float],
+    memo: dict[int, tuple[float, float]] | None = None,
 ) -> Bargain | None:
     """The cash for play: the amount ``c`` (``a`` pays ``b``) maximising ``a``'s expected gain
 
@@ -136,9 +150,10 @@ def play_cash(
     ``p_accept(c, gain_b)`` is the caller's acceptance model (e.g. the online
     opponent model of :mod:`solver.agents.opponent_model`). ``product`` in the
     result is that expected gain. ``None``: fewer than two affordable amounts, or
-    no amount where ``a`` gains."""
+    no amount where ``a`` gains. ``memo``: see :func:`_curves` (a haggling agent prices the
+    same structure again in the same state, with amounts that overlap)."""
     d_a, d_b = base.win_prob[a], base.win_prob[b]
-    curves = _curves(state, trade, a, b, settings, amounts)
+    curves = _curves(state, trade, a, b, settings, amounts, memo)
     if curves is None:
         return None
     xs, ua, ub, fine, fa, fb = curves

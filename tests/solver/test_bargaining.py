@@ -287,3 +287,31 @@ def test_play_cash_none_when_the_proposer_never_gains(monkeypatch: pytest.Monkey
     monkeypatch.setattr(bargaining, "simulate", fake_simulate(midgame, lambda c: 0.2, lambda c: 0.5, []))
     base = SimpleNamespace(win_prob={A: 0.3, B: 0.2})
     assert bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=AMOUNTS, p_accept=lambda c, g: 1.0) is None  # type: ignore[arg-type]
+
+
+def test_play_cash_memo_reuses_simulations_and_changes_nothing(monkeypatch: pytest.MonkeyPatch, midgame: GameState, swap: Trade) -> None:
+    """With a memo, a second pricing of the same structure simulates only the new amounts, and
+    its answer equals the answer without the memo."""
+
+    def ua(c: float) -> float:
+        return 0.45 - 0.0006 * c
+
+    def ub(c: float) -> float:
+        return 0.22 + 0.0007 * c
+
+    calls: list[int] = []
+    monkeypatch.setattr(bargaining, "simulate", fake_simulate(midgame, ua, ub, calls))
+    base = SimpleNamespace(win_prob={A: 0.30, B: 0.25})
+
+    def accept(c: int, g: float) -> float:
+        return 1.0 / (1.0 + math.exp(-40.0 * g))
+
+    memo: dict[int, tuple[float, float]] = {}
+    first = bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=AMOUNTS, p_accept=accept, memo=memo)  # type: ignore[arg-type]
+    assert first is not None and sorted(calls) == AMOUNTS and sorted(memo) == AMOUNTS
+    calls.clear()
+    later = [150, AMOUNTS[-1], 250]
+    again = bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=later, p_accept=accept, memo=memo)  # type: ignore[arg-type]
+    assert sorted(calls) == [150, 250]  # the amount priced before is not simulated again
+    plain = bargaining.play_cash(midgame, swap, A, B, RS, base=base, amounts=later, p_accept=accept)  # type: ignore[arg-type]
+    assert again == plain
