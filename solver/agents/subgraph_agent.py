@@ -17,7 +17,7 @@ proposing
     the best risk-adjusted gain (then net-worth gain) among those where the
     agent gains beyond the noise (in win probability, or in final net worth
     where the win probability does not move; with ``exploit=False`` every
-    participant must: the Nash zone), never one already refused, and not one that makes another player
+    participant must: the Nash zone), never one already refused (but at a better price, ``haggle``), and not one that makes another player
     the leader at 55% or more (with ``balance_self`` also not one that makes
     itself that leader, the seed's stricter rule; off by default, since the
     baseline opponents do not gang up on a leader). Otherwise nothing (no
