@@ -110,16 +110,24 @@ def cash_reserve(
     return _reserve(state, player, epsilon, turns, bucket, 2 * top, chain)
 
 
-def _reserve(
-    state: GameState, player: int, epsilon: float, turns: int, bucket: int, top: int, chain: PositionChain | None
-) -> int:
-    """One backward pass on the grid from cash 0 to cash ``top``."""
-    # Cash 0 aligns the grid on the wealth at cash 0: cash k * bucket is a grid point.
+def _ruin_by_cash(
+    state: GameState, player: int, turns: int, bucket: int, top: int, chain: PositionChain | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(cash, ruin)`` over the grid: the player's ruin within ``turns`` turns from each cash,
+    everything else as in ``state``, by one backward pass. Cash 0 aligns the grid on the
+    wealth at cash 0, so cash ``k * bucket`` is a grid point, up to ``top``."""
     at_zero = state.copy()
     at_zero.players[player].cash = 0
     assets = at_zero.liquidation_value(player)
     wealth, ruin = ruin_within_by_wealth(at_zero, player, turns, bucket, cap=assets + top, chain=chain)
-    cash = wealth - assets
+    return wealth - assets, ruin
+
+
+def _reserve(
+    state: GameState, player: int, epsilon: float, turns: int, bucket: int, top: int, chain: PositionChain | None
+) -> int:
+    """One backward pass on the grid from cash 0 to cash ``top``."""
+    cash, ruin = _ruin_by_cash(state, player, turns, bucket, top, chain)
     ok = np.nonzero((cash >= 0) & (ruin <= epsilon))[0]
     return round(float(cash[ok[0]])) if len(ok) else top
 
@@ -136,11 +144,8 @@ def ruin_at_cash(
     """``player``'s probability of ruin within ``turns`` turns at its cash in ``state``, on the
     grid :func:`cash_reserve` uses (cash 0 aligned, ``bucket`` apart, top ``max_cash``): the
     cash is rounded down to the grid, so the figure errs toward ruin."""
-    at_zero = state.copy()
-    at_zero.players[player].cash = 0
-    assets = at_zero.liquidation_value(player)
-    wealth, ruin = ruin_within_by_wealth(at_zero, player, turns, bucket, cap=assets + max_cash, chain=chain)
-    below = np.nonzero(wealth - assets <= min(state.players[player].cash, max_cash) + 1e-9)[0]
+    cash, ruin = _ruin_by_cash(state, player, turns, bucket, max_cash, chain)
+    below = np.nonzero(cash <= min(state.players[player].cash, max_cash) + 1e-9)[0]
     return float(ruin[below[-1]]) if len(below) else 1.0
 
 
