@@ -226,8 +226,10 @@ class TradeHabits:
     trading until it has had :data:`TRADE_CHANCES` rounds with a chance to propose
     (:func:`has_trade_chance`, counted once a round when the agent looks) without proposing
     anything; any proposal it makes, to anyone, makes it trading again for the rest of the game.
-    A prior that every seat trades, kept until the evidence against it is several rounds long,
-    so that a baseline that proposes when it can is never switched off.
+    The prior is that every seat trades, kept until the evidence against it is several rounds
+    long. A baseline that proposes only the swaps its own valuation likes can be switched off
+    too (some ``strategic`` seats are, in games where they never propose), which is what its
+    play showed.
     """
 
     chances: dict[int, int] = field(default_factory=dict)
