@@ -700,7 +700,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         better for it by at least ``price_step`` than the best it refused (the sampled amounts
         are raised to that floor); ``None`` when no such price leaves the agent a gain."""
         trade = r.trade
-        floor = self._refused_at.get(trade_key(trade)) if self.haggle and self._refused_now(trade_key(trade)) else None
+        key = trade_key(trade)
+        floor = self._refused_at.get(key) if self.haggle and self._refused_now(key) else None
         gains = dict(r.win_delta)
         if self.price == "play" and r.candidate.kind == "bilateral":
             a, b = (state.players[i].name for i in r.candidate.players)
@@ -717,14 +718,15 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                     return self.opponents.model(q).p_accept(x)
                 return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
 
-            if self._searched != _state_sig(state):
+            sig = _state_sig(state)
+            if self._searched != sig:
                 rs = self._settings(self.rollouts, len(state.players))
                 base = baseline(state, rs)
             amounts = self._price_amounts(now)
             if floor is not None:
                 least = floor + self.price_step
                 amounts = sorted({max(x, least) for x in amounts} | {least + self.price_step})
-            memo_key = (_state_sig(state), trade_key(trade), a, b, rs)
+            memo_key = (sig, key, a, b, rs)
             if self._price_memo[0] != memo_key:
                 self._price_memo = (memo_key, {})
             bargain = play_cash(state, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept, memo=self._price_memo[1])
@@ -760,7 +762,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             super().notify(event)
             return
         trade = event.data["trade"]
-        standing = self._refused_now(trade_key(trade))  # before this event renews the refusal
+        # whether the agent's own structure stood refused, read before this event renews it
+        standing = event.player == self.me and self._refused_now(trade_key(trade))
         super().notify(event)
         if event.player == self.me:
             accepted = bool(event.data.get("accepted"))

@@ -244,16 +244,16 @@ def test_real_samples_match_independent_simulations(midgame: GameState, swap: Tr
     assert math.isfinite(got.product) and got.product > 0
 
 
+def _play_curves() -> tuple[Callable[[float], float], Callable[[float], float]]:
+    """Linear stub curves for the price-for-play tests: A loses and B gains with the cash A pays."""
+    return (lambda c: 0.45 - 0.0006 * c), (lambda c: 0.22 + 0.0007 * c)
+
+
 @pytest.mark.parametrize("slope", [20.0, 40.0, 80.0])
 def test_play_cash_equals_brute_force_on_the_grid(monkeypatch: pytest.MonkeyPatch, midgame: GameState, swap: Trade, slope: float) -> None:
     """The price for play maximises the proposer's gain x P(accept) on the $10 grid: the same
     answer as evaluating the (linear, so exactly interpolated) stub curves at every grid point."""
-
-    def ua(c: float) -> float:
-        return 0.45 - 0.0006 * c
-
-    def ub(c: float) -> float:
-        return 0.22 + 0.0007 * c
+    ua, ub = _play_curves()
 
     def p_accept(c: int, gain_b: float) -> float:
         # a counterparty that also minds the cash it must find when it pays (c < 0)
@@ -292,13 +292,7 @@ def test_play_cash_none_when_the_proposer_never_gains(monkeypatch: pytest.Monkey
 def test_play_cash_memo_reuses_simulations_and_changes_nothing(monkeypatch: pytest.MonkeyPatch, midgame: GameState, swap: Trade) -> None:
     """With a memo, a second pricing of the same structure simulates only the new amounts, and
     its answer equals the answer without the memo."""
-
-    def ua(c: float) -> float:
-        return 0.45 - 0.0006 * c
-
-    def ub(c: float) -> float:
-        return 0.22 + 0.0007 * c
-
+    ua, ub = _play_curves()
     calls: list[int] = []
     monkeypatch.setattr(bargaining, "simulate", fake_simulate(midgame, ua, ub, calls))
     base = SimpleNamespace(win_prob={A: 0.30, B: 0.25})
