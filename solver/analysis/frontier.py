@@ -76,6 +76,7 @@ class Frontier:
     _choice: list[np.ndarray]
     _groups: list[str]
     _dims: tuple[int, int]  # houses, hotels dimension sizes (1 when not binding)
+    truncated: bool = False  # built to a ``budget`` below full development: no cell past ``budgets[-1]``
 
     @property
     def ceiling(self) -> float:
@@ -171,7 +172,10 @@ def group_options(state: GameState, chain: PositionChain, player: int, group: st
 
 
 def build_frontier(state: GameState, player: int, chain: PositionChain | None = None, budget: float | None = None) -> Frontier:
-    """The exact frontier of ``player`` up to ``budget`` dollars (default: full development)."""
+    """The exact frontier of ``player`` up to ``budget`` dollars (default: full development).
+
+    A cell reads only cells of smaller budgets, so the frontier built to a budget is the
+    full one cut there, gains and plans alike (``truncated`` says it was cut)."""
     chain = chain or PositionChain(state.board, state.rules, "long")
     groups = [g for g in state.complete_groups(player)]
     options = {g: group_options(state, chain, player, g) for g in groups}
@@ -212,7 +216,7 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
         best = new
         choices.append(choice)
     gains = best[:, -1, -1] if groups else np.zeros(n_c)
-    return Frontier(player, unit, np.arange(n_c) * unit, gains, current, options, choices, groups, (dim_h, dim_t))
+    return Frontier(player, unit, np.arange(n_c) * unit, gains, current, options, choices, groups, (dim_h, dim_t), top < full)
 
 
 def greedy_ranking(state: GameState, player: int, chain: PositionChain | None = None) -> list[tuple[int, int, float, float]]:

@@ -209,6 +209,16 @@ def _after(state: GameState, player: int, options: list[Option], mortgages: tupl
     return after
 
 
+def plan_budget(state: GameState, player: int, chain: PositionChain, mortgage: bool = True) -> int:
+    """The largest building cost :func:`funded_plan` can fund: the player's cash (none when it
+    is negative) plus, with ``mortgage``, every spare lot's mortgage value. The plan reads the
+    frontier only up to it, so a frontier built to this budget (``build_frontier(...,
+    budget=)``) gives the same plan as the full one, at a fraction of the work when lifting
+    costs make the frontier's unit $1 (budgets x houses x hotels cells)."""
+    lots = spare_lots(state, player, chain) if mortgage else []
+    return max(state.players[player].cash, 0) + sum(lot.value for lot in lots)
+
+
 def funded_plan(
     state: GameState,
     player: int,
@@ -234,6 +244,9 @@ def funded_plan(
     curve = curve if curve is not None else RuinCurve(state, player, chain, turns)
     lots = spare_lots(state, player, chain) if mortgage else []
     fund_cost, fund_take, fund_unit = cheapest_funding(lots, horizon)
+    top = max(cash, 0) + sum(lot.value for lot in lots)  # :func:`plan_budget`: no plan costs more
+    if fr.truncated and fr.budgets[-1] + fr.unit <= top:
+        raise ValueError(f"the frontier was built to ${int(fr.budgets[-1])}; this plan can fund ${top}")
     income_now = float(state_ept(chain, state)[[sq for sq in state.board.property_squares if state.owner[sq] == player]].sum())
     income_now *= len(state.active_players()) - 1
     loss_base = state.net_worth(player) + horizon * income_now
@@ -241,7 +254,7 @@ def funded_plan(
     hold = -loss_base * ruin_now
     best: tuple[float, list[Option], tuple[int, ...], float] | None = None
     seen: set[int] = set()
-    for i in range(1, len(fr.gains)):
+    for i in range(1, min(len(fr.gains), top // fr.unit + 1)):
         options = fr.plan(i * fr.unit)
         cost = sum(o.cost for o in options)
         if not options or cost in seen:
@@ -292,4 +305,4 @@ def funded_plan(
     )
 
 
-__all__ = ["FundedPlan", "RuinCurve", "SpareLot", "cheapest_funding", "funded_plan", "spare_lots"]
+__all__ = ["FundedPlan", "RuinCurve", "SpareLot", "cheapest_funding", "funded_plan", "plan_budget", "spare_lots"]

@@ -12,12 +12,13 @@ from engine.markov import PositionChain
 from models.board import HOTEL
 from models.io import load_state
 from models.state import GameState
-from solver.analysis.frontier import rent_per_round
+from solver.analysis.frontier import build_frontier, rent_per_round
 from solver.analysis.funded_build import (
     RuinCurve,
     SpareLot,
     cheapest_funding,
     funded_plan,
+    plan_budget,
     spare_lots,
 )
 
@@ -104,6 +105,48 @@ def test_funded_plan_matches_brute_force(instance: str, player: str, cash: int) 
         assert plan.value > plan.hold_value
         if plan.mortgages:
             assert cash < plan.build_cost  # mortgages only when cash alone does not pay
+
+
+@pytest.mark.parametrize(
+    ("instance", "player", "cash", "lift"),
+    [
+        ("two-player.json", "Ann", 560, False),
+        ("two-player.json", "Ann", 560, True),  # a mortgaged lot in the set: lifting costs, $1 units
+        ("two-player.json", "Bob", 340, True),
+        ("cycle-four-reserve.json", "Dee", 900, True),
+        ("late-game-house-shortage.json", "Cy", 1500, False),  # the bank's houses bind
+        ("mortgaged.json", "Bob", 2500, False),
+    ],
+)
+def test_frontier_to_the_plan_budget_gives_the_same_plan(instance: str, player: str, cash: int, lift: bool) -> None:
+    """The frontier built only to :func:`plan_budget` is the full one cut there (gains and
+    choices), and the funded plan read from it is the full frontier's plan; one cut below the
+    budget is refused."""
+    state = load_state(ROOT / "instances" / instance)
+    p = state.player_index(player)
+    state.players[p].cash = cash
+    chain = PositionChain(state.board, state.rules, "long")
+    if lift:
+        for g in state.complete_groups(p):
+            lots = [sq for sq in state.board.groups[g] if state.owner[sq] == p]
+            if not any(state.houses[sq] for sq in state.board.groups[g]):
+                state.mortgaged[lots[0]] = True
+    top = plan_budget(state, p, chain)
+    assert top == cash + sum(lot.value for lot in spare_lots(state, p, chain))
+    full = build_frontier(state, p, chain)
+    cut = build_frontier(state, p, chain, budget=top)
+    n = len(cut.gains)
+    assert cut.budgets[-1] <= top < cut.budgets[-1] + cut.unit or not cut.truncated
+    assert (cut.gains == full.gains[:n]).all()
+    assert all((a == b[:n]).all() for a, b in zip(cut._choice, full._choice, strict=True))
+    curve = RuinCurve(state, p, chain)
+    plan = funded_plan(state, p, chain, horizon=20, curve=curve, frontier=full)
+    assert funded_plan(state, p, chain, horizon=20, curve=curve, frontier=cut) == plan
+    assert funded_plan(state, p, chain, horizon=20, curve=curve) == plan
+    if full.budgets[-1] > top and top >= full.unit:
+        short = build_frontier(state, p, chain, budget=top - full.unit)
+        with pytest.raises(ValueError, match="frontier was built to"):
+            funded_plan(state, p, chain, horizon=20, curve=curve, frontier=short)
 
 
 def test_cheapest_funding_is_the_cheapest_subset() -> None:
