@@ -132,6 +132,9 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     :func:`main`, then, after a command of :data:`QUICK_EXIT`, stdout, stderr and the logging
     handlers flushed and the process ended with ``os._exit`` and main's status, skipping the
     interpreter's teardown; otherwise an ordinary exit. Callers in Python use :func:`main`."""
+    import solver._cp_model
+
+    solver._cp_model.PANDAS_FREE = True  # this process runs only our code: CP-SAT without pandas
     _ran.clear()
     code = main(argv)
     if _ran and _ran[0] in QUICK_EXIT:

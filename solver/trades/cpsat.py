@@ -62,10 +62,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from engine.markov import PositionChain
 from models.state import BANK, GameState
+from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel
 from solver.trades.space import (
     Candidate,
@@ -79,6 +78,8 @@ from solver.trades.value_model import (
     near_status,
     trade_values,
 )
+
+cp_model = cp_model_module()  # ortools.sat.python.cp_model; without pandas under the CLI (solver._cp_model)
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
