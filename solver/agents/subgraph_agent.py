@@ -44,11 +44,6 @@ pricing for play (``price="play"``)
     amount maximising the agent's gain x P(accept) on a $10 grid (two extra
     simulations per offer). The structure's cash is thus set after the
     search, per structure (the CP-SAT no-good cuts are on property moves).
-    A structure offered from the cached ranking in a later phase (the search
-    key unchanged: positions moved, cash within its bucket) is priced on the
-    search's state and dice (``price_state="search"``, the default since
-    session 12), as the ranking itself was kept; ``"now"``: on the state of
-    the offer, with a fresh baseline and fresh dice.
 opponent models (``learn=True``)
     P(accept) comes from an online Bayesian logistic model per opponent
     (:mod:`solver.agents.opponent_model`), fitted on that opponent's answers
@@ -262,7 +257,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         "recall": (0, 10_000),
         "trade_model": ("all", "observed"),
         "bid_risk": ("reserve", "relative"),
-        "price_state": ("now", "search"),
         "sell_premium": (0, 100_000),
     }
     """The range or the choices of each option (the agent registry refuses others with one line)."""
@@ -307,7 +301,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         recall: int = 0,
         trade_model: str = "observed",
         bid_risk: str = "relative",
-        price_state: str = "search",
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
     ) -> None:
@@ -324,7 +317,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.recall = recall
         self.trade_model = trade_model
         self.bid_risk = bid_risk
-        self.price_state = price_state
         self.habits = TradeHabits()
         self._refused_at: dict[tuple[object, ...], int] = {}
         self._pending: tuple[Rescored, RolloutResult, RescoreSettings] | None = None
@@ -339,7 +331,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         self.opponents = OpponentModels()
         self._queue: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         self._searched: tuple[object, ...] | None = None
-        self._search_state: GameState | None = None  # the state of the search behind the queue
         self.offers_made = 0
         self.offers_accepted = 0
         self.build_horizon = build_horizon
@@ -712,11 +703,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         """The trade to propose for a ranked structure: at its generated cash, or (``price="play"``,
         bilateral) at the cash maximising the agent's gain x P(accept) (:func:`play_cash`). The
         price curves are simulated on the search's dice (``rs``), paired with its baseline
-        ``base``, from the state searched: the state now when it is still that one; otherwise (a
-        ranking kept from an earlier phase, the search key unchanged) the searched state itself
-        with ``price_state="search"`` (the default since session 12; the curves of a re-offer
-        are then mostly in the memo), or with ``"now"`` the state now on fresh dice with a
-        fresh baseline.
+        ``base``, when the state is still the one searched; otherwise (a ranking kept from an
+        earlier phase) on fresh dice with a fresh baseline of the state now.
 
         With ``haggle``, a structure the counterparty refused is offered again only at a price
         better for it by at least ``price_step`` than the best it refused (the sampled amounts
@@ -740,13 +728,10 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                     return self.opponents.model(q).p_accept(x)
                 return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
 
-            sig, ref = _state_sig(state), state
+            sig = _state_sig(state)
             if self._searched != sig:
-                if self.price_state == "search" and self._search_state is not None:
-                    sig, ref = self._searched, self._search_state  # the search's state, dice and baseline
-                else:
-                    rs = self._settings(self.rollouts, len(state.players))
-                    base = baseline(state, rs)
+                rs = self._settings(self.rollouts, len(state.players))
+                base = baseline(state, rs)
             amounts = self._price_amounts(now)
             if floor is not None:
                 least = floor + self.price_step
@@ -754,7 +739,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             memo_key = (sig, key, a, b, rs)
             if self._price_memo[0] != memo_key:
                 self._price_memo = (memo_key, {})
-            bargain = play_cash(ref, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept, memo=self._price_memo[1])
+            bargain = play_cash(state, trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept, memo=self._price_memo[1])
             if floor is not None and (bargain is None or bargain.cash < floor + self.price_step):
                 return None
             if bargain is not None and bargain.cash != now:
@@ -837,7 +822,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         base = baseline(state, rs)
         me_name = state.players[self.me].name
         self._searched = _state_sig(state)
-        self._search_state = state
         found: list[tuple[Rescored, RolloutResult, RescoreSettings]] = []
         for c in cands:
             trade = c.to_trade(state)
