@@ -318,6 +318,7 @@ def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarr
     """``f(final, n_players, n_squares) -> scores``: the shipped horizon model on the end
     states written by :func:`engine._kernel.run_batch` (one row per game)."""
     from engine import win_model as wm
+    from engine._features_kernel import features
 
     tables = wm.tables_for(state.board, state.rules)
     weights = wm.default_model().weights
@@ -325,7 +326,7 @@ def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarr
     def score(final: np.ndarray, p: int, s: int) -> np.ndarray:
         cash, bankrupt = final[:, :p], final[:, p : 2 * p].astype(bool)
         owner, level, mortgaged = final[:, 2 * p : 2 * p + s], final[:, 2 * p + s : 2 * p + 2 * s], final[:, 2 * p + 2 * s :]
-        f = wm.features_from_arrays(tables, cash, owner, level, mortgaged, bankrupt)
+        f = features(tables, cash, owner, level, mortgaged, bankrupt)  # compiled: wm.features_from_arrays to the bit
         return wm.win_probabilities(weights, f, bankrupt)
 
     return score

@@ -187,3 +187,60 @@ def test_shipped_model_loads_and_ranks_a_dominant_player_first() -> None:
 def test_load_model_refuses_bad_documents(doc: dict, what: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ValueError, match=what):
         wm.load_model(json.loads(json.dumps(doc)))
+
+
+def _random_end_states(state: GameState, games: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Random ``(cash, owner, houses, mortgaged, bankrupt)`` of ``games`` games on ``state``'s
+    board: owners among the players and the bank, buildings on streets only, mortgages on
+    unbuilt lots, some players bankrupt (their lots the bank's), cash from -200 to 3,000."""
+    board = state.board
+    n_pl, n_sq = len(state.players), board.size
+    props = np.array(board.property_squares)
+    streets = np.array([sq for sq in board.property_squares if board.squares[sq].kind == "street"])
+    owner = np.full((games, n_sq), -1, np.int64)
+    owner[:, props] = rng.integers(-1, n_pl, (games, len(props)))
+    houses = np.zeros((games, n_sq), np.int64)
+    houses[:, streets] = rng.integers(0, 6, (games, len(streets))) * (rng.random((games, len(streets))) < 0.4)
+    houses[owner < 0] = 0
+    mortgaged = (rng.random((games, n_sq)) < 0.15) & (owner >= 0) & (houses == 0)
+    bankrupt = rng.random((games, n_pl)) < 0.15
+    for g, p in zip(*np.nonzero(bankrupt), strict=True):
+        sel = owner[g] == p
+        owner[g, sel], houses[g, sel], mortgaged[g, sel] = -1, 0, False
+    cash = rng.integers(-200, 3000, (games, n_pl)).astype(float)
+    return cash, owner, houses, mortgaged, bankrupt
+
+
+@pytest.mark.parametrize("name", ["midgame-no-monopolies", "late-game-house-shortage", "mini-board", "two-player", "novelty-rules"])
+def test_compiled_features_are_numpys_to_the_bit(name: str) -> None:
+    """The compiled features that score simulated games (:mod:`engine._features_kernel`) are
+    :func:`engine.win_model.features_from_arrays` bit for bit, on 600 random end states of each
+    board (monopolies, buildings, mortgages, bankrupt players, negative cash) and on the
+    instance itself; so are the win probabilities read from them."""
+    from engine._features_kernel import features
+
+    state = load_state(Path(__file__).resolve().parents[2] / "instances" / f"{name}.json")
+    tables = wm.tables_for(state.board, state.rules)
+    rng = np.random.default_rng(11)
+    for arrays in (_random_end_states(state, 600, rng), wm.state_arrays(state)):
+        cash, owner, houses, mortgaged, bankrupt = (np.asarray(a) for a in arrays)
+        ref = wm.features_from_arrays(tables, cash, owner, houses, mortgaged, bankrupt)
+        got = features(tables, cash, owner, houses, mortgaged, bankrupt)
+        assert got.shape == ref.shape and np.array_equal(got, ref)
+        assert ref[..., 4].max() >= (1 if len(cash) > 1 else 0)  # the random states do hold monopolies
+        weights = wm.default_model().weights
+        assert np.array_equal(wm.win_probabilities(weights, got, bankrupt), wm.win_probabilities(weights, ref, bankrupt))
+
+
+def test_compiled_sum_is_numpys_reduce_to_the_bit() -> None:
+    """The features' sums (:func:`engine._features_kernel._sum`) are ``np.add.reduce`` bit for bit
+    at every length up to 248 (one pairwise block up to 128 values, two halves above), with
+    zeros mixed in as the masked sums have them; the fields it unpacks are the tables' own."""
+    from engine._features_kernel import MAX_LEN, TABLE_FIELDS, _sum
+
+    assert TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(wm.BoardTables))
+    rng = np.random.default_rng(3)
+    for n in range(1, MAX_LEN + 1):
+        for _ in range(5):
+            a = rng.random(n) * 100 * (rng.random(n) < 0.6)
+            assert _sum(a) == np.add.reduce(a), n
