@@ -158,7 +158,12 @@ def stream_keys(seed: SeedLike, n_games: int, first: int = 0) -> np.ndarray:
     """
     ss = as_seed_sequence(seed)
     base = int(ss.generate_state(1, np.uint64)[0])
-    return np.array([mix64(base + (first + g) * _GOLDEN) for g in range(n_games)], dtype=np.uint64)
+    # mix64 over the whole batch in uint64 arithmetic, which wraps modulo 2**64 as the
+    # masked Python integers of :func:`mix64` do (tests/engine/test_rollout.py compares them)
+    z = np.uint64(base) + (np.uint64(first) + np.arange(n_games, dtype=np.uint64)) * np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 class CounterStream:

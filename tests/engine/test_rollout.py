@@ -383,3 +383,19 @@ def test_policy_mortgages_to_build_and_holds_off_lifting() -> None:
     mixed = [RolloutPolicy(), RolloutPolicy(trade=False), RolloutPolicy(sell_premium=0), RolloutPolicy(mortgage_to_build=False)]
     for key in stream_keys(21, 4):
         assert np.array_equal(kernel_trace(state, int(key), 40, mixed), reference_trace(state, int(key), 40, mixed))
+
+
+def test_stream_keys_are_mix64_of_the_golden_sequence() -> None:
+    """The vectorised keys (uint64 arithmetic wrapping modulo 2**64) are the definition's
+    ``mix64(B + g * golden)`` with Python integers, for several seeds, offsets (one near
+    2**63, where the sums wrap) and lengths; a larger run extends a smaller one."""
+    from engine.seeding import as_seed_sequence
+    from engine.streams import _GOLDEN, _MASK, mix64
+
+    for seed in (0, 3, 2**40 + 7, np.random.SeedSequence(9)):
+        base = int(as_seed_sequence(seed).generate_state(1, np.uint64)[0])
+        for first, n in ((0, 1), (0, 300), (12345, 17), (2**63 - 5, 10)):
+            got = stream_keys(seed, n, first=first)
+            want = [mix64((base + (first + g) * _GOLDEN) & _MASK) for g in range(n)]
+            assert got.dtype == np.uint64 and [int(k) for k in got] == want
+    assert np.array_equal(stream_keys(5, 40)[10:], stream_keys(5, 30, first=10))
