@@ -524,7 +524,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         """The funded plan for the agent now. A plan being carried out is kept while the state
         is on its path (:meth:`_on_path`): one plan per building spree. Otherwise it is
         recomputed, the frontier and the ruin curve memoised by holdings (they do not depend
-        on the agent's cash)."""
+        on the agent's cash; the frontier is built only to twice the budget the plan can
+        fund, :meth:`_frontier`, and built again when the cash outgrows it)."""
         me = self.me
         if self._plan is not None and self._on_path(state, *self._plan):
             return self._plan[1]

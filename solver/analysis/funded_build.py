@@ -233,7 +233,14 @@ def funded_plan(
     """The plan ``argmax V(b, M)`` of the module docstring (holding when nothing beats it).
 
     ``mortgage=False`` allows no mortgages (cash only). ``curve`` and ``frontier`` may be
-    passed when already computed for this state and player."""
+    passed when already computed for this state and player; a frontier built to a budget
+    (:func:`plan_budget` or more) gives the same plan as the full one.
+
+    Raises
+    ------
+    ValueError
+        If the player is bankrupt, the horizon or turns are out of range, or ``frontier`` was
+        built to less than the plan can fund."""
     if state.players[player].bankrupt:
         raise ValueError(f"player {state.players[player].name} is bankrupt")
     if horizon < 0 or turns < 1:
