@@ -120,3 +120,23 @@ def test_frontier_values_agree_with_the_position_analysis() -> None:
     values = FrontierValues(state, TradeSettings())
     for i in state.active_players():
         assert values(state, i) == pytest.approx(frontier_value(state, i, horizon=20, reserve=150) + state.players[i].cash)
+
+
+@pytest.mark.parametrize("name", ["midgame-no-monopolies", "cycle-orange-red-yellow", "cycle-four-bystander", "cycle-cash-flows"])
+def test_presolve_off_finds_the_same_trades(name: str) -> None:
+    """The default search runs CP-SAT without presolve and LP linearization (``Limits.presolve``,
+    for speed); with both on, every proposer's top 20 bilateral trades and 3-cycles are the same
+    trades with the same gains, in the same order of objective (ties may come in another order)."""
+    state = load_state(INSTANCES / f"{name}.json")
+    chain = PositionChain(state.board, state.rules, "long")
+    found = 0
+    for p in state.active_players():
+        for cycles in (False, True):
+            runs = [generate_trades(state, p, cycles=cycles, chain=chain, limits=Limits(top_k=20, presolve=flag)) for flag in (False, True)]
+            fast, slow = ([(g.candidate, tuple(sorted(g.gains.items()))) for g in r.trades] for r in runs)
+            assert sorted(fast, key=repr) == sorted(slow, key=repr), (p, cycles)
+            objective = [[g.gains[p] for g in r.trades] for r in runs]
+            assert objective[0] == objective[1]
+            assert all(g.optimal for r in runs for g in r.trades)
+            found += len(fast)
+    assert found > 0
