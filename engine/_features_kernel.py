@@ -113,6 +113,8 @@ def _features(
     share_buf = np.zeros(players)
     worth = np.zeros(players)
     income = np.zeros(players)
+    liquid = np.zeros(players)
+    worst = np.zeros(players)
     for g in range(games):
         counts[:, :] = 0
         for s in range(n_sq):
@@ -155,8 +157,6 @@ def _features(
         for p in range(players):
             if not bankrupt[g, p]:
                 n_act += 1
-        liquid = np.zeros(players)
-        worst = np.zeros(players)
         for p in range(players):
             for s in range(n_sq):
                 buf[s] = ept[s] if owner[g, s] == p else 0.0

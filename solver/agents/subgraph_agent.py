@@ -535,22 +535,24 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         if hit is None:
             if len(self._plan_cache) > 64 or sum(f.nbytes for f, _ in self._plan_cache.values()) > PLAN_CACHE_BYTES:
                 self._plan_cache.clear()
-            hit = (self._frontier(state, chain), RuinCurve(state, me, chain, bucket=100))
+            hit = (self._frontier(state, chain, plan_budget(state, me, chain)), RuinCurve(state, me, chain, bucket=100))
             self._plan_cache[holdings] = hit
-        elif hit[0].truncated and hit[0].budgets[-1] + hit[0].unit <= plan_budget(state, me, chain):
-            hit = self._plan_cache[holdings] = (self._frontier(state, chain), hit[1])  # more cash than it was built for
+        elif hit[0].truncated:
+            fundable = plan_budget(state, me, chain)
+            if not hit[0].covers(fundable):  # more cash than it was built for
+                hit = self._plan_cache[holdings] = (self._frontier(state, chain, fundable), hit[1])
         frontier, curve = hit
         plan = funded_plan(state, me, chain, horizon=self.build_horizon, frontier=frontier, curve=curve)
         self._plan = (state.copy(), plan)
         return plan
 
-    def _frontier(self, state: GameState, chain: PositionChain) -> Frontier:
-        """The agent's frontier, built to twice the budget the plan can fund now
+    def _frontier(self, state: GameState, chain: PositionChain, fundable: int) -> Frontier:
+        """The agent's frontier, built to twice ``fundable``, the budget the plan can fund now
         (:func:`plan_budget`; the plan is the same as with the full frontier, and a frontier is
         built again only when the cash has grown past that). Full development of three sets
         with a short bank and $1 units (lifting costs) is millions of cells; the budget the
         agent can fund is a small part of it."""
-        return build_frontier(state, self.me, chain, budget=2 * plan_budget(state, self.me, chain))
+        return build_frontier(state, self.me, chain, budget=2 * fundable)
 
     def _on_path(self, state: GameState, start: GameState, plan: FundedPlan) -> bool:
         """Whether ``state`` is ``start`` with part of ``plan`` carried out by the agent and nothing

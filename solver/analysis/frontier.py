@@ -89,6 +89,10 @@ class Frontier:
         group, tens of megabytes when lifting costs make the unit $1 and the bank is short."""
         return int(self.budgets.nbytes + self.gains.nbytes + sum(c.nbytes for c in self._choice))
 
+    def covers(self, budget: float) -> bool:
+        """Whether every budget up to ``budget`` dollars has its cell (a full frontier covers all)."""
+        return not self.truncated or self.budgets[-1] + self.unit > budget
+
     def gain_at(self, cash: float) -> float:
         i = int(min(max(cash, 0) // self.unit, len(self.gains) - 1))
         return float(self.gains[i])

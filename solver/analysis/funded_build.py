@@ -215,8 +215,12 @@ def plan_budget(state: GameState, player: int, chain: PositionChain, mortgage: b
     frontier only up to it, so a frontier built to this budget (``build_frontier(...,
     budget=)``) gives the same plan as the full one, at a fraction of the work when lifting
     costs make the frontier's unit $1 (budgets x houses x hotels cells)."""
-    lots = spare_lots(state, player, chain) if mortgage else []
-    return max(state.players[player].cash, 0) + sum(lot.value for lot in lots)
+    return _fundable(state.players[player].cash, spare_lots(state, player, chain) if mortgage else [])
+
+
+def _fundable(cash: int, lots: list[SpareLot]) -> int:
+    """:func:`plan_budget` from the cash and the spare lots that may be mortgaged."""
+    return max(cash, 0) + sum(lot.value for lot in lots)
 
 
 def funded_plan(
@@ -251,8 +255,8 @@ def funded_plan(
     curve = curve if curve is not None else RuinCurve(state, player, chain, turns)
     lots = spare_lots(state, player, chain) if mortgage else []
     fund_cost, fund_take, fund_unit = cheapest_funding(lots, horizon)
-    top = max(cash, 0) + sum(lot.value for lot in lots)  # :func:`plan_budget`: no plan costs more
-    if fr.truncated and fr.budgets[-1] + fr.unit <= top:
+    top = _fundable(cash, lots)  # :func:`plan_budget`: no plan costs more
+    if not fr.covers(top):
         raise ValueError(f"the frontier was built to ${int(fr.budgets[-1])}; this plan can fund ${top}")
     income_now = float(state_ept(chain, state)[[sq for sq in state.board.property_squares if state.owner[sq] == player]].sum())
     income_now *= len(state.active_players()) - 1
