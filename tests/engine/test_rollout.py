@@ -399,3 +399,33 @@ def test_stream_keys_are_mix64_of_the_golden_sequence() -> None:
             want = [mix64((base + (first + g) * _GOLDEN) & _MASK) for g in range(n)]
             assert got.dtype == np.uint64 and [int(k) for k in got] == want
     assert np.array_equal(stream_keys(5, 40)[10:], stream_keys(5, 30, first=10))
+
+
+def test_pinned_tuples_reach_the_same_arrays() -> None:
+    """The kernel passes its tuples of arrays by pointer (``_pin`` in the caller, ``_unpin``
+    in the callee): the callee reads every member's values and shape and writes into the
+    caller's arrays, also when a member it does not use sits between those it does."""
+    from numba import njit
+
+    @njit(_nrt=False)
+    def callee(tp, i):
+        t = kernel._unpin(tp)
+        a, c = t[0], t[2]
+        c[i] += a[i, 1] * 10 + a.shape[0] * 1000 + c.shape[0] * 100000
+        return c[i]
+
+    @njit(_nrt=False)
+    def caller(t):
+        tp = kernel._pin(t)
+        total = 0
+        for i in range(t[0].shape[0]):
+            total += callee(tp, i)
+        return total
+
+    a = np.arange(12, dtype=np.int64).reshape(4, 3)
+    b = np.ones(5, dtype=np.float64)
+    c = np.zeros(6, dtype=np.int64)
+    total = caller((a, b, c))
+    want = np.array([a[i, 1] * 10 + 4000 + 600000 for i in range(4)] + [0, 0])
+    assert np.array_equal(c, want) and total == want.sum()
+    assert np.array_equal(b, np.ones(5))
