@@ -49,7 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -94,6 +94,15 @@ def _unpin(typingctx, ptr):
         return out
 
     return sig, codegen
+
+
+if config.DISABLE_JIT:  # pure Python (NUMBA_DISABLE_JIT=1, for debugging): the tuple is its own pointer
+
+    def _pin(tup):  # type: ignore[no-redef]
+        return tup
+
+    def _unpin(ptr):  # type: ignore[no-redef]
+        return ptr
 
 
 # --- SQ columns (one row per square) ----------------------------------------
