@@ -157,15 +157,25 @@ DRAW0 = 22  # M[DRAW0 + d]: with-replacement draws from deck d so far (CounterSt
 M_LEN = 24
 GB0 = M_LEN  # M[GB0 + g]: the building levels on group g (one slot per group)
 """``PL[p, VER]`` counts the changes that can alter player ``p``'s options in
-the act phase: a lot of a group where ``p`` holds a lot changing hands or
-being mortgaged or lifted (:func:`touch`: ``p``'s trades depend on the
+the act phase. ``p``'s options depend on its own lots (owned, mortgaged,
+built), on the bank's supply of houses and hotels, and through trades on the
 groups it holds a lot of, and on nothing else of the other players' but
-their cash, which only sets the amount of a swap), and any building change
-anywhere (the bank's supply). The phase's options depend only on those and
-on ``p``'s cash, each option through a threshold (its cost plus the policy's
-reserve). A phase that finds nothing records the version and the lowest
-threshold it was short of (``SKIP_NEED``); the phase need not run again
-until the version changes or the cash reaches that threshold."""
+their cash (which only sets the amount of a swap or a purchase). So ``p``'s
+version moves when one of its lots changes hands, is mortgaged, lifted or
+built on; when a lot of a street group it holds a lot of changes hands and
+``p`` is one short of the group, or its old or new owner became or stopped
+being one short of it (:func:`set_owner`); when a lot of such a group is
+lifted and ``p`` is one short of it (:func:`lifted`); when such a group's
+buildings change (:func:`set_level`, :func:`touch`); and when the bank's
+supply runs out or comes back (:func:`bump_all`). Railroads and utilities
+are never traded, so their changes reach only their owners. The phase's
+options depend only on those and on ``p``'s cash, each option through a
+threshold (its cost plus the policy's reserve). A phase that finds nothing
+records the version and the lowest threshold it was short of
+(``SKIP_NEED``); the phase need not run again until the version changes or
+the cash reaches that threshold. Extra bumps only cost time; a missing one
+would change the game, which the differential test against
+:class:`engine.game.Game` would show."""
 REASON_BANKRUPTCY, REASON_CAP, REASON_LIMIT, REASON_TARGET = 0, 1, 2, 3
 """End reasons (``engine.rollout.REASON_CODES``): bankruptcy; the host's round cap (the
 horizon); ``rules.round_limit``; ``rules.cash_target``. All but a bankruptcy are won by
@@ -438,17 +448,62 @@ def supply(Bp, Xp):
 
 @jit
 def set_owner(Bp, Xp, sq, q):
-    """``sq`` passes to ``q`` (-1: the bank), keeping the counts ``CNT0``."""
+    """``sq`` passes to ``q`` (-1: the bank), keeping the counts ``CNT0``.
+
+    New options for the old and the new owner. A bystander holding a lot of the
+    group (see ``VER``) gets new options only through trades: a railroad or a
+    utility, never traded, gives it none (its own lots and their set status are
+    unchanged); a street gives them to a bystander one short of the group (the
+    lots for sale in it changed hands) and, when the old or the new owner became
+    or stopped being one short of it, to every holder (the swaps offered for a
+    lot of the group)."""
     B, X = _unpin(Bp), _unpin(Xp)
     g = B[0][sq, GROUP]
     PL, OWN = X[0], X[1]
     old = OWN[sq]
+    street = B[2][g, G_STREET] != 0
+    short_old = street and old >= 0 and _one_short(Bp, Xp, old, g)
+    short_new = street and q >= 0 and _one_short(Bp, Xp, q, g)
     if old >= 0:
         PL[old, CNT0 + g] -= 1
     OWN[sq] = q
     if q >= 0:
         PL[q, CNT0 + g] += 1
-    touch(Bp, Xp, g)
+    if old >= 0:
+        bump(Xp, old)
+    if q >= 0:
+        bump(Xp, q)
+    if not street:
+        return
+    if (old >= 0 and _one_short(Bp, Xp, old, g) != short_old) or (q >= 0 and _one_short(Bp, Xp, q, g) != short_new):
+        touch(Bp, Xp, g)
+    else:
+        _touch_short(Bp, Xp, g, old, q)
+
+
+@jit_inline
+def _touch_short(Bp, Xp, g, a, b):
+    """Bump every holder of a lot of street group ``g`` but ``a`` and ``b`` that is one short of it."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    GL, GI = B[1], B[2]
+    OWN = X[1]
+    for k in range(GI[g, G_N]):
+        r = OWN[GL[g, k]]
+        if r >= 0 and r != a and r != b and _one_short(Bp, Xp, r, g):
+            bump(Xp, r)
+
+
+@jit
+def lifted(Bp, Xp, sq):
+    """``sq``'s mortgage was lifted (call it after): new options for its owner and, on a
+    street, for a holder one short of the group (the lot is now for sale); a railroad's or a
+    utility's gives no other player an option (they are never traded)."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    g = B[0][sq, GROUP]
+    o = X[1][sq]
+    bump(Xp, o)
+    if B[2][g, G_STREET] != 0:
+        _touch_short(Bp, Xp, g, o, o)
 
 
 @jit
@@ -848,7 +903,7 @@ def bankrupt_single(Bp, Xp, key, p, c):
                 continue
             if liquidation_value(Bp, Xp, c) >= SQ[sq, MVAL] and pay_bank(Bp, Xp, key, c, SQ[sq, MVAL]):
                 MOR[sq] = 0
-                touch(Bp, Xp, SQ[sq, GROUP])
+                lifted(Bp, Xp, sq)
         end_game(Bp, Xp, REASON_BANKRUPTCY)
         return
     for i in range(npr):
@@ -861,7 +916,7 @@ def bankrupt_single(Bp, Xp, key, p, c):
             if not pay_bank(Bp, Xp, key, c, SQ[sq, MVAL]):
                 return
             MOR[sq] = 0
-            touch(Bp, Xp, SQ[sq, GROUP])
+            lifted(Bp, Xp, sq)
 
 
 @jit
@@ -1195,7 +1250,7 @@ def _act_phase(Bp, Xp, p):
             PL[p, CASH] -= SQ[sq, UNMORT]
             to_bank(Xp, SQ[sq, UNMORT])
             MOR[sq] = 0
-            touch(Bp, Xp, SQ[sq, GROUP])
+            lifted(Bp, Xp, sq)
             continue
         if build >= 0:
             PL[p, CASH] -= SQ[build, HCOST]
