@@ -1024,18 +1024,21 @@ def offer(Bp, Xp, p, sq):
 # the policy's act phase
 # ---------------------------------------------------------------------------
 @jit_inline
-def _scan(Bp, Xp, p, mtb):
+def _scan(Bp, Xp, p, monos):
     """One pass over ``p``'s groups for the first two steps of the act phase.
 
     Build targets (:mod:`engine.rollout_policy`: a lot where a building would
     be legal but for the cash, below ``max_level``): the one to build now (the
     lowest level, then the highest square, among those ``p`` can pay keeping
     ``build_reserve``; -1: none), the lowest cash threshold of the others and
-    the cheapest target's cost (``NEVER``: no target). Mortgages to lift: the
-    one to lift now (lots of groups ``p`` holds completely first, then the
-    lowest square; lots of other groups only when ``p`` has no build target
-    or not ``mtb``; -1: none) and the lowest cash threshold of the others.
-    Returns ``(lift, need_lift, build, need_build, cheapest)``."""
+    the cheapest target's cost (``NEVER``: no target). Mortgages to lift, in
+    the groups ``p`` holds completely (``_in``) and in the others (``_out``):
+    the one to lift now (the lowest square ``p`` can pay keeping
+    ``unmortgage_reserve``; -1: none) and the lowest cash threshold of the
+    others; :func:`_act_phase` chooses between them. With ``monos`` only the
+    groups ``p`` holds completely are visited (``lift_out`` -1, ``need_out``
+    ``NEVER``): what a scan needs right after a build (see :func:`_act_phase`).
+    Returns ``(lift_in, lift_out, need_in, need_out, build, need_build, cheapest)``."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -1057,6 +1060,8 @@ def _scan(Bp, Xp, p, mtb):
         if n == 0:
             continue
         mono = n >= GI[g, G_NEED]
+        if monos and not mono:
+            continue
         low = 99
         bad = False
         for k in range(GI[g, G_N]):
@@ -1101,14 +1106,7 @@ def _scan(Bp, Xp, p, mtb):
             if build < 0 or low < bl or (low == bl and s > build):
                 build = s
                 bl = low
-    outside = not (mtb and cheapest < NEVER)
-    lift = lift_in
-    need_lift = need_in
-    if outside:
-        if lift < 0:
-            lift = lift_out
-        need_lift = min(need_lift, need_out)
-    return lift, need_lift, build, need_build, cheapest
+    return lift_in, lift_out, need_in, need_out, build, need_build, cheapest
 
 
 @jit_inline
@@ -1239,13 +1237,44 @@ def act(Bp, Xp, p):
 
 @jit
 def _act_phase(Bp, Xp, p):
+    """The act phase of :func:`act`: one action at a time, each chosen by a fresh :func:`_scan`.
+
+    After a build the next scan visits only the groups ``p`` holds completely
+    (``monos``), with the same result as a full one. A build changes nothing in
+    the other groups (no lot changes hands or is mortgaged or lifted) and only
+    lowers the cash, so a lift outside the sets that was out of reach stays
+    so, and ``need_out`` stays that of the last full scan; a lift there that
+    was in reach but held back by the build targets (``mortgage_to_build``) is
+    due only when no target is left, and then the scan is made in full. The
+    result is checked by the differential test against :class:`Game`."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, POL = B[0], B[9]
     PL, HOU, MOR = X[0], X[2], X[3]
     mtb = POL[p, P_MTB] != 0
     traded = False  # at most one proposal per phase
-    for _ in range(MAX_ACTIONS):
-        sq, need_lift, build, need_build, cheapest = _scan(Bp, Xp, p, mtb)
+    monos = False  # the last action was a build: scan only the groups p holds completely
+    need_out_full = NEVER  # need_out of the last full scan
+    scans = 0
+    while scans < MAX_ACTIONS:
+        lift_in, lift_out, need_in, need_out, build, need_build, cheapest = _scan(Bp, Xp, p, monos)
+        if monos:
+            if mtb and cheapest == NEVER:  # no build target left: lifts outside the sets may be due
+                monos = False
+                continue  # the full scan instead (not counted)
+            need_out = need_out_full
+        else:
+            need_out_full = need_out
+        scans += 1
+        # Lifts: in the groups held completely first; in the others only when p has no
+        # build target or does not mortgage to build.
+        outside = not (mtb and cheapest < NEVER)
+        sq = lift_in
+        need_lift = need_in
+        if outside:
+            if sq < 0:
+                sq = lift_out
+            need_lift = min(need_lift, need_out)
+        monos = False
         if sq >= 0:
             PL[p, CASH] -= SQ[sq, UNMORT]
             to_bank(Xp, SQ[sq, UNMORT])
@@ -1256,6 +1285,7 @@ def _act_phase(Bp, Xp, p):
             PL[p, CASH] -= SQ[build, HCOST]
             to_bank(Xp, SQ[build, HCOST])
             set_level(Bp, Xp, build, HOU[build] + 1)
+            monos = True
             continue
         need = min(need_lift, need_build)
         if mtb and cheapest < NEVER:
