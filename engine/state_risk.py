@@ -699,7 +699,12 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
     k = _last_roll_ruin(ruins) if jails else r_first
     for _ in range(rolls - 1):
         k = r_first + _matvec(c_m, k)
-    u = np.zeros(len(ch.grid) * ch.n_pos) if u0 is None else np.asarray(u0, dtype=float)
+    if u0 is None:  # u_1 = k: from u_0 = 0 every product of the first turn is zero
+        if turns == 0:
+            return np.zeros(len(ch.grid) * ch.n_pos)
+        u, turns = k.copy(), turns - 1
+    else:
+        u = np.asarray(u0, dtype=float)
     for _ in range(turns):
         if rolls == 1:
             u = k + _matvec(q_m if jails else p_m, u)
