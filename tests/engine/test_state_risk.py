@@ -823,6 +823,21 @@ def test_probability_is_conserved(name: str, rules: str, bucket: float) -> None:
     assert checked >= (3 if bucket == 1 else 9)
 
 
+@pytest.mark.parametrize("preset", ["standard-us", "no-doubles", "house-jackpot"])
+def test_backward_from_zero_skips_the_first_turn_exactly(preset: str) -> None:
+    """From ``u_0 = 0`` the backward pass starts at ``u_1 = k``, skipping the first turn's
+    products (all of them products with zero): bit for bit the pass that makes them (``u0``
+    given as explicit zeros), at 0, 1 and 20 turns, for every player of two instances."""
+    for name in ("midgame-no-monopolies", "near-ruin"):
+        state = load_state(f"instances/{name}.json")
+        state.rules = PRESETS[preset]
+        for p in state.active_players():
+            ch = _build_chain(state, p, state.liquidation_value(p), 200, None, "long", True, None, transposed=False)
+            zeros = np.zeros(len(ch.grid) * ch.n_pos)
+            for turns in (0, 1, 20):
+                assert np.array_equal(_backward(ch, turns), _backward(ch, turns, zeros)), (name, p, turns)
+
+
 # ---------------------------------------------------------------------------
 # Edge cases
 # ---------------------------------------------------------------------------
