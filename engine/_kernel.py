@@ -421,8 +421,10 @@ def bump(Xp, p):
 
 @jit
 def touch(Bp, Xp, g):
-    """A lot of group ``g`` changed hands or was mortgaged or lifted: new options
-    for every player holding a lot of ``g`` (call it after the change)."""
+    """New options for every player holding a lot of group ``g`` (call it after the
+    change): its buildings changed (:func:`set_level`), or a lot of it changed hands and
+    with it who is one short of the group (:func:`set_owner`). :func:`_touch_short` is the
+    narrower bump of the other changes (see ``VER``)."""
     B, X = _unpin(Bp), _unpin(Xp)
     GL, GI = B[1], B[2]
     OWN = X[1]
