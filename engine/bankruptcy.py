@@ -48,6 +48,7 @@ with ``bucket = 1`` and integer ``net``, ``start_cash``, ``go_salary`` and
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -161,6 +162,14 @@ def build_chain(
     return RuinChain(m, ruin, grid, n, start)
 
 
+def compiled_chains() -> bool:
+    """Whether the chains take their compiled path (:mod:`engine._chain_kernel`): when numba
+    is already loaded in this process (any process that simulates), so that a command that
+    never simulates (``risk``, ``odds``) does not import it for this. Both paths give the
+    same numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs."""
+    return "numba" in sys.modules
+
+
 def _split(grid: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The bucket rule on new cash values ``x`` (any shape): ruined (``x <= 0``),
     and for live values the upper and lower grid neighbours of ``min(x, cap)``
@@ -202,6 +211,17 @@ def cash_moves(
     # comes out in order, two entries (upper, lower neighbour) per move.
     order = np.argsort(src, kind="stable")
     src, dst, delta, prob = src[order], dst[order], delta[order], prob[order]
+    if compiled_chains():  # the same entries, compiled (engine._chain_kernel)
+        from engine._chain_kernel import move_entries
+
+        has_pre = pre is not None
+        pre_s = np.ascontiguousarray(pre[order], dtype=float) if has_pre else np.zeros(0)
+        data, indices, indptr, ruin = move_entries(
+            np.ascontiguousarray(grid, dtype=float), n_pos, n_dst, src, dst, np.ascontiguousarray(delta, dtype=float),
+            np.ascontiguousarray(prob, dtype=float), pre_s, has_pre,
+        )
+        m = sp.csr_matrix((data, indices, indptr), shape=(k * n_pos, k * n_dst))
+        return (m.T if transposed else m), ruin
     if pre is None:
         x = grid[:, None] + delta[None, :]
         dead = x <= 0

@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 
 from engine import dice as dice_math
-from engine.bankruptcy import cash_grid, cash_moves
+from engine.bankruptcy import cash_grid, cash_moves, compiled_chains
 from engine.markov import (
     JailPolicy,
     PositionChain,
@@ -677,6 +677,11 @@ def _matvec(m: Any, x: np.ndarray) -> np.ndarray:
     return y
 
 
+def _unsigned(a: np.ndarray) -> np.ndarray:
+    """A view of a non-negative index array as the unsigned type of its size."""
+    return a.view(np.uint32 if a.dtype.itemsize == 4 else np.uint64)
+
+
 def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarray:
     """``u_turns`` of :func:`ruin_within_by_wealth` over every live state (grid-major) of a
     built chain (untransposed matrices), from ``u_0 = u0`` (default 0).
@@ -705,6 +710,11 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
         u, turns = k.copy(), turns - 1
     else:
         u = np.asarray(u0, dtype=float)
+    if compiled_chains():  # the same loop, compiled (engine._chain_kernel)
+        from engine._chain_kernel import backward_pass
+
+        mats3 = [(_unsigned(m.indptr), _unsigned(m.indices), m.data) for m in (p_m, q_m, c_m)]
+        return backward_pass(*mats3[0], *mats3[1], *mats3[2], np.ascontiguousarray(k), np.ascontiguousarray(u), turns, rolls, jails)
     for _ in range(turns):
         if rolls == 1:
             u = k + _matvec(q_m if jails else p_m, u)
