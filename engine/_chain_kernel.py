@@ -14,7 +14,8 @@ arithmetic in one compiled call each:
     vector: every product, sum, comparison and division of the NumPy form, one
     element at a time in the same order (``np.bincount`` adds its weights in
     index order from 0.0; ``np.searchsorted(side="left")`` is the first grid
-    point not below the value).
+    point not below the value, found by a walk that each move resumes from
+    one grid point to the next).
 :func:`backward_pass`
     The turn loop of :func:`engine.state_risk._backward`: SciPy's ``csr_matvec``
     (``y[i] = 0.0 + sum_jj data[jj] * x[indices[jj]]`` in storage order,
@@ -76,6 +77,7 @@ def move_entries(
         for s in range(n_pos):
             acc += per_row[s]
             indptr[g * n_pos + s + 1] = acc
+    first_ge = np.zeros(m, dtype=np.int64)
     e = 0
     for g in range(k):
         c = grid[g]
@@ -91,16 +93,14 @@ def move_entries(
             if dead:
                 ruin[g * n_pos + src[i]] += p * 1.0
             xs = min(x, cap)
-            # np.searchsorted(grid, xs, side="left"): the first index with grid[idx] >= xs
-            lo_i = 0
-            hi_i = k
-            while lo_i < hi_i:
-                mid = (lo_i + hi_i) >> 1
-                if grid[mid] < xs:
-                    lo_i = mid + 1
-                else:
-                    hi_i = mid
-            hi = min(lo_i, k - 1)
+            # np.searchsorted(grid, xs, side="left"), the first index with grid[idx] >= xs:
+            # xs never decreases with g (a sum with fixed terms is monotone), so the walk
+            # resumes where this move's last one stopped.
+            j = first_ge[i]
+            while j < k and grid[j] < xs:
+                j += 1
+            first_ge[i] = j
+            hi = min(j, k - 1)
             lo = max(hi - 1, 0)
             span = grid[hi] - grid[lo] if hi > lo else 1.0
             w_hi = 1.0 if grid[hi] == xs else (xs - grid[lo]) / span
@@ -111,6 +111,116 @@ def move_entries(
             indices[e + 1] = lo * n_dst + dst[i]
             e += 2
     return data, indices, indptr, ruin
+
+
+@_jit
+def _canonical(ptr: np.ndarray, idx: np.ndarray) -> bool:
+    """SciPy's ``csr_has_canonical_format``: every row's columns strictly increasing."""
+    for i in range(ptr.shape[0] - 1):
+        if ptr[i] > ptr[i + 1]:
+            return False
+        for jj in range(ptr[i] + 1, ptr[i + 1]):
+            if idx[jj - 1] >= idx[jj]:
+                return False
+    return True
+
+
+@_jit
+def csr_add(
+    a_ptr: np.ndarray,
+    a_idx: np.ndarray,
+    a_dat: np.ndarray,
+    b_ptr: np.ndarray,
+    b_idx: np.ndarray,
+    b_dat: np.ndarray,
+    n_col: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``A + B`` as SciPy's ``csr_plus_csr`` stores it (``scipy/sparse/sparsetools/csr.h``),
+    entry for entry and in the same order, zeros dropped.
+
+    Both canonical: each row merged by column. Otherwise (``csr_binop_csr_general``, what
+    :func:`engine.bankruptcy.cash_moves`'s matrices take: each move's two entries come
+    upper neighbour first): each row of ``A`` then of ``B`` accumulated per column from 0.0
+    in storage order, the columns kept in a linked list in order of first appearance, and
+    written out from its head (the last column to appear first) as ``a + b``."""
+    n_row = a_ptr.shape[0] - 1
+    cap = (a_ptr[n_row] - a_ptr[0]) + (b_ptr[n_row] - b_ptr[0])
+    c_ptr = np.empty(n_row + 1, dtype=np.int64)
+    c_idx = np.empty(cap, dtype=np.int64)
+    c_dat = np.empty(cap)
+    c_ptr[0] = 0
+    nnz = 0
+    if _canonical(a_ptr, a_idx) and _canonical(b_ptr, b_idx):
+        for i in range(n_row):
+            pa, ea, pb, eb = a_ptr[i], a_ptr[i + 1], b_ptr[i], b_ptr[i + 1]
+            while pa < ea and pb < eb:
+                ja, jb = a_idx[pa], b_idx[pb]
+                if ja == jb:
+                    r = a_dat[pa] + b_dat[pb]
+                    j = ja
+                    pa += 1
+                    pb += 1
+                elif ja < jb:
+                    r = a_dat[pa] + 0.0
+                    j = ja
+                    pa += 1
+                else:
+                    r = 0.0 + b_dat[pb]
+                    j = jb
+                    pb += 1
+                if r != 0.0:
+                    c_idx[nnz] = j
+                    c_dat[nnz] = r
+                    nnz += 1
+            while pa < ea:
+                r = a_dat[pa] + 0.0
+                if r != 0.0:
+                    c_idx[nnz] = a_idx[pa]
+                    c_dat[nnz] = r
+                    nnz += 1
+                pa += 1
+            while pb < eb:
+                r = 0.0 + b_dat[pb]
+                if r != 0.0:
+                    c_idx[nnz] = b_idx[pb]
+                    c_dat[nnz] = r
+                    nnz += 1
+                pb += 1
+            c_ptr[i + 1] = nnz
+        return c_ptr, c_idx[:nnz], c_dat[:nnz]
+    nxt = np.full(n_col, -1, dtype=np.int64)
+    a_row = np.zeros(n_col)
+    b_row = np.zeros(n_col)
+    for i in range(n_row):
+        head = -2
+        length = 0
+        for jj in range(a_ptr[i], a_ptr[i + 1]):
+            j = a_idx[jj]
+            a_row[j] += a_dat[jj]
+            if nxt[j] == -1:
+                nxt[j] = head
+                head = j
+                length += 1
+        for jj in range(b_ptr[i], b_ptr[i + 1]):
+            j = b_idx[jj]
+            b_row[j] += b_dat[jj]
+            if nxt[j] == -1:
+                nxt[j] = head
+                head = j
+                length += 1
+        for _ in range(length):
+            t = np.uint64(head)  # a column (the sentinel -2 is never reached)
+            r = a_row[t] + b_row[t]
+            if r != 0.0:
+                c_idx[nnz] = head
+                c_dat[nnz] = r
+                nnz += 1
+            head = nxt[t]
+            nxt[t] = -1
+            a_row[t] = 0.0
+            b_row[t] = 0.0
+        c_ptr[i + 1] = nnz
+    return c_ptr, c_idx[:nnz], c_dat[:nnz]
 
 
 @_jit

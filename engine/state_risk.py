@@ -682,6 +682,15 @@ def _unsigned(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint32 if a.dtype.itemsize == 4 else np.uint64)
 
 
+def _csr_add(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``a + b`` (CSR) as :func:`engine._chain_kernel.csr_add` stores it: ``(indptr, indices,
+    data)``, the indices unsigned for :func:`engine._chain_kernel.backward_pass`."""
+    from engine._chain_kernel import csr_add
+
+    ptr, idx, dat = csr_add(_unsigned(a.indptr), _unsigned(a.indices), a.data, _unsigned(b.indptr), _unsigned(b.indices), b.data, a.shape[1])
+    return _unsigned(ptr), _unsigned(idx), dat
+
+
 def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarray:
     """``u_turns`` of :func:`ruin_within_by_wealth` over every live state (grid-major) of a
     built chain (untransposed matrices), from ``u_0 = u0`` (default 0).
@@ -690,10 +699,17 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
     every state up to rounding (as :func:`_forward` conserves the mass).
     """
     mats, ruins = ch.mats, ch.ruins
-    # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums are
-    # also canonical (sorted, no explicit zeros), which halves the matvec time.
-    p_m = (mats["nd"] + mats["dj"]).tocsr()
-    q_m = (mats["nd"] + mats["th"]).tocsr()
+    compiled = compiled_chains()
+    # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums have no
+    # duplicates and no explicit zeros, which halves the matvec time. Compiled, the
+    # sums are SciPy's entry for entry (engine._chain_kernel.csr_add).
+    if compiled:
+        from engine._chain_kernel import backward_pass
+
+        p_m, q_m = (_csr_add(mats["nd"], mats[b]) for b in ("dj", "th"))
+    else:
+        p_m = (mats["nd"] + mats["dj"]).tocsr()
+        q_m = (mats["nd"] + mats["th"]).tocsr()
     c_m = mats["dc"].tocsr()
     c_m.sum_duplicates()
     c_m.eliminate_zeros()
@@ -710,11 +726,9 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
         u, turns = k.copy(), turns - 1
     else:
         u = np.asarray(u0, dtype=float)
-    if compiled_chains():  # the same loop, compiled (engine._chain_kernel)
-        from engine._chain_kernel import backward_pass
-
-        mats3 = [(_unsigned(m.indptr), _unsigned(m.indices), m.data) for m in (p_m, q_m, c_m)]
-        return backward_pass(*mats3[0], *mats3[1], *mats3[2], np.ascontiguousarray(k), np.ascontiguousarray(u), turns, rolls, jails)
+    if compiled:  # the same loop, compiled
+        c3 = (_unsigned(c_m.indptr), _unsigned(c_m.indices), c_m.data)
+        return backward_pass(*p_m, *q_m, *c3, np.ascontiguousarray(k), np.ascontiguousarray(u), turns, rolls, jails)
     for _ in range(turns):
         if rolls == 1:
             u = k + _matvec(q_m if jails else p_m, u)
