@@ -53,6 +53,11 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from engine import _nowrap
+
+# Signed indices compile without numba's negative-index wraparound: the kernel never
+# indexes with a negative number (engine._nowrap; bench/kernel_boundscheck.py checks it).
+_nowrap.register(__name__)
 # Compiled to the on-disk cache, without reference counting (see above).
 _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 jit: Any = njit(**_OPTIONS)
