@@ -166,8 +166,7 @@ the act phase. ``p``'s options depend on its own lots (owned, mortgaged,
 built), on the bank's supply of houses and hotels, and through trades on the
 groups it holds a lot of, and on nothing else of the other players' but
 their cash (which only sets the amount of a swap or a purchase). So ``p``'s
-version moves when one of its lots changes hands (a lot it buys from the bank
-only when that can give it an option, :func:`bought`), is mortgaged, lifted or
+version moves when one of its lots changes hands, is mortgaged, lifted or
 built on; when a lot of a street group it holds a lot of changes hands and
 ``p`` is one short of the group, or its old or new owner became or stopped
 being one short of it (:func:`set_owner`); when a lot of such a group is
@@ -487,61 +486,6 @@ def set_owner(Bp, Xp, sq, q):
         touch(Bp, Xp, g)
     else:
         _touch_short(Bp, Xp, g, old, q)
-
-
-@jit
-def bought(Bp, Xp, sq, q):
-    """``q`` buys ``sq`` from the bank (a purchase or an auction): :func:`set_owner`,
-    but ``q``'s own version moves only when the lot can give it an option
-    (:func:`_bank_lot_helps`); its lower cash never does."""
-    B, X = _unpin(Bp), _unpin(Xp)
-    g = B[0][sq, GROUP]
-    PL, OWN = X[0], X[1]
-    street = B[2][g, G_STREET] != 0
-    short_new = street and _one_short(Bp, Xp, q, g)
-    OWN[sq] = q
-    PL[q, CNT0 + g] += 1
-    if _bank_lot_helps(Bp, Xp, q, g, street):
-        bump(Xp, q)
-    if not street:
-        return
-    if _one_short(Bp, Xp, q, g) != short_new:
-        touch(Bp, Xp, g)
-    else:
-        _touch_short(Bp, Xp, g, q, q)
-
-
-@jit_inline
-def _bank_lot_helps(Bp, Xp, q, g, street):
-    """Whether a lot of group ``g`` that ``q`` just bought from the bank (unmortgaged, in
-    a group without buildings) can give ``q`` an option in the act phase (see ``VER``).
-
-    It can when ``q`` now holds ``g`` completely (builds; its mortgaged lots there
-    become lifts of a set); when ``q`` mortgages to build and holds a street group
-    completely (the lot adds to the spare lots that fund a build); and, when ``q``
-    trades and the lot is a street, when ``q`` is one short of a street group (of
-    ``g``: new swaps and purchases; of another: the lot can be what a swap gives).
-    Nothing else of ``q``'s options grows: no lift, build or purchase threshold
-    falls, and a lot never gives a railroad or a utility a swap."""
-    B, X = _unpin(Bp), _unpin(Xp)
-    GI, POL = B[2], B[9]
-    PL = X[0]
-    if PL[q, CNT0 + g] >= GI[g, G_NEED]:
-        return True
-    mtb = POL[q, P_MTB] != 0
-    trades = street and POL[q, P_TRADE] != 0
-    if not mtb and not trades:
-        return False
-    for h in range(GI.shape[0]):
-        if GI[h, G_STREET] == 0:
-            continue
-        n = PL[q, CNT0 + h]
-        if n >= GI[h, G_NEED]:
-            if mtb:
-                return True
-        elif trades and n >= 1 and n == GI[h, G_NEED] - 1 and not group_has_buildings(Bp, Xp, h):
-            return True
-    return False
 
 
 @jit_inline
@@ -1063,7 +1007,7 @@ def auction(Bp, Xp, sq, lander):
     cost = min(top, second + 1)
     PL[winner, CASH] -= cost
     to_bank(Xp, cost)
-    bought(Bp, Xp, sq, winner)
+    set_owner(Bp, Xp, sq, winner)
     even_out(Bp, Xp, winner, SQ[sq, GROUP])
 
 
@@ -1077,7 +1021,7 @@ def offer(Bp, Xp, p, sq):
     if R[R_AUCONLY] == 0 and PL[p, CASH] >= price and PL[p, CASH] - price >= POL[p, P_BUY]:
         PL[p, CASH] -= price
         to_bank(Xp, price)
-        bought(Bp, Xp, sq, p)
+        set_owner(Bp, Xp, sq, p)
         even_out(Bp, Xp, p, SQ[sq, GROUP])
     elif R[R_AUCTIONS]:
         auction(Bp, Xp, sq, p)
