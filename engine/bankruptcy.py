@@ -164,10 +164,12 @@ def build_chain(
 
 def compiled_chains() -> bool:
     """Whether the chains take their compiled path (:mod:`engine._chain_kernel`): when numba
-    is already loaded in this process (any process that simulates), so that a command that
-    never simulates (``risk``, ``odds``) does not import it for this. Both paths give the
+    is already loaded in this process (any process that simulates) and compiles (not under
+    ``NUMBA_DISABLE_JIT``), so that a command that never simulates (``risk``, ``odds``)
+    does not import it for this. Both paths give the
     same numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs."""
-    return "numba" in sys.modules
+    config = getattr(sys.modules.get("numba"), "config", None)
+    return config is not None and not config.DISABLE_JIT  # under NUMBA_DISABLE_JIT the loops would run in Python
 
 
 def _split(grid: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
