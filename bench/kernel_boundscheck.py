@@ -16,7 +16,6 @@ clean; exit 1 at the first ``IndexError`` (printed with its configuration).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import sys
@@ -37,28 +36,19 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        from kernel_compare import POLICIES, _play, _policy, _states
+        from kernel_compare import _play, configurations
 
         from engine import _kernel, rollout_tables
-        from engine.streams import stream_keys
-        from models.rules import PRESETS
 
         t = time.perf_counter()
         configs = 0
-        for name, state0 in _states():
-            for preset, rules in PRESETS.items():
-                state = state0.copy()
-                state.rules = rules
-                state.pot = rules.free_parking_seed
-                state.bank_cash = rules.bank_cash
-                for i, spec in enumerate(POLICIES):
-                    keys = stream_keys(int(hashlib.sha256(f"{name}/{preset}/{i}".encode()).hexdigest()[:8], 16), args.games)
-                    try:
-                        _play(_kernel, rollout_tables, state, _policy(spec, len(state.players)), keys, 60)
-                    except IndexError as exc:
-                        print(f"IndexError on {name}, {preset}, policy {i}: {exc}")
-                        return 1
-                    configs += 1
+        for label, state, policy, keys in configurations(args.games):
+            try:
+                _play(_kernel, rollout_tables, state, policy, keys, 60)
+            except IndexError as exc:
+                print(f"IndexError on {label}: {exc}")
+                return 1
+            configs += 1
         print(f"{configs} configurations x {args.games} games with bounds checks: no index out of range ({time.perf_counter() - t:.0f} s, compile included)")
         return 0
     finally:

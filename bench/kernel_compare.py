@@ -35,6 +35,7 @@ import importlib.util
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -114,8 +115,10 @@ def _policy(spec: object, n_players: int) -> object:
     return spec
 
 
-def same_games(base: tuple[ModuleType, ModuleType], here: tuple[ModuleType, ModuleType], games: int) -> int:
-    configs = differ = 0
+def configurations(games: int) -> Iterator[tuple[str, GameState, object, np.ndarray]]:
+    """The 504 configurations: ``(label, state, policy, keys)`` for every start of
+    :func:`_states`, every rule preset and every policy of :data:`POLICIES`, with
+    ``games`` keys of its own."""
     for name, state0 in _states():
         for preset, rules in PRESETS.items():
             state = state0.copy()
@@ -123,14 +126,19 @@ def same_games(base: tuple[ModuleType, ModuleType], here: tuple[ModuleType, Modu
             state.pot = rules.free_parking_seed
             state.bank_cash = rules.bank_cash
             for i, spec in enumerate(POLICIES):
-                policy = _policy(spec, len(state.players))
                 keys = stream_keys(int(hashlib.sha256(f"{name}/{preset}/{i}".encode()).hexdigest()[:8], 16), games)
-                a = _play(*base, state, policy, keys, 60)[1:]
-                b = _play(*here, state, policy, keys, 60)[1:]
-                configs += 1
-                if a[0] != b[0] or not all(np.array_equal(x, y) for x, y in zip(a[1:], b[1:])):
-                    differ += 1
-                    print(f"DIFFERENT: {name}, {preset}, policy {i}: {a[0]} against {b[0]} player-turns")
+                yield f"{name}, {preset}, policy {i}", state, _policy(spec, len(state.players)), keys
+
+
+def same_games(base: tuple[ModuleType, ModuleType], here: tuple[ModuleType, ModuleType], games: int) -> int:
+    configs = differ = 0
+    for label, state, policy, keys in configurations(games):
+        a = _play(*base, state, policy, keys, 60)[1:]
+        b = _play(*here, state, policy, keys, 60)[1:]
+        configs += 1
+        if a[0] != b[0] or not all(np.array_equal(x, y) for x, y in zip(a[1:], b[1:])):
+            differ += 1
+            print(f"DIFFERENT: {label}: {a[0]} against {b[0]} player-turns")
     print(f"{configs} configurations x {games} games: {differ} differ")
     return differ
 

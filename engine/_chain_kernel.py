@@ -125,6 +125,23 @@ def _canonical(ptr: np.ndarray, idx: np.ndarray) -> bool:
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _gather(
+    ptr: np.ndarray, idx: np.ndarray, dat: np.ndarray, i: int, row: np.ndarray, nxt: np.ndarray, head: int, length: int
+) -> tuple[int, int]:
+    """``csr_binop_csr_general``'s pass over row ``i`` of one operand: each entry added to
+    ``row`` at its column, each column met for the first time pushed on the linked list
+    (``nxt``, ``head``; ``length`` columns)."""
+    for jj in range(ptr[i], ptr[i + 1]):
+        j = idx[jj]
+        row[j] += dat[jj]
+        if nxt[j] == -1:
+            nxt[j] = head
+            head = j
+            length += 1
+    return head, length
+
+
 @_jit
 def csr_add(
     a_ptr: np.ndarray,
@@ -153,61 +170,25 @@ def csr_add(
     if _canonical(a_ptr, a_idx) and _canonical(b_ptr, b_idx):
         for i in range(n_row):
             pa, ea, pb, eb = a_ptr[i], a_ptr[i + 1], b_ptr[i], b_ptr[i + 1]
-            while pa < ea and pb < eb:
-                ja, jb = a_idx[pa], b_idx[pb]
-                if ja == jb:
-                    r = a_dat[pa] + b_dat[pb]
-                    j = ja
-                    pa += 1
-                    pb += 1
-                elif ja < jb:
-                    r = a_dat[pa] + 0.0
-                    j = ja
-                    pa += 1
-                else:
-                    r = 0.0 + b_dat[pb]
-                    j = jb
-                    pb += 1
+            while pa < ea or pb < eb:  # the column met first; a + b, a + 0.0 or 0.0 + b
+                take_a = pb >= eb or (pa < ea and a_idx[pa] <= b_idx[pb])
+                take_b = pa >= ea or (pb < eb and b_idx[pb] <= a_idx[pa])
+                j = a_idx[pa] if take_a else b_idx[pb]
+                r = (a_dat[pa] if take_a else 0.0) + (b_dat[pb] if take_b else 0.0)
+                pa += take_a
+                pb += take_b
                 if r != 0.0:
                     c_idx[nnz] = j
                     c_dat[nnz] = r
                     nnz += 1
-            while pa < ea:
-                r = a_dat[pa] + 0.0
-                if r != 0.0:
-                    c_idx[nnz] = a_idx[pa]
-                    c_dat[nnz] = r
-                    nnz += 1
-                pa += 1
-            while pb < eb:
-                r = 0.0 + b_dat[pb]
-                if r != 0.0:
-                    c_idx[nnz] = b_idx[pb]
-                    c_dat[nnz] = r
-                    nnz += 1
-                pb += 1
             c_ptr[i + 1] = nnz
         return c_ptr, c_idx[:nnz], c_dat[:nnz]
     nxt = np.full(n_col, -1, dtype=np.int64)
     a_row = np.zeros(n_col)
     b_row = np.zeros(n_col)
     for i in range(n_row):
-        head = -2
-        length = 0
-        for jj in range(a_ptr[i], a_ptr[i + 1]):
-            j = a_idx[jj]
-            a_row[j] += a_dat[jj]
-            if nxt[j] == -1:
-                nxt[j] = head
-                head = j
-                length += 1
-        for jj in range(b_ptr[i], b_ptr[i + 1]):
-            j = b_idx[jj]
-            b_row[j] += b_dat[jj]
-            if nxt[j] == -1:
-                nxt[j] = head
-                head = j
-                length += 1
+        head, length = _gather(a_ptr, a_idx, a_dat, i, a_row, nxt, -2, 0)
+        head, length = _gather(b_ptr, b_idx, b_dat, i, b_row, nxt, head, length)
         for _ in range(length):
             t = np.uint64(head)  # a column (the sentinel -2 is never reached)
             r = a_row[t] + b_row[t]
