@@ -6,7 +6,7 @@ sparse matrices (:func:`engine.bankruptcy.cash_moves`) and a backward pass of ab
 80 sparse products (:func:`engine.state_risk._backward`). On matrices of a few
 thousand entries most of that time was NumPy's and SciPy's per-call overhead (some
 twenty array operations per move set, a zeroed output and a dispatch per product),
-about a third of the agent's CPU per game. The two functions here do the same
+about a third of the agent's CPU per game. The three functions here do the same
 arithmetic in one compiled call each:
 
 :func:`move_entries`
@@ -16,6 +16,9 @@ arithmetic in one compiled call each:
     index order from 0.0; ``np.searchsorted(side="left")`` is the first grid
     point not below the value, found by a walk that each move resumes from
     one grid point to the next).
+:func:`csr_add`
+    The sums ``P = A + D`` and ``Q = A + H`` of the backward pass, stored entry
+    for entry as SciPy's ``csr_plus_csr`` stores them.
 :func:`backward_pass`
     The turn loop of :func:`engine.state_risk._backward`: SciPy's ``csr_matvec``
     (``y[i] = 0.0 + sum_jj data[jj] * x[indices[jj]]`` in storage order,
@@ -38,6 +41,7 @@ import numpy as np
 from numba import njit
 
 _jit: Any = njit(cache=True, nogil=True)
+_jit_inline: Any = njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
@@ -125,7 +129,7 @@ def _canonical(ptr: np.ndarray, idx: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_jit_inline
 def _gather(
     ptr: np.ndarray, idx: np.ndarray, dat: np.ndarray, i: int, row: np.ndarray, nxt: np.ndarray, head: int, length: int
 ) -> tuple[int, int]:

@@ -4,9 +4,9 @@ numba compiles every array access with a signed integer index as ``i + n if i < 
 else i`` (Python's negative indexing), and has no option to turn it off (numba issue
 #3205; only unsigned index types skip it, numba pull request #929). The batch kernel
 (:mod:`engine._kernel`) indexes only with non-negative values, its every index a
-player, a square, a group, a column or a counter, so the check is pure cost: about
-3% of the kernel's time from the opening and 9% from the mid-game
-(``bench/kernel_profile.py --seconds-only``, fresh compiles, session 15).
+player, a square, a group, a column or a counter, so the check is pure cost: without
+it the kernel plays 6-7% more player-turns per second from the opening and 9-10% more
+from the mid-game (``bench/kernel_compare.py``, paired, session 15).
 
 :func:`register` names a module whose functions are compiled without it: numba's
 ``numba.np.arrayobj.fix_integer_index`` (which emits the check) is wrapped once so
@@ -25,21 +25,18 @@ index raises ``IndexError`` instead of wrapping, on ``bench/kernel_compare.py``'
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 _PREFIXES: set[str] = set()
 
 
 def _mangled(module: str) -> str:
-    """numba's mangling of a dotted module name, as it opens a function's symbol
-    (``engine._kernel`` -> ``_ZN6engine7_kernel``); characters other than letters,
-    digits and ``_`` are escaped as ``_XX`` (hex), as ``numba.core.itanium_mangler`` does."""
-    parts = []
-    for part in module.split("."):
-        esc = re.sub(r"[^a-zA-Z0-9_]", lambda m: "_%02x" % ord(m.group(0)), part)
-        parts.append(f"{len(esc)}{esc}")
-    return "_ZN" + "".join(parts)
+    """How numba's mangled name of a function of ``module`` begins (``engine._kernel`` ->
+    ``_ZN6engine7_kernel``): ``_ZN``, then each part of the dotted name escaped and
+    length-prefixed by ``numba.core.itanium_mangler`` itself."""
+    from numba.core.itanium_mangler import mangle_identifier
+
+    return "_Z" + mangle_identifier(f"{module}.f")[: -len("1fE")]
 
 
 def register(module: str) -> bool:

@@ -164,12 +164,12 @@ def build_chain(
 
 def compiled_chains() -> bool:
     """Whether the chains take their compiled path (:mod:`engine._chain_kernel`): when numba
-    is already loaded in this process (any process that simulates) and compiles (not under
-    ``NUMBA_DISABLE_JIT``), so that a command that never simulates (``risk``, ``odds``)
-    does not import it for this. Both paths give the
-    same numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs."""
+    is already loaded in this process (any process that simulates) and compiles (under
+    ``NUMBA_DISABLE_JIT`` its loops would run in Python), so that a command that never
+    simulates (``risk``, ``odds``) does not import it for this. Both paths give the same
+    numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs."""
     config = getattr(sys.modules.get("numba"), "config", None)
-    return config is not None and not config.DISABLE_JIT  # under NUMBA_DISABLE_JIT the loops would run in Python
+    return config is not None and not config.DISABLE_JIT
 
 
 def _split(grid: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -218,10 +218,8 @@ def cash_moves(
 
         has_pre = pre is not None
         pre_s = np.ascontiguousarray(pre[order], dtype=float) if has_pre else np.zeros(0)
-        data, indices, indptr, ruin = move_entries(
-            np.ascontiguousarray(grid, dtype=float), n_pos, n_dst, src, dst, np.ascontiguousarray(delta, dtype=float),
-            np.ascontiguousarray(prob, dtype=float), pre_s, has_pre,
-        )
+        as_float = [np.ascontiguousarray(a, dtype=float) for a in (grid, delta, prob)]
+        data, indices, indptr, ruin = move_entries(as_float[0], n_pos, n_dst, src, dst, as_float[1], as_float[2], pre_s, has_pre)
         m = sp.csr_matrix((data, indices, indptr), shape=(k * n_pos, k * n_dst))
         return (m.T if transposed else m), ruin
     if pre is None:

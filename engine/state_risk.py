@@ -687,7 +687,8 @@ def _csr_add(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     data)``, the indices unsigned for :func:`engine._chain_kernel.backward_pass`."""
     from engine._chain_kernel import csr_add
 
-    ptr, idx, dat = csr_add(_unsigned(a.indptr), _unsigned(a.indices), a.data, _unsigned(b.indptr), _unsigned(b.indices), b.data, a.shape[1])
+    a_arrays = (_unsigned(a.indptr), _unsigned(a.indices), a.data)
+    ptr, idx, dat = csr_add(*a_arrays, _unsigned(b.indptr), _unsigned(b.indices), b.data, a.shape[1])
     return _unsigned(ptr), _unsigned(idx), dat
 
 
@@ -699,7 +700,7 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
     every state up to rounding (as :func:`_forward` conserves the mass).
     """
     mats, ruins = ch.mats, ch.ruins
-    compiled = compiled_chains()
+    compiled = compiled_chains() and all(m.format == "csr" for m in mats.values())
     # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums have no
     # duplicates and no explicit zeros, which halves the matvec time. Compiled, the
     # sums are SciPy's entry for entry (engine._chain_kernel.csr_add).

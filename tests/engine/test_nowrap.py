@@ -52,5 +52,6 @@ def test_mangled_prefix_is_numbas() -> None:
     from numba.core import itanium_mangler
 
     assert _mangled("engine._kernel") == "_ZN6engine7_kernel"
-    for module in ("engine._kernel", "kernel_this", "a.b_c.d9"):
-        assert itanium_mangler.mangle(f"{module}.fn", ()).startswith(_mangled(module))
+    assert _mangled("kernel_this") == "_ZN11kernel_this"
+    for module in ("engine._kernel", "kernel_this", "a.b_c.d9", "pkg.9lives"):
+        assert itanium_mangler.mangle(f"{module}.fn", ()) == _mangled(module) + "2fnE"
