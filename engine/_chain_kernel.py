@@ -94,8 +94,8 @@ def move_entries(
             else:
                 x = c + delta[i]
                 dead = x <= 0.0
-            if dead:
-                ruin[g * n_pos + src[i]] += p * 1.0
+            if dead:  # np.bincount's weight p * True, which is p; a live move adds 0.0
+                ruin[g * n_pos + src[i]] += p
             xs = min(x, cap)
             # np.searchsorted(grid, xs, side="left"), the first index with grid[idx] >= xs:
             # xs never decreases with g (a sum with fixed terms is monotone), so the walk

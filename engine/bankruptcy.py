@@ -218,8 +218,8 @@ def cash_moves(
 
         has_pre = pre is not None
         pre_s = np.ascontiguousarray(pre[order], dtype=float) if has_pre else np.zeros(0)
-        as_float = [np.ascontiguousarray(a, dtype=float) for a in (grid, delta, prob)]
-        data, indices, indptr, ruin = move_entries(as_float[0], n_pos, n_dst, src, dst, as_float[1], as_float[2], pre_s, has_pre)
+        grid_f, delta_f, prob_f = (np.ascontiguousarray(a, dtype=float) for a in (grid, delta, prob))
+        data, indices, indptr, ruin = move_entries(grid_f, n_pos, n_dst, src, dst, delta_f, prob_f, pre_s, has_pre)
         m = sp.csr_matrix((data, indices, indptr), shape=(k * n_pos, k * n_dst))
         return (m.T if transposed else m), ruin
     if pre is None:
