@@ -21,8 +21,9 @@ reference engine.
 
 ``speed``: the same 4,000 games (``--games`` sets it) from the opening and
 from ``instances/midgame-no-monopolies.json`` (horizon 100, default policy,
-one thread), the two kernels alternating, ``--reps`` times each (default 8);
-prints the fastest run of each in M player-turns/s (CPU time) and the ratio.
+one thread), the two kernels alternating (ABBA), ``--reps`` times each (default 8);
+prints the fastest run of each in M player-turns/s (CPU time), their ratio,
+and the median of the ratios of the runs paired round by round.
 Alternating in one process is what makes the figure mean something on a
 machine whose speed drifts.
 """
@@ -146,16 +147,23 @@ def same_games(base: tuple[ModuleType, ModuleType], here: tuple[ModuleType, Modu
 def speed(base: tuple[ModuleType, ModuleType], here: tuple[ModuleType, ModuleType], games: int, reps: int) -> None:
     keys = stream_keys(1, games)
     starts = [("opening", GameState.new_game(["A", "B", "C", "D"])), ("mid-game", load_state(ROOT / "instances" / "midgame-no-monopolies.json"))]
-    best: dict[tuple[str, str], tuple[float, int]] = {}
-    for _ in range(reps):
+    secs: dict[tuple[str, str], list[float]] = {}
+    turns: dict[tuple[str, str], int] = {}
+    for r in range(reps):
         for label, state in starts:
-            for who, k in (("base", base), ("this", here)):
-                secs, turns = _play(*k, state, None, keys, 100)[:2]
-                old = best.get((label, who))
-                best[(label, who)] = (min(secs, old[0]) if old else secs, turns)
+            order = (("base", base), ("this", here)) if r % 2 == 0 else (("this", here), ("base", base))  # ABBA
+            for who, k in order:
+                t, n = _play(*k, state, None, keys, 100)[:2]
+                secs.setdefault((label, who), []).append(t)
+                turns[(label, who)] = n
     for label, _ in starts:
-        (a, ta), (b, tb) = best[(label, "base")], best[(label, "this")]
-        print(f"{label:9s} base {ta / a / 1e6:5.2f} M player-turns/s, this {tb / b / 1e6:5.2f} M/s: {a / b:.2f}x ({games} games, fastest of {reps})")
+        a, b = secs[(label, "base")], secs[(label, "this")]
+        ta, tb = turns[(label, "base")], turns[(label, "this")]
+        ratio = float(np.median(np.array(a) / np.array(b)))  # each run against its partner of the same round
+        print(
+            f"{label:9s} base {ta / min(a) / 1e6:5.2f} M player-turns/s, this {tb / min(b) / 1e6:5.2f} M/s: "
+            f"{min(a) / min(b):.2f}x fastest, {ratio:.3f}x median of pairs ({games} games, {reps} runs each, ABBA)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

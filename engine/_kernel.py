@@ -101,6 +101,17 @@ def _unpin(typingctx, ptr):
     return sig, codegen
 
 
+@intrinsic
+def _low_bit(typingctx, x):
+    """The index of the lowest set bit of the positive integer ``x`` (LLVM's ``cttz``)."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], cgutils.true_bit)
+
+    return sig, codegen
+
+
 if config.DISABLE_JIT:  # pure Python (NUMBA_DISABLE_JIT=1, for debugging): the tuple is its own pointer
 
     def _pin(tup):  # type: ignore[no-redef]
@@ -108,6 +119,9 @@ if config.DISABLE_JIT:  # pure Python (NUMBA_DISABLE_JIT=1, for debugging): the 
 
     def _unpin(ptr):  # type: ignore[no-redef]
         return ptr
+
+    def _low_bit(x):  # type: ignore[no-redef]
+        return (int(x) & -int(x)).bit_length() - 1
 
 
 # --- SQ columns (one row per square) ----------------------------------------
@@ -150,6 +164,17 @@ SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
 TURN_NO = 9  # the player's turns begun since the simulation started (aligned dice)
 PL_COLS = 10
 CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
+SHORT_BITS = 32
+"""``PL[p, CNT0 + G + w]`` (``G`` groups, then ``short_words(G)`` columns): bit ``b``
+of word ``w`` is set when ``p`` is one short of street group ``32 w + b`` by its
+count alone (:func:`_one_short` without the buildings; :func:`set_owner` keeps it).
+The act phase's trade visits only these groups (:func:`_trade`). Words of 32
+bits keep every mask positive, also in pure Python."""
+
+
+def short_words(n_groups: int) -> int:
+    """The columns of the one-short masks for ``n_groups`` groups (``SHORT_BITS``)."""
+    return (n_groups + SHORT_BITS - 1) // SHORT_BITS
 # --- M (misc) -----------------------------------------------------------------
 TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
@@ -482,10 +507,29 @@ def set_owner(Bp, Xp, sq, q):
         bump(Xp, q)
     if not street:
         return
+    if old >= 0:
+        _mark_short(Bp, Xp, old, g)
+    if q >= 0:
+        _mark_short(Bp, Xp, q, g)
     if (old >= 0 and _one_short(Bp, Xp, old, g) != short_old) or (q >= 0 and _one_short(Bp, Xp, q, g) != short_new):
         touch(Bp, Xp, g)
     else:
         _touch_short(Bp, Xp, g, old, q)
+
+
+@jit_inline
+def _mark_short(Bp, Xp, p, g):
+    """Keep ``p``'s one-short bit of street group ``g`` (``SHORT_BITS``) after its count changed."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    GI = B[2]
+    PL = X[0]
+    n = PL[p, CNT0 + g]
+    col = CNT0 + GI.shape[0] + (g >> 5)
+    bit = 1 << (g & 31)
+    if n >= 1 and n == GI[g, G_NEED] - 1:
+        PL[p, col] |= bit
+    else:
+        PL[p, col] &= ~bit
 
 
 @jit_inline
@@ -1180,45 +1224,54 @@ def _trade(Bp, Xp, p):
     PL = X[0]
     P = PL.shape[0]
     G = GI.shape[0]
+    W = (G + SHORT_BITS - 1) // SHORT_BITS  # short_words(G)
     need = NEVER
     buy = -1
     seller = -1
     price = 0
-    for g in range(G):
-        if not _one_short(Bp, Xp, p, g):
-            continue
-        for q in range(P):
-            if q == p or PL[q, BK] or POL[q, P_TRADE] == 0:
+    for w in range(W):
+        mp = PL[p, CNT0 + G + w]
+        while mp:
+            g = (w << 5) + _low_bit(mp)
+            mp &= mp - 1
+            if group_has_buildings(Bp, Xp, g):
                 continue
-            s = _lot_for_sale(Bp, Xp, q, g)
-            if s < 0:
-                continue
-            for h in range(G):
-                if h == g or not _one_short(Bp, Xp, q, h):
+            for q in range(P):
+                if q == p or PL[q, BK] or POL[q, P_TRADE] == 0 or PL[q, CNT0 + g] == 0:
                     continue
-                t = _lot_for_sale(Bp, Xp, p, h)
-                if t < 0:
+                s = _lot_for_sale(Bp, Xp, q, g)
+                if s < 0:
                     continue
-                diff = GI[g, G_PRICE] - GI[h, G_PRICE]
-                if diff > 0:
-                    c = min(diff // 2, max(0, PL[p, CASH] - POL[p, P_BUILD]))
-                    PL[p, CASH] -= c
-                    PL[q, CASH] += c
-                else:
-                    c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
-                    PL[q, CASH] -= c
-                    PL[p, CASH] += c
-                set_owner(Bp, Xp, s, p)
-                set_owner(Bp, Xp, t, q)
-                return True, NEVER
-            if buy < 0:
-                offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
-                if PL[p, CASH] - offer >= POL[p, P_BUILD]:
-                    buy = s
-                    seller = q
-                    price = offer
-                else:
-                    need = min(need, offer + POL[p, P_BUILD])
+                for v in range(W):
+                    mq = PL[q, CNT0 + G + v]
+                    while mq:
+                        h = (v << 5) + _low_bit(mq)
+                        mq &= mq - 1
+                        if h == g or group_has_buildings(Bp, Xp, h):
+                            continue
+                        t = _lot_for_sale(Bp, Xp, p, h)
+                        if t < 0:
+                            continue
+                        diff = GI[g, G_PRICE] - GI[h, G_PRICE]
+                        if diff > 0:
+                            c = min(diff // 2, max(0, PL[p, CASH] - POL[p, P_BUILD]))
+                            PL[p, CASH] -= c
+                            PL[q, CASH] += c
+                        else:
+                            c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
+                            PL[q, CASH] -= c
+                            PL[p, CASH] += c
+                        set_owner(Bp, Xp, s, p)
+                        set_owner(Bp, Xp, t, q)
+                        return True, NEVER
+                if buy < 0:
+                    offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
+                    if PL[p, CASH] - offer >= POL[p, P_BUILD]:
+                        buy = s
+                        seller = q
+                        price = offer
+                    else:
+                        need = min(need, offer + POL[p, P_BUILD])
     if buy >= 0:
         PL[p, CASH] -= price
         PL[seller, CASH] += price
