@@ -732,16 +732,21 @@ def acquired(Bp, Xp, p, squares, m):
 
 @jit
 def liquidate(Bp, Xp, p, owed):
-    """:meth:`Game.liquidate`: mortgages first, then buildings."""
+    """:meth:`Game.liquidate`: mortgages first, then buildings.
+
+    Once a search finds nothing to mortgage, the next one is made only after a
+    sale leaves its group without buildings: a sale changes the levels of its
+    own group alone, so no other group can have gained a lot to mortgage."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    search = True  # a lot to mortgage may exist
     while PL[p, CASH] < owed:
         # the mortgage of the lowest (in a monopoly, mortgage value, square)
         best = -1
         bm = 0
         bv = 0
-        for g in range(GI.shape[0]):
+        for g in range(GI.shape[0] if search else 0):
             if PL[p, CNT0 + g] == 0 or group_has_buildings(Bp, Xp, g):
                 continue
             mono = 1 if has_mono(Bp, Xp, p, g) else 0
@@ -759,6 +764,7 @@ def liquidate(Bp, Xp, p, owed):
             bump(Xp, p)  # a mortgage gives no other player an option (its owner: lifting it)
             PL[p, CASH] += from_bank(Xp, SQ[best, MVAL])
             continue
+        search = False
         # legal sales: lots at their group's highest level (over p's lots);
         # the lowest (house cost, -level, square)
         bc = 0
@@ -785,6 +791,7 @@ def liquidate(Bp, Xp, p, owed):
         if best < 0:
             return
         sell_one(Bp, Xp, p, best)
+        search = not group_has_buildings(Bp, Xp, SQ[best, GROUP])
 
 
 @jit
@@ -1305,8 +1312,12 @@ def _act_phase(Bp, Xp, p):
     lowers the cash, so a lift outside the sets that was out of reach stays
     so, and ``need_out`` stays that of the last full scan; a lift there that
     was in reach but held back by the build targets (``mortgage_to_build``) is
-    due only when no target is left, and then the scan is made in full. The
-    result is checked by the differential test against :class:`Game`."""
+    due only when no target is left, and then the scan is made in full. After
+    a mortgage to build, too: it changes no build target (the spare lies
+    outside the sets and has no buildings), so the targets hold the lifts
+    outside the sets back and the scan's other results (``lift_out``,
+    ``need_out``) are not read. The result is checked by the differential test
+    against :class:`Game`."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, POL = B[0], B[9]
     PL, HOU, MOR = X[0], X[2], X[3]
@@ -1355,6 +1366,7 @@ def _act_phase(Bp, Xp, p):
                     MOR[spare] = 1
                     PL[p, CASH] += from_bank(Xp, SQ[spare, MVAL])
                     bump(Xp, p)
+                    monos = True
                     continue
                 need = min(need, cheapest + POL[p, P_BUILD] - total)
         if POL[p, P_TRADE] and not traded:
