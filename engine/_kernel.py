@@ -437,7 +437,9 @@ def first_active(Xp, start):
     PL = X[0]
     n = PL.shape[0]
     for k in range(n):
-        q = (start + k) % n
+        q = start + k  # (start + k) % n, start < n
+        if q >= n:
+            q -= n
         if PL[q, BK] == 0:
             return q
     return -1
@@ -1395,7 +1397,9 @@ def move(Bp, Xp, p, steps):
     PL = X[0]
     n = R[R_SIZE]
     start = PL[p, POS]
-    to = (start + steps) % n
+    to = start + steps
+    if to >= n or to < 0:  # a division only when the move wraps
+        to %= n
     PL[p, POS] = to
     if steps > 0 and start + steps >= n:
         PL[p, CASH] += from_bank(Xp, R[R_SALARY])
@@ -1672,7 +1676,9 @@ def next_turn(Bp, Xp, p):
     n = PL.shape[0]
     nxt = p
     for k in range(1, n + 1):
-        q = (p + k) % n
+        q = p + k  # (p + k) % n
+        if q >= n:
+            q -= n
         if PL[q, BK] == 0:
             nxt = q
             break
@@ -1711,7 +1717,9 @@ def play_turn(Bp, Xp, key, rec):
     if M[PHASE] == 0:
         n = PL.shape[0]
         for k in range(n):
-            q = (p + k) % n
+            q = p + k  # (p + k) % n
+            if q >= n:
+                q -= n
             if PL[q, BK] == 0:
                 act(Bp, Xp, q)
         M[DBL] = 0
