@@ -164,17 +164,23 @@ SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
 TURN_NO = 9  # the player's turns begun since the simulation started (aligned dice)
 PL_COLS = 10
 CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
-SHORT_BITS = 32
-"""``PL[p, CNT0 + G + w]`` (``G`` groups, then ``short_words(G)`` columns): bit ``b``
-of word ``w`` is set when ``p`` is one short of street group ``32 w + b`` by its
-count alone (:func:`_one_short` without the buildings; :func:`set_owner` keeps it).
-The act phase's trade visits only these groups (:func:`_trade`). Words of 32
-bits keep every mask positive, also in pure Python."""
+MASK_BITS = 32
+HAS, FULL, SHORT = 0, 1, 2  # the kinds of group mask
+N_MASKS = 3
+"""``PL[p, CNT0 + G + k W + w]`` (``G`` groups, ``W = mask_words(G)``): bit ``b``
+of word ``w`` of mask kind ``k`` stands for group ``32 w + b``, and is set when
+``p`` owns a lot of it (``HAS``), holds it completely (``FULL``, as
+:func:`has_mono`) or is one short of it, a street group, by the count alone
+(``SHORT``: :func:`_one_short` without the buildings). :func:`set_owner` keeps
+them with the counts (:func:`_mark`). The act phase and :func:`liquidate`
+visit only the groups of a mask, lowest bit first (:func:`_low_bit`), in the
+order of a loop over all groups. Words of 32 bits keep every mask positive,
+also in pure Python."""
 
 
-def short_words(n_groups: int) -> int:
-    """The columns of the one-short masks for ``n_groups`` groups (``SHORT_BITS``)."""
-    return (n_groups + SHORT_BITS - 1) // SHORT_BITS
+def mask_words(n_groups: int) -> int:
+    """The words of each group mask for ``n_groups`` groups (``MASK_BITS``)."""
+    return (n_groups + MASK_BITS - 1) // MASK_BITS
 # --- M (misc) -----------------------------------------------------------------
 TO_MOVE, ROUND, PHASE, DBL, OVER, WINNER, TURNS, DICE_CTR, SHUF0, PTR0, LEN0, MAXR, REASON, NBK = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16,
@@ -507,12 +513,12 @@ def set_owner(Bp, Xp, sq, q):
         bump(Xp, old)
     if q >= 0:
         bump(Xp, q)
+    if old >= 0:
+        _mark(Bp, Xp, old, g)
+    if q >= 0:
+        _mark(Bp, Xp, q, g)
     if not street:
         return
-    if old >= 0:
-        _mark_short(Bp, Xp, old, g)
-    if q >= 0:
-        _mark_short(Bp, Xp, q, g)
     if (old >= 0 and _one_short(Bp, Xp, old, g) != short_old) or (q >= 0 and _one_short(Bp, Xp, q, g) != short_new):
         touch(Bp, Xp, g)
     else:
@@ -520,18 +526,28 @@ def set_owner(Bp, Xp, sq, q):
 
 
 @jit_inline
-def _mark_short(Bp, Xp, p, g):
-    """Keep ``p``'s one-short bit of street group ``g`` (``SHORT_BITS``) after its count changed."""
+def _mask(GI, kind):
+    """The first column of group mask ``kind`` (see ``MASK_BITS``)."""
+    G = GI.shape[0]
+    return CNT0 + G + kind * ((G + MASK_BITS - 1) // MASK_BITS)
+
+
+@jit_inline
+def _mark(Bp, Xp, p, g):
+    """Keep ``p``'s bits of group ``g`` in its group masks (``MASK_BITS``) after its count changed."""
     B, X = _unpin(Bp), _unpin(Xp)
     GI = B[2]
     PL = X[0]
     n = PL[p, CNT0 + g]
-    col = CNT0 + GI.shape[0] + (g >> 5)
+    w = g >> 5
     bit = 1 << (g & 31)
-    if n >= 1 and n == GI[g, G_NEED] - 1:
-        PL[p, col] |= bit
-    else:
-        PL[p, col] &= ~bit
+    col = _mask(GI, HAS) + w
+    PL[p, col] = PL[p, col] | bit if n > 0 else PL[p, col] & ~bit
+    col = _mask(GI, FULL) + w
+    PL[p, col] = PL[p, col] | bit if n >= GI[g, G_NEED] else PL[p, col] & ~bit
+    col = _mask(GI, SHORT) + w
+    short = GI[g, G_STREET] != 0 and n >= 1 and n == GI[g, G_NEED] - 1
+    PL[p, col] = PL[p, col] | bit if short else PL[p, col] & ~bit
 
 
 @jit_inline
@@ -1115,57 +1131,58 @@ def _scan(Bp, Xp, p, monos):
     lift_out = -1
     need_in = NEVER
     need_out = NEVER
-    for g in range(GI.shape[0]):
-        n = PL[p, CNT0 + g]
-        if n == 0:
-            continue
-        mono = n >= GI[g, G_NEED]
-        if monos and not mono:
-            continue
-        low = 99
-        bad = False
-        for k in range(GI[g, G_N]):
-            s = GL[g, k]
-            if OWN[s] != p:
-                continue
-            if MOR[s]:
-                bad = True
-                cost = SQ[s, UNMORT]
-                if cash < cost or cash - cost < ureserve:
-                    if mono:
-                        need_in = min(need_in, cost + ureserve)
-                    else:
-                        need_out = min(need_out, cost + ureserve)
-                elif mono:
-                    if lift_in < 0 or s < lift_in:
-                        lift_in = s
-                elif lift_out < 0 or s < lift_out:
-                    lift_out = s
-            low = min(low, HOU[s])
-        if not mono or bad or GI[g, G_STREET] == 0 or low >= HOTEL or low >= POL[p, P_MAXLVL]:
-            continue
-        for k in range(GI[g, G_N]):
-            s = GL[g, k]
-            if OWN[s] != p or HOU[s] != low:
-                continue
-            cost = SQ[s, HCOST]
-            if low == HOTEL - 1:
-                if tb < 0:
-                    tb = hotels_in_bank(Bp, Xp)
-                if tb < 1:
+    W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
+    first = _mask(GI, FULL if monos else HAS)
+    for w in range(W):
+        m = PL[p, first + w]
+        while m:
+            g = (w << 5) + _low_bit(m)
+            m &= m - 1
+            mono = PL[p, CNT0 + g] >= GI[g, G_NEED]
+            low = 99
+            bad = False
+            for k in range(GI[g, G_N]):
+                s = GL[g, k]
+                if OWN[s] != p:
                     continue
-            else:
-                if hb < 0:
-                    hb = houses_in_bank(Bp, Xp)
-                if hb < 1:
-                    continue
-            cheapest = min(cheapest, cost)
-            if cash < cost or cash - cost < breserve:
-                need_build = min(need_build, cost + breserve)
+                if MOR[s]:
+                    bad = True
+                    cost = SQ[s, UNMORT]
+                    if cash < cost or cash - cost < ureserve:
+                        if mono:
+                            need_in = min(need_in, cost + ureserve)
+                        else:
+                            need_out = min(need_out, cost + ureserve)
+                    elif mono:
+                        if lift_in < 0 or s < lift_in:
+                            lift_in = s
+                    elif lift_out < 0 or s < lift_out:
+                        lift_out = s
+                low = min(low, HOU[s])
+            if not mono or bad or GI[g, G_STREET] == 0 or low >= HOTEL or low >= POL[p, P_MAXLVL]:
                 continue
-            if build < 0 or low < bl or (low == bl and s > build):
-                build = s
-                bl = low
+            for k in range(GI[g, G_N]):
+                s = GL[g, k]
+                if OWN[s] != p or HOU[s] != low:
+                    continue
+                cost = SQ[s, HCOST]
+                if low == HOTEL - 1:
+                    if tb < 0:
+                        tb = hotels_in_bank(Bp, Xp)
+                    if tb < 1:
+                        continue
+                else:
+                    if hb < 0:
+                        hb = houses_in_bank(Bp, Xp)
+                    if hb < 1:
+                        continue
+                cheapest = min(cheapest, cost)
+                if cash < cost or cash - cost < breserve:
+                    need_build = min(need_build, cost + breserve)
+                    continue
+                if build < 0 or low < bl or (low == bl and s > build):
+                    build = s
+                    bl = low
     return lift_in, lift_out, need_in, need_out, build, need_build, cheapest
 
 
@@ -1233,13 +1250,14 @@ def _trade(Bp, Xp, p):
     PL = X[0]
     P = PL.shape[0]
     G = GI.shape[0]
-    W = (G + SHORT_BITS - 1) // SHORT_BITS  # short_words(G)
+    W = (G + MASK_BITS - 1) // MASK_BITS
+    short = _mask(GI, SHORT)
     need = NEVER
     buy = -1
     seller = -1
     price = 0
     for w in range(W):
-        mp = PL[p, CNT0 + G + w]
+        mp = PL[p, short + w]
         while mp:
             g = (w << 5) + _low_bit(mp)
             mp &= mp - 1
@@ -1252,7 +1270,7 @@ def _trade(Bp, Xp, p):
                 if s < 0:
                     continue
                 for v in range(W):
-                    mq = PL[q, CNT0 + G + v]
+                    mq = PL[q, short + v]
                     while mq:
                         h = (v << 5) + _low_bit(mq)
                         mq &= mq - 1

@@ -158,7 +158,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     board = state.board
     n_pl = len(state.players)
     n_groups = len(group_ids)
-    pl = np.zeros((n_pl, k.PL_COLS + n_groups + k.short_words(n_groups)), dtype=np.int64)
+    pl = np.zeros((n_pl, k.PL_COLS + n_groups + k.N_MASKS * k.mask_words(n_groups)), dtype=np.int64)
     for i, p in enumerate(state.players):
         pl[i, : k.SKIP_VER] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
         pl[i, k.SKIP_VER] = -1  # no act phase has been skipped yet
@@ -202,16 +202,19 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
-def _mark_short(pl: np.ndarray, gi: np.ndarray) -> None:
-    """Each player's one-short masks (:data:`engine._kernel.SHORT_BITS`), from its counts."""
+def _mark_groups(pl: np.ndarray, gi: np.ndarray) -> None:
+    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts."""
     n_groups = gi.shape[0]
+    words = k.mask_words(n_groups)
     for g in range(n_groups):
-        if gi[g, k.G_STREET] == 0:
-            continue
+        word, bit = g // k.MASK_BITS, 1 << (g % k.MASK_BITS)
         for row in pl:
             n = row[k.CNT0 + g]
-            if n >= 1 and n == gi[g, k.G_NEED] - 1:
-                row[k.CNT0 + n_groups + g // k.SHORT_BITS] |= 1 << (g % k.SHORT_BITS)
+            need = gi[g, k.G_NEED]
+            kinds = ((k.HAS, n > 0), (k.FULL, n >= need), (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1))
+            for kind, on in kinds:
+                if on:
+                    row[k.CNT0 + n_groups + kind * words + word] |= bit
 
 
 def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
@@ -236,7 +239,7 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     assert pol.shape[1] == k.P_LEN
     b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
     x0 = _initial_state(state, max_rounds, nc, group_ids)
-    _mark_short(x0[0], gi)
+    _mark_groups(x0[0], gi)
     return Tables(b, x0, len(state.players), board.size)
 
 
