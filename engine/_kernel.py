@@ -1197,18 +1197,23 @@ def _choose_spare(Bp, Xp, p):
     best = -1
     bp = 0
     total = 0
-    for g in range(GI.shape[0]):
-        if PL[p, CNT0 + g] == 0 or group_has_buildings(Bp, Xp, g) or has_mono(Bp, Xp, p, g):
-            continue
-        for k in range(GI[g, G_N]):
-            sq = GL[g, k]
-            if OWN[sq] != p or MOR[sq]:
+    has, full = _mask(GI, HAS), _mask(GI, FULL)
+    for w in range(full - has):
+        m = PL[p, has + w] & ~PL[p, full + w]  # groups p owns a lot of but not all
+        while m:
+            g = (w << 5) + _low_bit(m)
+            m &= m - 1
+            if group_has_buildings(Bp, Xp, g):
                 continue
-            total += SQ[sq, MVAL]
-            pr = SQ[sq, PRICE]
-            if best < 0 or pr < bp or (pr == bp and sq < best):
-                best = sq
-                bp = pr
+            for k in range(GI[g, G_N]):
+                sq = GL[g, k]
+                if OWN[sq] != p or MOR[sq]:
+                    continue
+                total += SQ[sq, MVAL]
+                pr = SQ[sq, PRICE]
+                if best < 0 or pr < bp or (pr == bp and sq < best):
+                    best = sq
+                    bp = pr
     return best, total
 
 
