@@ -758,25 +758,31 @@ def liquidate(Bp, Xp, p, owed):
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
+    has = _mask(GI, HAS)
     search = True  # a lot to mortgage may exist
     while PL[p, CASH] < owed:
         # the mortgage of the lowest (in a monopoly, mortgage value, square)
         best = -1
         bm = 0
         bv = 0
-        for g in range(GI.shape[0] if search else 0):
-            if PL[p, CNT0 + g] == 0 or group_has_buildings(Bp, Xp, g):
-                continue
-            mono = 1 if has_mono(Bp, Xp, p, g) else 0
-            for k in range(GI[g, G_N]):
-                sq = GL[g, k]
-                if OWN[sq] != p or MOR[sq]:
+        for w in range(W if search else 0):
+            m = PL[p, has + w]
+            while m:
+                g = (w << 5) + _low_bit(m)
+                m &= m - 1
+                if group_has_buildings(Bp, Xp, g):
                     continue
-                v = SQ[sq, MVAL]
-                if best < 0 or mono < bm or (mono == bm and (v < bv or (v == bv and sq < best))):
-                    best = sq
-                    bm = mono
-                    bv = v
+                mono = 1 if has_mono(Bp, Xp, p, g) else 0
+                for k in range(GI[g, G_N]):
+                    sq = GL[g, k]
+                    if OWN[sq] != p or MOR[sq]:
+                        continue
+                    v = SQ[sq, MVAL]
+                    if best < 0 or mono < bm or (mono == bm and (v < bv or (v == bv and sq < best))):
+                        best = sq
+                        bm = mono
+                        bv = v
         if best >= 0:
             MOR[best] = 1
             bump(Xp, p)  # a mortgage gives no other player an option (its owner: lifting it)
@@ -787,25 +793,29 @@ def liquidate(Bp, Xp, p, owed):
         # the lowest (house cost, -level, square)
         bc = 0
         bl = 0
-        for g in range(GI.shape[0]):
-            if PL[p, CNT0 + g] == 0 or not group_has_buildings(Bp, Xp, g):
-                continue
-            top = 0
-            for k in range(GI[g, G_N]):
-                s = GL[g, k]
-                if OWN[s] == p and HOU[s] > top:
-                    top = HOU[s]
-            if top == 0:
-                continue
-            for k in range(GI[g, G_N]):
-                sq = GL[g, k]
-                if OWN[sq] != p or HOU[sq] < top:
+        for w in range(W):
+            m = PL[p, has + w]
+            while m:
+                g = (w << 5) + _low_bit(m)
+                m &= m - 1
+                if not group_has_buildings(Bp, Xp, g):
                     continue
-                c = SQ[sq, HCOST]
-                if best < 0 or c < bc or (c == bc and (HOU[sq] > bl or (HOU[sq] == bl and sq < best))):
-                    best = sq
-                    bc = c
-                    bl = HOU[sq]
+                top = 0
+                for k in range(GI[g, G_N]):
+                    s = GL[g, k]
+                    if OWN[s] == p and HOU[s] > top:
+                        top = HOU[s]
+                if top == 0:
+                    continue
+                for k in range(GI[g, G_N]):
+                    sq = GL[g, k]
+                    if OWN[sq] != p or HOU[sq] < top:
+                        continue
+                    c = SQ[sq, HCOST]
+                    if best < 0 or c < bc or (c == bc and (HOU[sq] > bl or (HOU[sq] == bl and sq < best))):
+                        best = sq
+                        bc = c
+                        bl = HOU[sq]
         if best < 0:
             return
         sell_one(Bp, Xp, p, best)
