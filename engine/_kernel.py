@@ -165,14 +165,16 @@ TURN_NO = 9  # the player's turns begun since the simulation started (aligned di
 PL_COLS = 10
 CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
 MASK_BITS = 32
-HAS, FULL, SHORT = 0, 1, 2  # the kinds of group mask
-N_MASKS = 3
+HAS, FULL, SHORT, MORT = 0, 1, 2, 3  # the kinds of group mask
+N_MASKS = 4
 """``PL[p, CNT0 + G + k W + w]`` (``G`` groups, ``W = mask_words(G)``): bit ``b``
 of word ``w`` of mask kind ``k`` stands for group ``32 w + b``, and is set when
 ``p`` owns a lot of it (``HAS``), holds it completely (``FULL``, as
 :func:`has_mono`) or is one short of it, a street group, by the count alone
-(``SHORT``: :func:`_one_short` without the buildings). :func:`set_owner` keeps
-them with the counts (:func:`_mark`). The act phase and :func:`liquidate`
+(``SHORT``: :func:`_one_short` without the buildings), or owns a mortgaged lot
+of it (``MORT``). :func:`set_owner` keeps the first three with the counts
+(:func:`_mark`); ``MORT`` is kept wherever a mortgage is taken, lifted or
+changes hands (:func:`_mark_mortgaged`). The act phase and :func:`liquidate`
 visit only the groups of a mask, lowest bit first (:func:`_low_bit`), in the
 order of a loop over all groups. Words of 32 bits keep every mask positive,
 also in pure Python."""
@@ -517,6 +519,11 @@ def set_owner(Bp, Xp, sq, q):
         _mark(Bp, Xp, old, g)
     if q >= 0:
         _mark(Bp, Xp, q, g)
+    if X[3][sq]:  # a mortgaged lot changed hands
+        if old >= 0:
+            _mark_mortgaged(Bp, Xp, old, g)
+        if q >= 0:
+            _mark_mortgaged(Bp, Xp, q, g)
     if not street:
         return
     if (old >= 0 and _one_short(Bp, Xp, old, g) != short_old) or (q >= 0 and _one_short(Bp, Xp, q, g) != short_new):
@@ -551,6 +558,23 @@ def _mark(Bp, Xp, p, g):
 
 
 @jit_inline
+def _mark_mortgaged(Bp, Xp, p, g):
+    """Keep ``p``'s ``MORT`` bit of group ``g`` (``MASK_BITS``) after a mortgage of it was
+    taken, lifted or changed hands."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    GL, GI = B[1], B[2]
+    PL, OWN, MOR = X[0], X[1], X[3]
+    any_ = False
+    for k in range(GI[g, G_N]):
+        s = GL[g, k]
+        if OWN[s] == p and MOR[s]:
+            any_ = True
+    col = _mask(GI, MORT) + (g >> 5)
+    bit = 1 << (g & 31)
+    PL[p, col] = PL[p, col] | bit if any_ else PL[p, col] & ~bit
+
+
+@jit_inline
 def _touch_short(Bp, Xp, g, a, b):
     """Bump every holder of a lot of street group ``g`` but ``a`` and ``b`` that is one short of it."""
     B, X = _unpin(Bp), _unpin(Xp)
@@ -571,6 +595,7 @@ def lifted(Bp, Xp, sq):
     g = B[0][sq, GROUP]
     o = X[1][sq]
     bump(Xp, o)
+    _mark_mortgaged(Bp, Xp, o, g)
     if B[2][g, G_STREET] != 0:
         _touch_short(Bp, Xp, g, o, o)
 
@@ -785,6 +810,7 @@ def liquidate(Bp, Xp, p, owed):
                         bv = v
         if best >= 0:
             MOR[best] = 1
+            _mark_mortgaged(Bp, Xp, p, SQ[best, GROUP])
             bump(Xp, p)  # a mortgage gives no other player an option (its owner: lifting it)
             PL[p, CASH] += from_bank(Xp, SQ[best, MVAL])
             continue
@@ -895,6 +921,7 @@ def bankrupt_multi(Bp, Xp, key, p, nc):
         to_bank(Xp, v0)
     for i in range(npr):
         MOR[props[i]] = 0
+        _mark_mortgaged(Bp, Xp, p, B[0][props[i], GROUP])
         set_owner(Bp, Xp, props[i], -1)
     for k in range(PL[p, JC]):
         HELD[STACK[p, k, 0], STACK[p, k, 1]] = 0
@@ -1142,9 +1169,11 @@ def _scan(Bp, Xp, p, monos):
     need_in = NEVER
     need_out = NEVER
     W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
-    first = _mask(GI, FULL if monos else HAS)
+    full, mort = _mask(GI, FULL), _mask(GI, MORT)
     for w in range(W):
-        m = PL[p, first + w]
+        # only the sets (build targets, lifts inside them) and the groups with a
+        # mortgage of p's (lifts) can give a result
+        m = PL[p, full + w] if monos else PL[p, full + w] | PL[p, mort + w]
         while m:
             g = (w << 5) + _low_bit(m)
             m &= m - 1
@@ -1399,6 +1428,7 @@ def _act_phase(Bp, Xp, p):
             if spare >= 0:
                 if PL[p, CASH] + total - cheapest >= POL[p, P_BUILD]:
                     MOR[spare] = 1
+                    _mark_mortgaged(Bp, Xp, p, SQ[spare, GROUP])
                     PL[p, CASH] += from_bank(Xp, SQ[spare, MVAL])
                     bump(Xp, p)
                     monos = True

@@ -202,16 +202,18 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     return (pl, own, hou, mor, m, pile, held, stack, scratch)
 
 
-def _mark_groups(pl: np.ndarray, gi: np.ndarray) -> None:
-    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts."""
+def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray, mor: np.ndarray) -> None:
+    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts and mortgages."""
     n_groups = gi.shape[0]
     words = k.mask_words(n_groups)
     for g in range(n_groups):
         word, bit = g // k.MASK_BITS, 1 << (g % k.MASK_BITS)
-        for row in pl:
+        lots = gl[g, : gi[g, k.G_N]]
+        for p, row in enumerate(pl):
             n = row[k.CNT0 + g]
             need = gi[g, k.G_NEED]
-            kinds = ((k.HAS, n > 0), (k.FULL, n >= need), (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1))
+            mortgaged = any(own[s] == p and mor[s] for s in lots)
+            kinds = ((k.HAS, n > 0), (k.FULL, n >= need), (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1), (k.MORT, mortgaged))
             for kind, on in kinds:
                 if on:
                     row[k.CNT0 + n_groups + kind * words + word] |= bit
@@ -239,7 +241,7 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     assert pol.shape[1] == k.P_LEN
     b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
     x0 = _initial_state(state, max_rounds, nc, group_ids)
-    _mark_groups(x0[0], gi)
+    _mark_groups(x0[0], gi, gl, x0[1], x0[3])
     return Tables(b, x0, len(state.players), board.size)
 
 
