@@ -1150,7 +1150,9 @@ def _scan(Bp, Xp, p, monos):
     ``unmortgage_reserve``; -1: none) and the lowest cash threshold of the
     others; :func:`_act_phase` chooses between them. With ``monos`` only the
     groups ``p`` holds completely are visited (``lift_out`` -1, ``need_out``
-    ``NEVER``): what a scan needs right after a build (see :func:`_act_phase`).
+    ``NEVER``): what a scan needs right after a build (see :func:`_act_phase`);
+    so too when ``p`` mortgages to build and has a build target, which holds
+    the lifts outside the sets back.
     Returns ``(lift_in, lift_out, need_in, need_out, build, need_build, cheapest)``."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
@@ -1170,14 +1172,23 @@ def _scan(Bp, Xp, p, monos):
     need_out = NEVER
     W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
     full, mort = _mask(GI, FULL), _mask(GI, MORT)
-    for w in range(W):
-        # only the sets (build targets, lifts inside them) and the groups with a
-        # mortgage of p's (lifts) can give a result
-        m = PL[p, full + w] if monos else PL[p, full + w] | PL[p, mort + w]
+    for w in range(2 * W):
+        # Only the sets (build targets, lifts inside them) and the other groups with
+        # a mortgage of p's (lifts outside the sets) can give a result: the sets
+        # first, then the others unless only the sets are asked for or a build
+        # target holds the lifts outside them back (mortgage_to_build), when
+        # lift_out and need_out are not read (see _act_phase).
+        mono = w < W
+        if mono:
+            m = PL[p, full + w]
+        else:
+            if monos or (POL[p, P_MTB] != 0 and cheapest < NEVER):
+                break
+            m = PL[p, mort + w - W] & ~PL[p, full + w - W]
+        base = (w if mono else w - W) << 5
         while m:
-            g = (w << 5) + _low_bit(m)
+            g = base + _low_bit(m)
             m &= m - 1
-            mono = PL[p, CNT0 + g] >= GI[g, G_NEED]
             low = 99
             bad = False
             for k in range(GI[g, G_N]):
