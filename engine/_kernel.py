@@ -219,8 +219,8 @@ REASON_BANKRUPTCY, REASON_CAP, REASON_LIMIT, REASON_TARGET = 0, 1, 2, 3
 horizon); ``rules.round_limit``; ``rules.cash_target``. All but a bankruptcy are won by
 the highest net worth."""
 # --- SCR rows (scratch) -------------------------------------------------------
-S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL, S_PROPS_SINGLE = range(10)
-SCR_ROWS = 10
+S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL, S_PROPS_SINGLE, S_TARGETS = range(11)
+SCR_ROWS = 11
 HOTEL = 5
 MAX_ACTIONS = 64
 # --- trace rows (see run_batch, snapshot and engine.rollout.TraceLayout) -------
@@ -1153,10 +1153,14 @@ def _scan(Bp, Xp, p, monos):
     ``NEVER``): what a scan needs right after a build (see :func:`_act_phase`);
     so too when ``p`` mortgages to build and has a build target, which holds
     the lifts outside the sets back.
-    Returns ``(lift_in, lift_out, need_in, need_out, build, need_build, cheapest)``."""
+    The build targets, before the bank's supply is asked, are listed in
+    ``SCR[S_TARGETS]`` for :func:`_retarget`. Returns ``(lift_in, lift_out,
+    need_in, need_out, build, need_build, cheapest, n)``, ``n`` the targets listed."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
+    targets = X[8][S_TARGETS]
+    nt = 0
     cash = PL[p, CASH]
     breserve = POL[p, P_BUILD]
     ureserve = POL[p, P_UNMORT]
@@ -1215,6 +1219,8 @@ def _scan(Bp, Xp, p, monos):
                 s = GL[g, k]
                 if OWN[s] != p or HOU[s] != low:
                     continue
+                targets[nt] = s
+                nt += 1
                 cost = SQ[s, HCOST]
                 if low == HOTEL - 1:
                     if tb < 0:
@@ -1233,7 +1239,71 @@ def _scan(Bp, Xp, p, monos):
                 if build < 0 or low < bl or (low == bl and s > build):
                     build = s
                     bl = low
-    return lift_in, lift_out, need_in, need_out, build, need_build, cheapest
+    return lift_in, lift_out, need_in, need_out, build, need_build, cheapest, nt
+
+
+@jit_inline
+def _retarget(Bp, Xp, p, b, nt):
+    """The build targets of ``SCR[S_TARGETS][:nt]`` (see :func:`_scan`) after a build on
+    ``b``: its group's are listed afresh (the only levels that changed). Returns their
+    number. The build targets of a set are ``p``'s lots at the set's lowest level
+    when the set has no mortgage (it had none: ``b`` was a target) and that level is
+    below a hotel and ``max_level``."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
+    OWN, HOU = X[1], X[2]
+    targets = X[8][S_TARGETS]
+    g = SQ[b, GROUP]
+    n = 0
+    for i in range(nt):
+        if SQ[targets[i], GROUP] != g:
+            targets[n] = targets[i]
+            n += 1
+    low = 99
+    for k in range(GI[g, G_N]):
+        s = GL[g, k]
+        if OWN[s] == p:
+            low = min(low, HOU[s])
+    if low >= HOTEL or low >= POL[p, P_MAXLVL]:
+        return n
+    for k in range(GI[g, G_N]):
+        s = GL[g, k]
+        if OWN[s] == p and HOU[s] == low:
+            targets[n] = s
+            n += 1
+    return n
+
+
+@jit_inline
+def _pick(Bp, Xp, p, nt):
+    """The build step of :func:`_scan` over the listed targets ``SCR[S_TARGETS][:nt]``:
+    ``(build, need_build, cheapest)``."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    SQ, POL = B[0], B[9]
+    PL, HOU = X[0], X[2]
+    targets = X[8][S_TARGETS]
+    cash = PL[p, CASH]
+    breserve = POL[p, P_BUILD]
+    hb = houses_in_bank(Bp, Xp)
+    tb = hotels_in_bank(Bp, Xp)
+    build = -1
+    bl = 0
+    need_build = NEVER
+    cheapest = NEVER
+    for i in range(nt):
+        s = targets[i]
+        low = HOU[s]
+        if (tb if low == HOTEL - 1 else hb) < 1:
+            continue
+        cost = SQ[s, HCOST]
+        cheapest = min(cheapest, cost)
+        if cash < cost or cash - cost < breserve:
+            need_build = min(need_build, cost + breserve)
+            continue
+        if build < 0 or low < bl or (low == bl and s > build):
+            build = s
+            bl = low
+    return build, need_build, cheapest
 
 
 @jit_inline
@@ -1400,9 +1470,23 @@ def _act_phase(Bp, Xp, p):
     traded = False  # at most one proposal per phase
     monos = False  # the last action was a build: scan only the groups p holds completely
     need_out_full = NEVER  # need_out of the last full scan
+    built = -1  # the last action was a build on this square
+    nt = 0
+    need_in = NEVER
     scans = 0
     while scans < MAX_ACTIONS:
-        lift_in, lift_out, need_in, need_out, build, need_build, cheapest = _scan(Bp, Xp, p, monos)
+        if built >= 0:
+            # the scan after a build, from the last scan's targets: the lifts in the
+            # sets stay out of reach with less cash (need_in stays), the others are
+            # as after a build (monos)
+            nt = _retarget(Bp, Xp, p, built, nt)
+            build, need_build, cheapest = _pick(Bp, Xp, p, nt)
+            lift_in = -1
+            lift_out = -1
+            need_out = NEVER
+        else:
+            lift_in, lift_out, need_in, need_out, build, need_build, cheapest, nt = _scan(Bp, Xp, p, monos)
+        built = -1
         if monos:
             if mtb and cheapest == NEVER:  # no build target left: lifts outside the sets may be due
                 monos = False
@@ -1432,6 +1516,7 @@ def _act_phase(Bp, Xp, p):
             to_bank(Xp, SQ[build, HCOST])
             set_level(Bp, Xp, build, HOU[build] + 1)
             monos = True
+            built = build
             continue
         need = min(need_lift, need_build)
         if mtb and cheapest < NEVER:
