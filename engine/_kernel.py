@@ -396,28 +396,46 @@ def to_bank(Xp, amount):
 
 @jit
 def net_worth(Bp, Xp, p):
+    """Cash, each lot at its price (mortgaged: its mortgage value) and buildings at cost;
+    the lots found through the groups ``p`` owns a lot of (``HAS``)."""
     B, X = _unpin(Bp), _unpin(Xp)
-    SQ = B[0]
+    SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     total = PL[p, CASH]
-    for sq in range(OWN.shape[0]):
-        if OWN[sq] == p:
-            total += SQ[sq, MVAL] if MOR[sq] else SQ[sq, PRICE]
-            total += HOU[sq] * SQ[sq, HCOST]
+    has = _mask(GI, HAS)
+    for w in range((GI.shape[0] + MASK_BITS - 1) // MASK_BITS):
+        m = PL[p, has + w]
+        while m:
+            g = (w << 5) + _low_bit(m)
+            m &= m - 1
+            for k in range(GI[g, G_N]):
+                sq = GL[g, k]
+                if OWN[sq] == p:
+                    total += SQ[sq, MVAL] if MOR[sq] else SQ[sq, PRICE]
+                    total += HOU[sq] * SQ[sq, HCOST]
     return total
 
 
 @jit
 def liquidation_value(Bp, Xp, p):
+    """Cash, buildings at their sale price and unmortgaged lots at their mortgage value
+    (as :func:`net_worth`, through the groups ``p`` owns a lot of)."""
     B, X = _unpin(Bp), _unpin(Xp)
-    SQ = B[0]
+    SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     total = PL[p, CASH]
-    for sq in range(OWN.shape[0]):
-        if OWN[sq] == p:
-            total += HOU[sq] * SQ[sq, SELL]
-            if not MOR[sq]:
-                total += SQ[sq, MVAL]
+    has = _mask(GI, HAS)
+    for w in range((GI.shape[0] + MASK_BITS - 1) // MASK_BITS):
+        m = PL[p, has + w]
+        while m:
+            g = (w << 5) + _low_bit(m)
+            m &= m - 1
+            for k in range(GI[g, G_N]):
+                sq = GL[g, k]
+                if OWN[sq] == p:
+                    total += HOU[sq] * SQ[sq, SELL]
+                    if not MOR[sq]:
+                        total += SQ[sq, MVAL]
     return total
 
 
