@@ -165,16 +165,17 @@ TURN_NO = 9  # the player's turns begun since the simulation started (aligned di
 PL_COLS = 10
 CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
 MASK_BITS = 32
-HAS, FULL, SHORT, MORT = 0, 1, 2, 3  # the kinds of group mask
-N_MASKS = 4
+HAS, FULL, SHORT, MORT, FREE = 0, 1, 2, 3, 4  # the kinds of group mask
+N_MASKS = 5
 """``PL[p, CNT0 + G + k W + w]`` (``G`` groups, ``W = mask_words(G)``): bit ``b``
 of word ``w`` of mask kind ``k`` stands for group ``32 w + b``, and is set when
 ``p`` owns a lot of it (``HAS``), holds it completely (``FULL``, as
 :func:`has_mono`) or is one short of it, a street group, by the count alone
-(``SHORT``: :func:`_one_short` without the buildings), or owns a mortgaged lot
-of it (``MORT``). :func:`set_owner` keeps the first three with the counts
-(:func:`_mark`); ``MORT`` is kept wherever a mortgage is taken, lifted or
-changes hands (:func:`_mark_mortgaged`). The act phase and :func:`liquidate`
+(``SHORT``: :func:`_one_short` without the buildings), owns a mortgaged lot
+of it (``MORT``) or an unmortgaged one (``FREE``). :func:`set_owner` keeps the
+first three with the counts (:func:`_mark`); ``MORT`` and ``FREE`` are kept
+wherever a lot changes hands or a mortgage is taken or lifted
+(:func:`_mark_mortgaged`). The act phase and :func:`liquidate`
 visit only the groups of a mask, lowest bit first (:func:`_low_bit`), in the
 order of a loop over all groups. Words of 32 bits keep every mask positive,
 also in pure Python."""
@@ -537,11 +538,10 @@ def set_owner(Bp, Xp, sq, q):
         _mark(Bp, Xp, old, g)
     if q >= 0:
         _mark(Bp, Xp, q, g)
-    if X[3][sq]:  # a mortgaged lot changed hands
-        if old >= 0:
-            _mark_mortgaged(Bp, Xp, old, g)
-        if q >= 0:
-            _mark_mortgaged(Bp, Xp, q, g)
+    if old >= 0:
+        _mark_mortgaged(Bp, Xp, old, g)
+    if q >= 0:
+        _mark_mortgaged(Bp, Xp, q, g)
     if not street:
         return
     if (old >= 0 and _one_short(Bp, Xp, old, g) != short_old) or (q >= 0 and _one_short(Bp, Xp, q, g) != short_new):
@@ -577,19 +577,25 @@ def _mark(Bp, Xp, p, g):
 
 @jit_inline
 def _mark_mortgaged(Bp, Xp, p, g):
-    """Keep ``p``'s ``MORT`` bit of group ``g`` (``MASK_BITS``) after a mortgage of it was
-    taken, lifted or changed hands."""
+    """Keep ``p``'s ``MORT`` and ``FREE`` bits of group ``g`` (``MASK_BITS``) after a lot of
+    it changed hands or a mortgage of it was taken or lifted."""
     B, X = _unpin(Bp), _unpin(Xp)
     GL, GI = B[1], B[2]
     PL, OWN, MOR = X[0], X[1], X[3]
-    any_ = False
+    mortgaged = False
+    free = False
     for k in range(GI[g, G_N]):
         s = GL[g, k]
-        if OWN[s] == p and MOR[s]:
-            any_ = True
-    col = _mask(GI, MORT) + (g >> 5)
+        if OWN[s] == p:
+            if MOR[s]:
+                mortgaged = True
+            else:
+                free = True
     bit = 1 << (g & 31)
-    PL[p, col] = PL[p, col] | bit if any_ else PL[p, col] & ~bit
+    col = _mask(GI, MORT) + (g >> 5)
+    PL[p, col] = PL[p, col] | bit if mortgaged else PL[p, col] & ~bit
+    col = _mask(GI, FREE) + (g >> 5)
+    PL[p, col] = PL[p, col] | bit if free else PL[p, col] & ~bit
 
 
 @jit_inline
@@ -802,7 +808,7 @@ def liquidate(Bp, Xp, p, owed):
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
-    has = _mask(GI, HAS)
+    has, free = _mask(GI, HAS), _mask(GI, FREE)
     search = True  # a lot to mortgage may exist
     while PL[p, CASH] < owed:
         # the mortgage of the lowest (in a monopoly, mortgage value, square)
@@ -810,7 +816,7 @@ def liquidate(Bp, Xp, p, owed):
         bm = 0
         bv = 0
         for w in range(W if search else 0):
-            m = PL[p, has + w]
+            m = PL[p, free + w]  # the groups where p has a lot to mortgage
             while m:
                 g = (w << 5) + _low_bit(m)
                 m &= m - 1
@@ -1335,9 +1341,9 @@ def _choose_spare(Bp, Xp, p):
     best = -1
     bp = 0
     total = 0
-    has, full = _mask(GI, HAS), _mask(GI, FULL)
-    for w in range(full - has):
-        m = PL[p, has + w] & ~PL[p, full + w]  # groups p owns a lot of but not all
+    free, full = _mask(GI, FREE), _mask(GI, FULL)
+    for w in range(full - _mask(GI, HAS)):
+        m = PL[p, free + w] & ~PL[p, full + w]  # groups p owns an unmortgaged lot of but not all
         while m:
             g = (w << 5) + _low_bit(m)
             m &= m - 1

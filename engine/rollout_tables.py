@@ -213,7 +213,14 @@ def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray
             n = row[k.CNT0 + g]
             need = gi[g, k.G_NEED]
             mortgaged = any(own[s] == p and mor[s] for s in lots)
-            kinds = ((k.HAS, n > 0), (k.FULL, n >= need), (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1), (k.MORT, mortgaged))
+            free = any(own[s] == p and not mor[s] for s in lots)
+            kinds = (
+                (k.HAS, n > 0),
+                (k.FULL, n >= need),
+                (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1),
+                (k.MORT, mortgaged),
+                (k.FREE, free),
+            )
             for kind, on in kinds:
                 if on:
                     row[k.CNT0 + n_groups + kind * words + word] |= bit
