@@ -1492,7 +1492,7 @@ def _act_phase(Bp, Xp, p):
     PL, HOU, MOR = X[0], X[2], X[3]
     mtb = POL[p, P_MTB] != 0
     traded = False  # at most one proposal per phase
-    monos = False  # the last action was a build: scan only the groups p holds completely
+    monos = False  # the last action was a build or a mortgage to build: scan only the sets
     need_out_full = NEVER  # need_out of the last full scan
     built = -1  # the last action was a build on this square
     nt = 0
