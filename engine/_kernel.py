@@ -395,10 +395,12 @@ def to_bank(Xp, amount):
         M[BANK] += amount
 
 
-@jit
-def net_worth(Bp, Xp, p):
-    """Cash, each lot at its price (mortgaged: its mortgage value) and buildings at cost;
-    the lots found through the groups ``p`` owns a lot of (``HAS``)."""
+@jit_inline
+def _holdings(Bp, Xp, p, sale):
+    """``p``'s cash and lots, found through the groups it owns a lot of (``HAS``): its
+    net worth (each lot at its price, a mortgaged one at its mortgage value, buildings
+    at cost) or, with ``sale``, its liquidation value (unmortgaged lots at their
+    mortgage value, buildings at their sale price)."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
@@ -411,33 +413,26 @@ def net_worth(Bp, Xp, p):
             m &= m - 1
             for k in range(GI[g, G_N]):
                 sq = GL[g, k]
-                if OWN[sq] == p:
+                if OWN[sq] != p:
+                    continue
+                if sale:
+                    total += HOU[sq] * SQ[sq, SELL]
+                    if not MOR[sq]:
+                        total += SQ[sq, MVAL]
+                else:
                     total += SQ[sq, MVAL] if MOR[sq] else SQ[sq, PRICE]
                     total += HOU[sq] * SQ[sq, HCOST]
     return total
 
 
 @jit
+def net_worth(Bp, Xp, p):
+    return _holdings(Bp, Xp, p, False)
+
+
+@jit
 def liquidation_value(Bp, Xp, p):
-    """Cash, buildings at their sale price and unmortgaged lots at their mortgage value
-    (as :func:`net_worth`, through the groups ``p`` owns a lot of)."""
-    B, X = _unpin(Bp), _unpin(Xp)
-    SQ, GL, GI = B[0], B[1], B[2]
-    PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
-    total = PL[p, CASH]
-    has = _mask(GI, HAS)
-    for w in range((GI.shape[0] + MASK_BITS - 1) // MASK_BITS):
-        m = PL[p, has + w]
-        while m:
-            g = (w << 5) + _low_bit(m)
-            m &= m - 1
-            for k in range(GI[g, G_N]):
-                sq = GL[g, k]
-                if OWN[sq] == p:
-                    total += HOU[sq] * SQ[sq, SELL]
-                    if not MOR[sq]:
-                        total += SQ[sq, MVAL]
-    return total
+    return _holdings(Bp, Xp, p, True)
 
 
 @jit_inline
@@ -1178,7 +1173,8 @@ def _scan(Bp, Xp, p, monos):
     so too when ``p`` mortgages to build and has a build target, which holds
     the lifts outside the sets back.
     The build targets, before the bank's supply is asked, are listed in
-    ``SCR[S_TARGETS]`` for :func:`_retarget`. Returns ``(lift_in, lift_out,
+    ``SCR[S_TARGETS]`` and chosen from by :func:`_pick` (and after a build
+    by :func:`_retarget` and :func:`_pick`). Returns ``(lift_in, lift_out,
     need_in, need_out, build, need_build, cheapest, n)``, ``n`` the targets listed."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
@@ -1186,12 +1182,8 @@ def _scan(Bp, Xp, p, monos):
     targets = X[8][S_TARGETS]
     nt = 0
     cash = PL[p, CASH]
-    breserve = POL[p, P_BUILD]
     ureserve = POL[p, P_UNMORT]
     build = -1
-    bl = 0
-    hb = -1
-    tb = -1
     need_build = NEVER
     cheapest = NEVER
     lift_in = -1
@@ -1210,6 +1202,8 @@ def _scan(Bp, Xp, p, monos):
         if mono:
             m = PL[p, full + w]
         else:
+            if w == W:  # the sets are done: their targets decide what else is needed
+                build, need_build, cheapest = _pick(Bp, Xp, p, nt)
             if monos or (POL[p, P_MTB] != 0 and cheapest < NEVER):
                 break
             m = PL[p, mort + w - W] & ~PL[p, full + w - W]
@@ -1245,24 +1239,6 @@ def _scan(Bp, Xp, p, monos):
                     continue
                 targets[nt] = s
                 nt += 1
-                cost = SQ[s, HCOST]
-                if low == HOTEL - 1:
-                    if tb < 0:
-                        tb = hotels_in_bank(Bp, Xp)
-                    if tb < 1:
-                        continue
-                else:
-                    if hb < 0:
-                        hb = houses_in_bank(Bp, Xp)
-                    if hb < 1:
-                        continue
-                cheapest = min(cheapest, cost)
-                if cash < cost or cash - cost < breserve:
-                    need_build = min(need_build, cost + breserve)
-                    continue
-                if build < 0 or low < bl or (low == bl and s > build):
-                    build = s
-                    bl = low
     return lift_in, lift_out, need_in, need_out, build, need_build, cheapest, nt
 
 
