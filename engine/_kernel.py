@@ -1173,8 +1173,7 @@ def _scan(Bp, Xp, p, monos):
     so too when ``p`` mortgages to build and has a build target, which holds
     the lifts outside the sets back.
     The build targets, before the bank's supply is asked, are listed in
-    ``SCR[S_TARGETS]`` and chosen from by :func:`_pick` (and after a build
-    by :func:`_retarget` and :func:`_pick`). Returns ``(lift_in, lift_out,
+    ``SCR[S_TARGETS]`` for :func:`_retarget`. Returns ``(lift_in, lift_out,
     need_in, need_out, build, need_build, cheapest, n)``, ``n`` the targets listed."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI, POL = B[0], B[1], B[2], B[9]
@@ -1182,8 +1181,12 @@ def _scan(Bp, Xp, p, monos):
     targets = X[8][S_TARGETS]
     nt = 0
     cash = PL[p, CASH]
+    breserve = POL[p, P_BUILD]
     ureserve = POL[p, P_UNMORT]
     build = -1
+    bl = 0
+    hb = -1
+    tb = -1
     need_build = NEVER
     cheapest = NEVER
     lift_in = -1
@@ -1202,8 +1205,6 @@ def _scan(Bp, Xp, p, monos):
         if mono:
             m = PL[p, full + w]
         else:
-            if w == W:  # the sets are done: their targets decide what else is needed
-                build, need_build, cheapest = _pick(Bp, Xp, p, nt)
             if monos or (POL[p, P_MTB] != 0 and cheapest < NEVER):
                 break
             m = PL[p, mort + w - W] & ~PL[p, full + w - W]
@@ -1239,7 +1240,34 @@ def _scan(Bp, Xp, p, monos):
                     continue
                 targets[nt] = s
                 nt += 1
+                cost = SQ[s, HCOST]
+                if low == HOTEL - 1:
+                    if tb < 0:
+                        tb = hotels_in_bank(Bp, Xp)
+                    if tb < 1:
+                        continue
+                else:
+                    if hb < 0:
+                        hb = houses_in_bank(Bp, Xp)
+                    if hb < 1:
+                        continue
+                build, bl, need_build, cheapest = _consider(cash, breserve, s, low, cost, build, bl, need_build, cheapest)
     return lift_in, lift_out, need_in, need_out, build, need_build, cheapest, nt
+
+
+@jit_inline
+def _consider(cash, breserve, s, low, cost, build, bl, need_build, cheapest):
+    """Build target ``s`` (at level ``low``, a building costing ``cost``) against the best
+    so far (``build`` at level ``bl``; -1: none), the lowest cash threshold of the
+    targets out of reach and the cheapest target's cost: the lowest level, then the
+    highest square, among those ``p`` can pay keeping ``build_reserve``. Returns the
+    four updated."""
+    cheapest = min(cheapest, cost)
+    if cash < cost or cash - cost < breserve:
+        return build, bl, min(need_build, cost + breserve), cheapest
+    if build < 0 or low < bl or (low == bl and s > build):
+        return s, low, need_build, cheapest
+    return build, bl, need_build, cheapest
 
 
 @jit_inline
@@ -1295,14 +1323,7 @@ def _pick(Bp, Xp, p, nt):
         low = HOU[s]
         if (tb if low == HOTEL - 1 else hb) < 1:
             continue
-        cost = SQ[s, HCOST]
-        cheapest = min(cheapest, cost)
-        if cash < cost or cash - cost < breserve:
-            need_build = min(need_build, cost + breserve)
-            continue
-        if build < 0 or low < bl or (low == bl and s > build):
-            build = s
-            bl = low
+        build, bl, need_build, cheapest = _consider(cash, breserve, s, low, SQ[s, HCOST], build, bl, need_build, cheapest)
     return build, need_build, cheapest
 
 
