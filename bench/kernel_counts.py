@@ -21,7 +21,7 @@ valgrind run of 10,000 games takes about a minute. Needs ``valgrind`` on
 the PATH. The counts are not exact to the instruction: the same kernel has
 read up to 3% apart in separate invocations (the start-up subtracted is not
 quite the same each time), so compare two kernels within one invocation
-(``--base``), where the differences were below 1% for equal code.
+(``--base``) and read small differences with care.
 
 Session 16, against session 15's kernel: from the opening 1,936 -> 1,683
 instructions and 36.2 -> 20.7 mispredicts per player-turn, from the mid-game

@@ -203,27 +203,31 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
 
 
 def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray, mor: np.ndarray) -> None:
-    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts and mortgages."""
+    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts and
+    mortgages (array operations: :func:`encode` runs on every simulation)."""
     n_groups = gi.shape[0]
+    if n_groups == 0:
+        return
     words = k.mask_words(n_groups)
-    for g in range(n_groups):
-        word, bit = g // k.MASK_BITS, 1 << (g % k.MASK_BITS)
-        lots = gl[g, : gi[g, k.G_N]]
-        for p, row in enumerate(pl):
-            n = row[k.CNT0 + g]
-            need = gi[g, k.G_NEED]
-            mortgaged = any(own[s] == p and mor[s] for s in lots)
-            free = any(own[s] == p and not mor[s] for s in lots)
-            kinds = (
-                (k.HAS, n > 0),
-                (k.FULL, n >= need),
-                (k.SHORT, gi[g, k.G_STREET] != 0 and n >= 1 and n == need - 1),
-                (k.MORT, mortgaged),
-                (k.FREE, free),
-            )
-            for kind, on in kinds:
-                if on:
-                    row[k.CNT0 + n_groups + kind * words + word] |= bit
+    counts = pl[:, k.CNT0 : k.CNT0 + n_groups]
+    need = gi[:, k.G_NEED]
+    valid = np.arange(gl.shape[1]) < gi[:, k.G_N][:, None]
+    lots = np.where(valid, gl, 0)
+    owners = np.where(valid, own[lots], -1)
+    mortgaged = mor[lots] != 0
+    players = np.arange(pl.shape[0])[:, None, None]
+    mine = owners[None] == players  # player x group x lot
+    kinds = {
+        k.HAS: counts > 0,
+        k.FULL: counts >= need,
+        k.SHORT: (gi[:, k.G_STREET] != 0) & (counts >= 1) & (counts == need - 1),
+        k.MORT: (mine & mortgaged[None]).any(axis=2),
+        k.FREE: (mine & ~mortgaged[None]).any(axis=2),
+    }
+    for kind, on in kinds.items():
+        for w in range(words):
+            part = on[:, w * k.MASK_BITS : (w + 1) * k.MASK_BITS].astype(np.int64)
+            pl[:, k.CNT0 + n_groups + kind * words + w] = (part << np.arange(part.shape[1], dtype=np.int64)).sum(axis=1)
 
 
 def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
