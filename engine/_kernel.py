@@ -406,7 +406,7 @@ def _holdings(Bp, Xp, p, sale):
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
     total = PL[p, CASH]
     has = _mask(GI, HAS)
-    for w in range((GI.shape[0] + MASK_BITS - 1) // MASK_BITS):
+    for w in range(_words(GI)):
         m = PL[p, has + w]
         while m:
             g = (w << 5) + _low_bit(m)
@@ -546,10 +546,21 @@ def set_owner(Bp, Xp, sq, q):
 
 
 @jit_inline
+def _words(GI):
+    """The words of each group mask (:func:`mask_words` inside the kernel)."""
+    return (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
+
+
+@jit_inline
 def _mask(GI, kind):
     """The first column of group mask ``kind`` (see ``MASK_BITS``)."""
-    G = GI.shape[0]
-    return CNT0 + G + kind * ((G + MASK_BITS - 1) // MASK_BITS)
+    return CNT0 + GI.shape[0] + kind * _words(GI)
+
+
+@jit_inline
+def _put_bit(PL, p, col, bit, on):
+    """Set (``on``) or clear ``bit`` in ``PL[p, col]``."""
+    PL[p, col] = PL[p, col] | bit if on else PL[p, col] & ~bit
 
 
 @jit_inline
@@ -562,12 +573,12 @@ def _mark(Bp, Xp, p, g):
     w = g >> 5
     bit = 1 << (g & 31)
     col = _mask(GI, HAS) + w
-    PL[p, col] = PL[p, col] | bit if n > 0 else PL[p, col] & ~bit
+    _put_bit(PL, p, col, bit, n > 0)
     col = _mask(GI, FULL) + w
-    PL[p, col] = PL[p, col] | bit if n >= GI[g, G_NEED] else PL[p, col] & ~bit
+    _put_bit(PL, p, col, bit, n >= GI[g, G_NEED])
     col = _mask(GI, SHORT) + w
     short = GI[g, G_STREET] != 0 and n >= 1 and n == GI[g, G_NEED] - 1
-    PL[p, col] = PL[p, col] | bit if short else PL[p, col] & ~bit
+    _put_bit(PL, p, col, bit, short)
 
 
 @jit_inline
@@ -588,9 +599,9 @@ def _mark_mortgaged(Bp, Xp, p, g):
                 free = True
     bit = 1 << (g & 31)
     col = _mask(GI, MORT) + (g >> 5)
-    PL[p, col] = PL[p, col] | bit if mortgaged else PL[p, col] & ~bit
+    _put_bit(PL, p, col, bit, mortgaged)
     col = _mask(GI, FREE) + (g >> 5)
-    PL[p, col] = PL[p, col] | bit if free else PL[p, col] & ~bit
+    _put_bit(PL, p, col, bit, free)
 
 
 @jit_inline
@@ -802,7 +813,7 @@ def liquidate(Bp, Xp, p, owed):
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU, MOR = X[0], X[1], X[2], X[3]
-    W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
+    W = _words(GI)
     has, free = _mask(GI, HAS), _mask(GI, FREE)
     search = True  # a lot to mortgage may exist
     while PL[p, CASH] < owed:
@@ -1193,7 +1204,7 @@ def _scan(Bp, Xp, p, monos):
     lift_out = -1
     need_in = NEVER
     need_out = NEVER
-    W = (GI.shape[0] + MASK_BITS - 1) // MASK_BITS
+    W = _words(GI)
     full, mort = _mask(GI, FULL), _mask(GI, MORT)
     for w in range(2 * W):
         # Only the sets (build targets, lifts inside them) and the other groups with
@@ -1395,8 +1406,7 @@ def _trade(Bp, Xp, p):
     SQ, GI, POL = B[0], B[2], B[9]
     PL = X[0]
     P = PL.shape[0]
-    G = GI.shape[0]
-    W = (G + MASK_BITS - 1) // MASK_BITS
+    W = _words(GI)
     short = _mask(GI, SHORT)
     need = NEVER
     buy = -1
