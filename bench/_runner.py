@@ -3,7 +3,7 @@
 Each finished game is appended as one JSON line to the output file and
 flushed at once, so killing a run loses no finished game; ``--resume`` skips
 the games already in the file. Game ``i`` is seeded by
-``SeedSequence([seed, i])`` (``engine.seeding.game_seed_sequence``), so the
+``SeedSequence([seed, i])`` (``engine.rules.seeding.game_seed_sequence``), so the
 results do not depend on the number of workers.
 """
 

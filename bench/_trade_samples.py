@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.game import Game
-from engine.markov import chain_for
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.markov import chain_for
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.state import GameState
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades.candidates import bilateral_candidates, cycle_candidates

@@ -16,7 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.io import load_state
 from solver.analysis.summary import player_analysis
 

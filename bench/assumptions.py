@@ -38,11 +38,11 @@ from heuristic_vs_solver import (
     sample_states,  # bench/ is sys.path[0] when run as a script
 )
 
-from engine.markov import PositionChain
-from engine.rollout import paired_delta, simulate
-from engine.strategic import StrategicTradeAgent, exact_landings_per_turn
+from engine.chains.markov import PositionChain
+from engine.sim.rollout import paired_delta, simulate
+from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
 from engine.tournament import wilson
-from engine.view import GameView
+from engine.rules.view import GameView
 from models.state import GameState
 from models.trade import Trade
 from solver.analysis.reserve import reserves

@@ -3,7 +3,7 @@
     python bench/auction_validation.py [--situations 200] [--seed 0] [--rollouts 300] [--horizon 20] [--out FILE]
 
 Situations: games of four ``strategic`` agents (seed ``--seed``, game ``g``
-from :func:`engine.seeding.game_seed_sequence`) are played; every time a
+from :func:`engine.rules.seeding.game_seed_sequence`) are played; every time a
 player lands on an unowned lot (the engine asks it whether to buy), the
 state and the lot are recorded. One situation in every ``--every`` (default
 3) is kept, game after game, until ``--situations`` are collected; so the
@@ -43,10 +43,10 @@ from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.files import atomic_write
 from models.state import GameState
 from solver.bidding.auction import AuctionEvaluator

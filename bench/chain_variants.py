@@ -4,12 +4,12 @@
     python bench/chain_variants.py --rules standard-us --full --rolls 2000000
 
 Plays one token through ``--rolls`` rolls (at least) of the reference engine
-(:class:`engine.game.Game`) in movement-only mode, split over ``--workers``
+(:class:`engine.rules.game.Game`) in movement-only mode, split over ``--workers``
 processes whose seeds are spawned from the one ``--seed``
 (``numpy.random.SeedSequence(seed).spawn(workers)``), each cut into
 ``--batches`` batches of equal turns. Landings are counted the chain's way
-(:class:`engine.landing.RollLandings`: one per roll, in jail apart) and
-compared with the long-run landing shares of :class:`engine.markov.PositionChain`
+(:class:`engine.chains.landing.RollLandings`: one per roll, in jail apart) and
+compared with the long-run landing shares of :class:`engine.chains.markov.PositionChain`
 (long jail policy: roll, or sit out, as the rules say).
 
 The estimate of square ``s``'s share is ``R_s = sum_b c_bs / sum_b r_b``
@@ -38,10 +38,10 @@ import time
 
 import numpy as np
 
-from engine.game import Game
-from engine.landing import JailPolicyAgent, RollLandings
-from engine.markov import PositionChain, columns
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.landing import JailPolicyAgent, RollLandings
+from engine.chains.markov import PositionChain, columns
+from engine.rules.streams import SeededStream
 from models.board import standard_board
 from models.rules import PRESETS, preset
 

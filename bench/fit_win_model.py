@@ -1,4 +1,4 @@
-"""Fit the horizon value (engine/win_model.py) on games played to the end, and report it.
+"""Fit the horizon value (engine/sim/win_model.py) on games played to the end, and report it.
 
     python bench/fit_win_model.py --games 3000 --workers 2 [--seed 0] [--every 5] [--write]
 
@@ -7,7 +7,7 @@ reference engine between 2 to 4 ``StrategicTradeAgent``s (4 players in 60% of
 games, 3 in 25%, 2 in 15%) whose parameters are drawn per seat (reserve 50 /
 150 / 300, premium 0.2 / 0.5 / 1.0, trading on in 85% of seats), so that
 the model sees varied play, not one opponent. The weights are fitted with
-their signs bounded (engine/win_model.py says why); the unconstrained fit
+their signs bounded (engine/sim/win_model.py says why); the unconstrained fit
 is printed beside it. The state at the start of
 every ``every``-th round (from round ``every`` on) is a sample; its label is
 the game's winner. Games that reach the round cap are left out (their
@@ -15,11 +15,11 @@ the game's winner. Games that reach the round cap are left out (their
 
 Fit and report. Games are split by game index (every 4th game held out, so
 no game has states on both sides); the weights are fitted by maximum
-likelihood on the training games (:func:`engine.win_model.fit`); on the
+likelihood on the training games (:func:`engine.sim.win_model.fit`); on the
 held-out games the script prints the log loss and the Brier score of the
 model and of the net-worth rule (probability 1 to the richest), and a
 reliability table of the model. ``--write`` stores the weights with this
-provenance in ``engine/data/win-model.json``.
+provenance in ``engine/sim/data/win-model.json``.
 
 Rows stream to ``bench/out/win-model-games.jsonl`` (resumable with ``--resume``).
 """
@@ -39,18 +39,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import peak_rss_mb, run  # noqa: E402
 
-from engine import win_model as wm  # noqa: E402
-from engine.actions import Event  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.seeding import game_seed_sequence, game_seeds  # noqa: E402
-from engine.strategic import StrategicTradeAgent  # noqa: E402
-from engine.streams import SeededStream  # noqa: E402
+from engine.sim import win_model as wm  # noqa: E402
+from engine.rules.actions import Event  # noqa: E402
+from engine.rules.game import Game  # noqa: E402
+from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
+from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
+from engine.rules.streams import SeededStream  # noqa: E402
 from models.files import atomic_write  # noqa: E402
 from models.state import GameState  # noqa: E402
 
 MAX_ROUNDS = 1000
 EVERY = 5
-OUT_MODEL = Path(__file__).resolve().parents[1] / "engine" / "data" / "win-model.json"
+OUT_MODEL = Path(__file__).resolve().parents[1] / "engine" / "sim" / "data" / "win-model.json"
 
 
 def lineup(seed: int, game: int) -> tuple[int, list[dict[str, Any]]]:

@@ -4,7 +4,7 @@
                                         [--max-round 100] [--rollouts 300] [--horizon 20]
                                         [--workers 2] [--all-players] [--verbose]
 
-States: games of four :class:`engine.strategic.StrategicTradeAgent`s, game
+States: games of four :class:`solver.agents.strategic.StrategicTradeAgent`s, game
 ``i`` seeded ``SeedSequence([seed, i])`` exactly as
 :func:`engine.tournament.play_one` does (1,000-round cap), and the state at the
 start of every ``--every``-th round (rounds ``every``, ``2 every``, ... up to
@@ -43,13 +43,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.game import Game
-from engine.markov import PositionChain
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent, exact_landings_per_turn
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.markov import PositionChain
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
+from engine.rules.streams import SeededStream
 from engine.tournament import wilson
-from engine.view import GameView
+from engine.rules.view import GameView
 from models.state import GameState
 from models.trade import Trade
 from solver.decide import TRADE, decide

@@ -25,7 +25,7 @@ import argparse
 import time
 from pathlib import Path
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade

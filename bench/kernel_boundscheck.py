@@ -2,7 +2,7 @@
 
     python bench/kernel_boundscheck.py [--games 300]
 
-The kernel compiles without numba's negative-index wraparound (:mod:`engine._nowrap`),
+The kernel compiles without numba's negative-index wraparound (:mod:`engine.sim._nowrap`),
 so a negative index would read or write outside its array instead of wrapping, and
 numba checks no upper bound either. This script compiles the kernel afresh into a
 temporary numba cache with ``NUMBA_BOUNDSCHECK=1`` (a minute or so): every index,
@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from kernel_compare import _play, configurations
 
-        from engine import _kernel, rollout_tables
+        from engine.sim import _kernel
+
+        from engine.sim import rollout_tables
 
         t = time.perf_counter()
         configs = 0

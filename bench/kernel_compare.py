@@ -3,8 +3,8 @@
     python bench/kernel_compare.py --base PATH [--what games|speed|both] [--games N] [--reps R]
 
 ``PATH`` is the root of another checkout of this repository (a git worktree
-of an older commit, say). Both kernels (``engine/_kernel.py`` with its
-``engine/rollout_tables.py``) are loaded into this one process under their own
+of an older commit, say). Both kernels (``engine/sim/_kernel.py`` with its
+``engine/sim/rollout_tables.py``) are loaded into this one process under their own
 module names, from copies in a cache folder named by their contents (so that
 numba's on-disk cache of the real module is never written under another
 name, which would break it; the first run compiles each copy, about a minute).
@@ -13,7 +13,7 @@ name, which would break it; the first run compiles each copy, about a minute).
 under every rule preset, with seven rollout policies (the default, four
 variants and two per-seat mixes), ``--games`` games each (default 300,
 horizon 60 rounds), the same keys for both kernels. Every output of
-:func:`engine._kernel.run_batch` (player-turns, winners, net worths, turns,
+:func:`engine.sim._kernel.run_batch` (player-turns, winners, net worths, turns,
 rounds, end reasons and end states) is compared; the script prints the
 configurations that differ and exits 1 if any does. A kernel change meant to
 change no game must pass this, beside the differential test against the
@@ -45,8 +45,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.rollout_policy import RolloutPolicy  # noqa: E402
-from engine.streams import stream_keys  # noqa: E402
+from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
+from engine.rules.streams import stream_keys  # noqa: E402
 from models.io import load_state  # noqa: E402
 from models.rules import PRESETS  # noqa: E402
 from models.state import GameState  # noqa: E402
@@ -64,17 +64,21 @@ def _load(name: str, path: Path) -> ModuleType:
 def load_kernel(tree: Path, tag: str) -> tuple[ModuleType, ModuleType]:
     """``(kernel, tables)`` of the checkout at ``tree``, as modules ``kernel_<tag>`` and
     ``tables_<tag>`` loaded from copies in a folder named by the kernel's contents."""
-    src = (tree / "engine" / "_kernel.py").read_text()
-    tables_src = (tree / "engine" / "rollout_tables.py").read_text()
-    if "from engine import _kernel as k" not in tables_src:
-        raise SystemExit(f"{tree}: engine/rollout_tables.py does not import the kernel as expected")
+    # engine/sim/ since 0.2; engine/ before: both layouts load, their imports of the kernel's
+    # helper (_nowrap) and of the kernel itself pointed at this process's modules.
+    sim = tree / "engine" / "sim"
+    folder_of = sim if (sim / "_kernel.py").exists() else tree / "engine"
+    src = (folder_of / "_kernel.py").read_text().replace("from engine import _nowrap", "from engine.sim import _nowrap")
+    tables_src = (folder_of / "rollout_tables.py").read_text().replace("from engine import _kernel as k", "from engine.sim import _kernel as k")
+    if "from engine.sim import _kernel as k" not in tables_src:
+        raise SystemExit(f"{tree}: rollout_tables.py does not import the kernel as expected")
     digest = hashlib.sha256((src + tables_src).encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / "kernel-compare" / digest
     folder.mkdir(parents=True, exist_ok=True)
     kpath, tpath = folder / f"kernel_{tag}.py", folder / f"tables_{tag}.py"
     if not kpath.exists() or kpath.read_text() != src:
         kpath.write_text(src)
-    tsrc = tables_src.replace("from engine import _kernel as k", f"import kernel_{tag} as k")
+    tsrc = tables_src.replace("from engine.sim import _kernel as k", f"import kernel_{tag} as k")
     if not tpath.exists() or tpath.read_text() != tsrc:
         tpath.write_text(tsrc)
     sys.path.insert(0, str(folder))
@@ -173,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None, help="games per configuration (300) or per speed run (4000)")
     ap.add_argument("--reps", type=int, default=8)
     args = ap.parse_args(argv)
-    if not (args.base / "engine" / "_kernel.py").is_file():
-        print(f"{args.base}: no engine/_kernel.py there", file=sys.stderr)
+    if not any((args.base / "engine" / sub / "_kernel.py").is_file() for sub in ("sim", "")):
+        print(f"{args.base}: no engine/sim/_kernel.py (nor engine/_kernel.py) there", file=sys.stderr)
         return 2
     base, here = load_kernel(args.base.resolve(), "base"), load_kernel(ROOT, "this")
     differ = 0

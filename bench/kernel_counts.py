@@ -46,7 +46,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def child(tree: str, games: int, start: str) -> None:
     """Run in the child: load ``tree``'s kernel, play, print the player-turns."""
     sys.path.insert(0, tree)
-    from engine.rollout import simulate
+    try:
+        from engine.sim.rollout import simulate
+    except ImportError:  # a checkout from before engine/ was split by job (0.1)
+        from engine.rollout import simulate  # type: ignore[no-redef]
     from models.io import load_state
     from models.state import GameState
 
@@ -57,7 +60,8 @@ def child(tree: str, games: int, start: str) -> None:
 
 
 def _env(tree: Path) -> dict[str, str]:
-    digest = hashlib.sha256((tree / "engine" / "_kernel.py").read_bytes()).hexdigest()[:16]
+    kernel = next(p for p in (tree / "engine" / "sim" / "_kernel.py", tree / "engine" / "_kernel.py") if p.exists())
+    digest = hashlib.sha256(kernel.read_bytes()).hexdigest()[:16]
     cache = Path(tempfile.gettempdir()) / f"kernel-counts-{digest}"
     return {**os.environ, "PYTHONHASHSEED": "0", "NUMBA_CPU_NAME": "x86-64-v3", "NUMBA_CPU_FEATURES": "", "NUMBA_CACHE_DIR": str(cache)}
 

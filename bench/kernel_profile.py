@@ -6,7 +6,7 @@ numba's compiled code carries no symbols that ``perf`` can read, so this script
 compiles the kernel afresh into a temporary numba cache (about a minute: the
 LLVM module of a freshly compiled function keeps its function names, one
 loaded from the cache does not), writes a perf map (``/tmp/perf-<pid>.map``:
-start, size and name of every function in :func:`engine._kernel.run_batch`'s
+start, size and name of every function in :func:`engine.sim._kernel.run_batch`'s
 module, the size taken as the distance to the next function), then samples
 itself with ``perf record`` while it plays ``--games`` games four times
 (horizon 100, the default rollout policy, one thread) and prints each
@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = tempfile.mkdtemp(prefix="kernel-profile-")
     os.environ["NUMBA_CACHE_DIR"] = cache  # before numba is imported: compile afresh, keep the names
     sys.path.insert(0, str(ROOT))
-    from engine import _kernel
-    from engine.rollout import simulate
+    from engine.sim import _kernel
+    from engine.sim.rollout import simulate
     from models.io import load_state
     from models.state import GameState
 

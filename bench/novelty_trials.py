@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import novelty_catalogue as catalogue
+from solver.novelty import catalogue as catalogue
 from models.files import atomic_write
 from solver.novelty.trial import TrialSpec, run_trials, summarize
 

@@ -29,10 +29,10 @@ import statistics
 import time
 from typing import Any
 
-from engine.actions import Event
-from engine.game import Game
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.streams import SeededStream
+from engine.rules.actions import Event
+from engine.rules.game import Game
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from engine.rules.streams import SeededStream
 from engine.tournament import seating, wilson
 from models.state import GameState
 from solver.agents.registry import factory

@@ -3,7 +3,7 @@
     python bench/policy_games.py [--games 4000] [--horizon 1000] [--seed 0] [--reference 200]
 
 For the mid-game instance (``instances/midgame-no-monopolies.json``) and the
-opening (4 players), plays ``--games`` kernel games (:func:`engine.rollout.simulate`)
+opening (4 players), plays ``--games`` kernel games (:func:`engine.sim.rollout.simulate`)
 for at most ``--horizon`` rounds, with the default (trading) policy and with
 the old policy (``trade=False, mortgage_to_build=False``), and prints the
 share of games that end by bankruptcy within the horizon with its 95% Wilson
@@ -12,7 +12,7 @@ interval, the mean number of rounds played, and the kernel's speed
 loads the kernel).
 
 ``--reference N`` also plays N games of each case in the reference engine
-(:class:`engine.game.Game` with :class:`engine.rollout_policy.PolicyAgent`
+(:class:`engine.rules.game.Game` with :class:`engine.sim.rollout_policy.PolicyAgent`
 on the same counter-based dice and cards: the same games as the kernel's
 first N), as a cross-check.
 """
@@ -23,10 +23,10 @@ import argparse
 import time
 from pathlib import Path
 
-from engine.game import Game
-from engine.rollout import simulate
-from engine.rollout_policy import PolicyAgent, RolloutPolicy
-from engine.streams import CounterStream, stream_keys
+from engine.rules.game import Game
+from engine.sim.rollout import simulate
+from engine.sim.rollout_policy import PolicyAgent, RolloutPolicy
+from engine.rules.streams import CounterStream, stream_keys
 from engine.tournament import wilson
 from models.io import load_state
 from models.state import GameState

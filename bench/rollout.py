@@ -3,7 +3,7 @@
     python bench/rollout.py [--games 20000] [--crn-games 4000] [--rules PRESET[,PRESET...]|all]
                             [--horizons 50,100] [--threads N] [--phases] [--throughput-only]
 
-1. Throughput of :func:`engine.rollout.simulate` on one core (numba runs
+1. Throughput of :func:`engine.sim.rollout.simulate` on one core (numba runs
    single-threaded), player-turns per second and microseconds per game, with
    the default :class:`RolloutPolicy` (trades to complete groups, mortgages
    to build) and the old one (``trade=False, mortgage_to_build=False``: buy
@@ -58,8 +58,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from engine.rollout import simulate
-from engine.rollout_policy import RolloutPolicy
+from engine.sim.rollout import simulate
+from engine.sim.rollout_policy import RolloutPolicy
 from models.io import load_state
 from models.rules import PRESETS, Rules
 from models.state import GameState

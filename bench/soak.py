@@ -4,7 +4,7 @@
 
 Prints the number of games, events and checks, and every violation found
 (there should be none). Resumable: results stream to ``--out`` one line per
-game. The invariants are those of ``engine.invariants``.
+game. The invariants are those of ``engine.rules.invariants``.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import peak_rss_mb, run  # noqa: E402
 
-from engine.agents import RandomAgent  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.invariants import InvariantChecker, check_state  # noqa: E402
-from engine.seeding import game_seed_sequence, game_seeds  # noqa: E402
-from engine.streams import SeededStream  # noqa: E402
+from engine.rules.agents import RandomAgent  # noqa: E402
+from engine.rules.game import Game  # noqa: E402
+from engine.rules.invariants import InvariantChecker, check_state  # noqa: E402
+from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
+from engine.rules.streams import SeededStream  # noqa: E402
 from models.state import GameState  # noqa: E402
 
 MAX_ROUNDS = 200

@@ -58,7 +58,7 @@ def main() -> None:
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak RSS of the CLI processes {rss:.0f} MB (target < 500 MB)")
 
-    from engine.rollout import default_threads
+    from engine.sim.rollout import default_threads
     from models.io import load_state
     from solver.decide import decide
 

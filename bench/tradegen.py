@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.game import Game
-from engine.markov import chain_for
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.markov import chain_for
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
 from solver.trades.cpsat import Limits, generate_trades

@@ -61,8 +61,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.markov import PositionChain
-from engine.rollout import RolloutResult, default_threads, paired_delta, simulate
+from engine.chains.markov import PositionChain
+from engine.sim.rollout import RolloutResult, default_threads, paired_delta, simulate
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
@@ -331,9 +331,9 @@ def decide(
 ) -> Decision:
     """What ``player`` (a name) should do now (module docstring).
 
-    ``strategic`` lists seats known to play :class:`engine.strategic.StrategicTradeAgent`
+    ``strategic`` lists seats known to play :class:`solver.agents.strategic.StrategicTradeAgent`
     (their acceptance is their own rule). ``threads`` play each simulation side by side
-    (default :func:`engine.rollout.default_threads`, every core this process may use); the
+    (default :func:`engine.sim.rollout.default_threads`, every core this process may use); the
     decision is the same for any number."""
     st = settings or DecideSettings()
     p = state.player_index(player)

@@ -19,7 +19,7 @@ state it was computed for into one HTML string; :func:`write_report` writes it a
   bars of 1.96 standard errors (:func:`win_rows` says which standard errors);
 - the pruning funnel (the result's ``pruning`` counts) as bars on a log scale;
 - the deciding player's ruin probability by turn, from the exact (cash x position) chain
-  of :func:`engine.state_risk.state_ruin_pmf`, the function of ``monopoly-trade risk``;
+  of :func:`engine.chains.state_risk.state_ruin_pmf`, the function of ``monopoly-trade risk``;
 - every re-scored trade, as a table.
 
 It is pure inline SVG, CSS and one small inline script (``solver/data/report.*``, read
@@ -727,7 +727,7 @@ def _funnel_section(doc: Mapping[str, Any]) -> str:
 def _risk_section(state: GameState, doc: Mapping[str, Any], ruin: Sequence[float] | None) -> str:
     me = str(doc.get("player", ""))
     if ruin is None:
-        from engine.state_risk import state_ruin_pmf
+        from engine.chains.state_risk import state_ruin_pmf
 
         ruin = [float(v) for v in state_ruin_pmf(state, state.player_index(me), RISK_TURNS, jail="long")]
     pmf = [min(1.0, max(0.0, float(v))) for v in ruin]
@@ -780,7 +780,7 @@ def _risk_section(state: GameState, doc: Mapping[str, Any], ruin: Sequence[float
     caption = (
         f"The probability that {me} is ruined (owes more than its liquidation value, ${state.liquidation_value(state.player_index(me)):,}) "
         f"by each of the next {turns} turns (line: by then, {_pct(cum[-1] if cum else 0.0, 2)} at turn {turns}; pale bars: at that turn), "
-        "from the exact (cash x position) chain of engine.state_risk, as `monopoly-trade risk` computes it: the others' "
+        "from the exact (cash x position) chain of engine.chains.state_risk, as `monopoly-trade risk` computes it: the others' "
         "holdings frozen, the player buying nothing, jail policy long."
     )
     return f'<section id="risk"><h2>Risk of ruin, turn by turn</h2>{"".join(out)}<p class="caption">{_e(caption)}</p></section>'
@@ -857,7 +857,7 @@ def render_report(
         named in the caption; ``None`` draws the before bars without one.
     ruin
         The deciding player's ruin probability at each turn 0..T; ``None`` computes it for
-        :data:`RISK_TURNS` turns with :func:`engine.state_risk.state_ruin_pmf` (as ``risk``).
+        :data:`RISK_TURNS` turns with :func:`engine.chains.state_risk.state_ruin_pmf` (as ``risk``).
     meta
         Lines for the footer (e.g. the state file, seed, rollouts, mode), escaped.
 

@@ -27,11 +27,12 @@ import json
 import tempfile
 import threading
 from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import jsonsafe
 
-__all__ = ["TOOLS", "build_server", "run_command"]
+__all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
 
 TOOLS = ("validate", "solve", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
 MAX_INLINE_BYTES = 4 * 1024 * 1024
@@ -42,6 +43,20 @@ _lock = threading.Lock()
 
 class CommandFailed(ValueError):
     """A command refused its input; the message is its one line."""
+
+
+CommandLine = Callable[[Sequence[str]], int]
+"""The command line's entry point, :func:`solver.cli.main` (argv -> exit status)."""
+
+_command_line: list[CommandLine] = []
+"""The entry point the tools run, given to :func:`main` (or :func:`use_command_line`) by
+``monopoly-trade mcp``: handed in, not imported, so that the command line and this server
+do not import each other."""
+
+
+def use_command_line(cli: CommandLine) -> None:
+    """Run the tools through ``cli`` (:func:`solver.cli.main`)."""
+    _command_line[:] = [cli]
 
 
 def run_command(argv: list[str]) -> dict[str, Any]:
@@ -59,11 +74,11 @@ def run_command(argv: list[str]) -> dict[str, Any]:
 def _captured(argv: list[str]) -> str:
     """Run ``monopoly-trade ARGV`` in this process (one at a time): its stdout, or
     :class:`CommandFailed` with the last line it wrote on stderr."""
-    from solver.cli import main
-
+    if not _command_line:
+        raise CommandFailed("no command line to run: call use_command_line(solver.cli.main) first")
     out, err = io.StringIO(), io.StringIO()
     with _lock, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
+        code = _command_line[0](argv)
     if code != 0:
         lines = [x for x in err.getvalue().splitlines() if x.strip()]
         raise CommandFailed(lines[-1] if lines else f"{argv[0]} failed with exit status {code}")
@@ -226,6 +241,7 @@ def _validate_object(doc: Any) -> None:
         raise CommandFailed(str(err)) from None
 
 
-def main() -> None:
-    """Serve over stdio until the client closes the connection."""
+def main(cli: CommandLine) -> None:
+    """Serve over stdio until the client closes the connection, running the tools through ``cli``."""
+    use_command_line(cli)
     build_server().run("stdio")

@@ -204,7 +204,7 @@ def _for_sale(state: GameState, r: int, g: str) -> list[int]:
 
 def has_trade_chance(state: GameState, q: int) -> bool:
     """Whether ``q`` now has a reason to propose a trade: it is one lot short of a street group
-    (the rollout policy's "one short", :mod:`engine.rollout_policy`, "Trades") and another
+    (the rollout policy's "one short", :mod:`engine.sim.rollout_policy`, "Trades") and another
     active seat holds a missing lot for sale (unmortgaged, the group not complete in its
     hands). The rollout policy proposes then, a swap or a purchase; a player that never does
     in such positions does not trade the way the rollouts assume."""
@@ -220,7 +220,7 @@ def has_trade_chance(state: GameState, q: int) -> bool:
 class TradeHabits:
     """Which opponents trade, for the rollouts' model of them.
 
-    The trading rollout policy (:mod:`engine.rollout_policy`) lets every seat propose and
+    The trading rollout policy (:mod:`engine.sim.rollout_policy`) lets every seat propose and
     accept set-completing trades. Some opponents never propose one (seed 002's agent never
     does), and rollouts in which they trade mis-value every position. An opponent counts as
     trading until it has had :data:`TRADE_CHANCES` rounds with a chance to propose

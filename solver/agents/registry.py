@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.agents import Agent, RandomAgent
-from engine.seeding import SeedLike
-from engine.strategic import StrategicTradeAgent
+from engine.rules.agents import Agent, RandomAgent
+from engine.rules.seeding import SeedLike
+from solver.agents.strategic import StrategicTradeAgent
 
 AgentFactory = Callable[[SeedLike], Agent]
 
@@ -94,7 +94,7 @@ MAX_OPTION_CHARS = 64
 
 def _convert(value: str, default: Any, where: str) -> Any:
     """``value`` as the type of ``default`` (one-line errors naming ``where``); the option's range is checked
-    by the agent's constructor (:func:`engine.agents.check_options`), which :func:`parse_spec` calls."""
+    by the agent's constructor (:func:`engine.rules.agents.check_options`), which :func:`parse_spec` calls."""
     shown = value if len(value) <= 20 else value[:20] + "..."
     if len(value) > MAX_OPTION_CHARS:
         raise UnknownAgentError(f"{where}: {shown!r} is longer than {MAX_OPTION_CHARS} characters")

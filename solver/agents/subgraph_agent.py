@@ -2,7 +2,7 @@
 
 It keeps the baseline's sound habits for the routine decisions (buying with a
 reserve, premium bids for set-completing lots, even building, liquidation
-order: :class:`engine.strategic.StrategicTradeAgent`) and replaces its trade
+order: :class:`solver.agents.strategic.StrategicTradeAgent`) and replaces its trade
 logic with the solver's:
 
 proposing
@@ -155,7 +155,7 @@ the rollout policy (``sell_premium``, ``rollout_mortgage``, ``trade_model``)
     the trading rollout policy's asking price for a lot that completes
     another seat's group (``price x (100 + sell_premium) / 100``; a large
     value leaves only the mutual-completion swaps) and whether its seats
-    mortgage spare lots to build (:class:`engine.rollout_policy.RolloutPolicy`).
+    mortgage spare lots to build (:class:`engine.sim.rollout_policy.RolloutPolicy`).
     ``trade_model="observed"`` (the default since session 11): each opponent trades in the rollouts until it
     has had six rounds with a reason to propose and proposed nothing
     (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every
@@ -181,19 +181,19 @@ import math
 import time
 from typing import Any
 
-from engine.actions import Action, Build, Event, Mortgage, Unmortgage
-from engine.agents import check_options
-from engine.legal import why_not_build
-from engine.markov import PositionChain, chain_for
-from engine.rollout import (
+from engine.rules.actions import Action, Build, Event, Mortgage, Unmortgage
+from engine.rules.agents import check_options
+from engine.rules.legal import why_not_build
+from engine.chains.markov import PositionChain, chain_for
+from engine.sim.rollout import (
     SCORINGS,
     RolloutResult,
     simulate,
 )
-from engine.rollout_policy import PolicyLike, RolloutPolicy
-from engine.seeding import SeedLike
-from engine.strategic import StrategicTradeAgent, trade_key
-from engine.view import GameView
+from engine.sim.rollout_policy import PolicyLike, RolloutPolicy
+from engine.rules.seeding import SeedLike
+from solver.agents.strategic import StrategicTradeAgent, trade_key
+from engine.rules.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade

@@ -54,7 +54,7 @@ Decision points
         one safety check and no value.
     ``raise_cash``
         among legal building sales (hotels break as the engine breaks them,
-        :func:`engine.legal.hotel_break_levels`) and mortgages, the one with
+        :func:`engine.rules.legal.hotel_break_levels`) and mortgages, the one with
         the largest ``V`` afterwards (the least loss); ``None`` only when
         nothing is legal. No safety filter: these moves bring cash in.
     ``accept_trade``
@@ -101,12 +101,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import legal
-from engine.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
-from engine.agents import BaseAgent, check_options
-from engine.markov import PositionChain, chain_for
-from engine.seeding import SeedLike
-from engine.view import GameView
+from engine.rules import legal
+from engine.rules.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
+from engine.rules.agents import BaseAgent, check_options
+from engine.chains.markov import PositionChain, chain_for
+from engine.rules.seeding import SeedLike
+from engine.rules.view import GameView
 from models.board import HOTEL, Board
 from models.errors import InvalidTradeError
 from models.rules import Rules

@@ -1,7 +1,7 @@
 """The build frontier: the best rent reachable for each amount of cash spent on building.
 
 Values are expected rent per round, i.e. the long-run EPT of the exact chain
-(:func:`engine.ept.street_ept`, dollars per opponent turn) times the number of
+(:func:`engine.chains.ept.street_ept`, dollars per opponent turn) times the number of
 active opponents.
 
 Each complete set of the player is a *class* of a multiple-choice knapsack
@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.ept import street_ept
-from engine.markov import PositionChain
+from engine.chains.ept import street_ept
+from engine.chains.markov import PositionChain
 from models.board import HOTEL
 from models.state import GameState
 
@@ -226,7 +226,7 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
 def greedy_ranking(state: GameState, player: int, chain: PositionChain | None = None) -> list[tuple[int, int, float, float]]:
     """The seed's fast answer: each legal next building ``(square, cost, rent gain per round,
     gain per dollar)``, best per dollar first (mortgaged groups count their lifting cost)."""
-    from engine.legal import why_not_build
+    from engine.rules.legal import why_not_build
 
     chain = chain or PositionChain(state.board, state.rules, "long")
     out = []

@@ -11,7 +11,7 @@ mortgages inside a complete set is one of its options), and ``S`` the player's
 *spare lots*: unmortgaged properties with no buildings outside its complete
 sets. Mortgaging a subset ``M`` of ``S`` raises ``m(M) = sum of mortgage
 values`` and loses ``l(M)`` rent per round (the long-run EPT of those lots for
-their present owner, :func:`engine.ept.state_ept`, times the active
+their present owner, :func:`engine.chains.ept.state_ept`, times the active
 opponents), and lifting them later costs the interest ``i(M)``. A plan is a
 pair ``(b, M)`` with ``cost(b) <= c + m(M)``; it leaves cash ``c' = c + m(M) -
 cost(b)`` and is worth, over a horizon of ``H`` rounds::
@@ -23,7 +23,7 @@ back at half, every unmortgaged lot mortgaged: mortgaging moves value from
 lots to cash and leaves ``W`` unchanged; a building costs ``W`` half its price;
 lifting a mortgage costs its interest), ``P_ruin(w)`` the probability of
 ruin within ``turns`` turns from wealth ``w`` with the player's present holdings
-(:func:`engine.state_risk.ruin_within_by_wealth`, one backward pass for all
+(:func:`engine.chains.state_risk.ruin_within_by_wealth`, one backward pass for all
 wealths; :mod:`solver.analysis.reserve` uses the same curve), and ``L`` the
 cost of ruin: the player's net worth now plus ``H`` rounds of the rent it
 collects now and would gain, i.e. everything the plan counts on. Holding
@@ -46,7 +46,7 @@ effect on ``W'``. Rents are long-run EPT (no account of where the opponents
 stand now).
 
 Sources: the frontier's knapsack (Sinha and Zoltners 1979), the ruin chain of
-:mod:`engine.state_risk`; the funding rule (mortgage outside the building
+:mod:`engine.chains.state_risk`; the funding rule (mortgage outside the building
 sets, build to three houses) is the standard advice of Orbanes, *Monopoly:
 The World's Most Famous Game* (2007), ch. 8, and of Darzinskis, *Winning
 Monopoly* (1987).
@@ -60,9 +60,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.ept import state_ept
-from engine.markov import PositionChain
-from engine.state_risk import ruin_within_by_wealth
+from engine.chains.ept import state_ept
+from engine.chains.markov import PositionChain
+from engine.chains.state_risk import ruin_within_by_wealth
 from models.state import GameState
 from solver.analysis.frontier import Frontier, Option, build_frontier
 
@@ -177,7 +177,7 @@ def cheapest_funding(lots: list[SpareLot], horizon: int) -> tuple[np.ndarray, li
 
 class RuinCurve:
     """``P_ruin(w)``: ruin within ``turns`` turns from liquidation wealth ``w``, the holdings as
-    in ``state`` (:func:`engine.state_risk.ruin_within_by_wealth`), read at the grid point at or
+    in ``state`` (:func:`engine.chains.state_risk.ruin_within_by_wealth`), read at the grid point at or
     below ``w`` (conservative); wealth below the grid is ruin 1."""
 
     def __init__(self, state: GameState, player: int, chain: PositionChain, turns: int = 20, bucket: int = 50) -> None:

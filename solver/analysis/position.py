@@ -11,7 +11,7 @@ For ``player`` in ``state`` (rent in dollars per round, from
     supply allows, whatever the cash;
 ``net_flow``
     expected net cash per round: the rent it expects to collect
-    (:func:`engine.state_risk.expected_income`) minus what it expects to pay
+    (:func:`engine.chains.state_risk.expected_income`) minus what it expects to pay
     on its own turn (long-run landings per turn times the state's rents and
     taxes) plus the Go salary times the expected passes of Go per turn
     (rolls per turn x mean dice total / board size; card jumps ignored),
@@ -26,7 +26,7 @@ For ``player`` in ``state`` (rent in dollars per round, from
 ``slope``
     the frontier's rent gained per extra dollar at the player's spare cash;
 ``ruin_20``
-    probability of ruin within 20 turns (:func:`engine.state_risk.state_ruin_pmf`).
+    probability of ruin within 20 turns (:func:`engine.chains.state_risk.state_ruin_pmf`).
 
 The state: LOSING when ``net_flow < 0`` and ``ruin_20 > ruin_threshold``
 (default 0.25); else GROWING when ``build_roi >= roi_threshold`` (default
@@ -38,9 +38,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine import dice as dice_math
-from engine.markov import PositionChain, columns
-from engine.state_risk import expected_income, rent_vectors, state_ruin_pmf
+from engine.chains import dice as dice_math
+from engine.chains.markov import PositionChain, columns
+from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
 from models.state import GameState
 from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
 
@@ -141,7 +141,7 @@ def frontier_value(
 
     ``frontier`` is ``build_frontier(state, player, chain)`` when the caller has it (it
     does not depend on the player's cash)."""
-    from engine.ept import state_ept
+    from engine.chains.ept import state_ept
 
     chain = chain or PositionChain(state.board, state.rules, "long")
     fr = frontier if frontier is not None else build_frontier(state, player, chain)

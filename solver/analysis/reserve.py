@@ -3,11 +3,11 @@
 The reserve is the cash at which the ruin probability within 20 turns stays
 below epsilon (default 5%): the smallest cash ``c >= 0``, a multiple of
 ``bucket``, such that the player's probability of ruin within ``turns``
-turns (:func:`engine.state_risk.state_ruin_pmf`, long jail policy, with the
+turns (:func:`engine.chains.state_risk.state_ruin_pmf`, long jail policy, with the
 rent it expects to collect) is at most ``epsilon`` when its cash is ``c``
 and everything else is as in the state.
 
-Model (that of :mod:`engine.state_risk`):
+Model (that of :mod:`engine.chains.state_risk`):
 
 * Ruin is tested on the liquidation value (cash + buildings sold back +
   every unmortgaged property mortgaged), so with cash ``c`` the player's
@@ -32,7 +32,7 @@ Model (that of :mod:`engine.state_risk`):
   probability above ``epsilon``, the reserve returned is ``max_cash`` itself.
 
 All cash values come from one backward pass over the grid
-(:func:`engine.state_risk.ruin_within_by_wealth`), which costs about one
+(:func:`engine.chains.state_risk.ruin_within_by_wealth`), which costs about one
 forward run. With an explicit ``max_cash`` that is the whole computation.
 By default the top is first :func:`default_max_cash` (the larger of $2,000
 and the player's cash + $1,000, rounded up to a multiple of ``bucket``: the
@@ -49,8 +49,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.markov import PositionChain
-from engine.state_risk import ruin_within_by_wealth
+from engine.chains.markov import PositionChain
+from engine.chains.state_risk import ruin_within_by_wealth
 from models.state import GameState
 
 WIDEN_MARGIN = 1000
@@ -177,7 +177,7 @@ def relative_reserve(
 
 def reserves(state: GameState, players: Iterable[int | str] | None = None, **kw: Any) -> dict[int, int]:
     """:func:`cash_reserve` of several players (default: every active one),
-    by player index, sharing one :class:`~engine.markov.PositionChain`.
+    by player index, sharing one :class:`~engine.chains.markov.PositionChain`.
     Keyword arguments go to :func:`cash_reserve`."""
     if kw.get("chain") is None:
         kw["chain"] = PositionChain(state.board, state.rules, "long")

@@ -14,7 +14,7 @@ this module reads it as follows:
     (the exact position chain; doubles make it an expectation) and ``r(p)``
     the rent at the state's ownership and buildings (a utility's multiplier
     times the roll; the chance cards' double railroad rent and ten-times
-    utility rent included, :func:`engine.ept.state_ept`).
+    utility rent included, :func:`engine.chains.ept.state_ept`).
 ``R_l``
     the same difference over ``k`` full loops of the board with landings
     uniform over the board's squares: one loop takes ``n / E[total]`` rolls
@@ -53,9 +53,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import dice as dice_math
-from engine.ept import player_landing_blocks, state_ept
-from engine.markov import PositionChain
+from engine.chains import dice as dice_math
+from engine.chains.ept import player_landing_blocks, state_ept
+from engine.chains.markov import PositionChain
 from models.board import HOTEL
 from models.state import BANK, GameState
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.state import GameState
 from solver.analysis.frontier import build_frontier
 from solver.analysis.funded_build import funded_plan

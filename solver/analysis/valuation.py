@@ -8,12 +8,12 @@ For ``player`` buying ``square`` at ``price``::
 ``E[rent(t)]`` is the *extra* rent the player expects in round ``t`` because
 it owns the square: the sum over opponents ``q`` of the player's EPT with the
 square minus without it, evaluated on ``q``'s landings during its ``t``-th
-turn from where it stands now (:meth:`engine.markov.PositionChain.
+turn from where it stands now (:meth:`engine.chains.markov.PositionChain.
 expected_landings` blocks, not a stationary average). The difference
 includes the jump when the purchase completes a group: the player's other
 lots of that group start paying double (or more railroads/utilities raise
 each other's rent). ``dP_ruin`` is the change in the probability of ruin
-within ``ruin_turns`` turns (:func:`engine.state_risk.state_ruin_pmf`) caused
+within ``ruin_turns`` turns (:func:`engine.chains.state_risk.state_ruin_pmf`) caused
 by paying the price and holding the square; ``lambda`` is in dollars per
 unit of probability (the default $2,000 prices a 1 % rise in ruin at $20).
 
@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.ept import player_landing_blocks, state_ept
-from engine.markov import JailPolicy, PositionChain
-from engine.state_risk import state_ruin_pmf
+from engine.chains.ept import player_landing_blocks, state_ept
+from engine.chains.markov import JailPolicy, PositionChain
+from engine.chains.state_risk import state_ruin_pmf
 from models.state import BANK, GameState
 
 

@@ -1,6 +1,6 @@
 """Auction policy: how much to bid for an unowned lot, and whether to buy it at list price.
 
-The engine (:mod:`engine.game`) runs every auction as a second-price auction
+The engine (:mod:`engine.rules.game`) runs every auction as a second-price auction
 on sealed maxima: the highest maximum wins and pays the second-highest maximum
 plus $1 (capped at its own maximum); a bid is capped at the bidder's cash. In a
 second-price auction the price a bidder pays does not depend on its own
@@ -17,7 +17,7 @@ Indifference price ``p*``
     paid ``p``) and ``R(p)`` the state when the *most dangerous rival* wins it
     at ``p`` (the rival owns it and has paid ``min(p, its cash)``: a rival can
     never pay more than its cash, since bids are capped there). Both are played
-    by :func:`engine.rollout.simulate` (``rollouts`` games of ``horizon``
+    by :func:`engine.sim.rollout.simulate` (``rollouts`` games of ``horizon``
     rounds, every seat on the fixed rollout policy) on the same seed, hence on
     the same dice and cards (common random numbers), and
 
@@ -52,7 +52,7 @@ Most dangerous rival
     seat. With no active opponent the "rival" state is the state as it is.
 Liquidity cap
     cash plus the mortgage value of every lot the player could mortgage now
-    (:func:`engine.legal.legal_mortgages`: its own unmortgaged lots in groups
+    (:func:`engine.rules.legal.legal_mortgages`: its own unmortgaged lots in groups
     without buildings). Buildings sold back are *not* counted (selling them
     destroys rent), nor is the lot being auctioned. The engine caps a bid at
     cash, so this cap never binds there; it is reported for completeness.
@@ -79,10 +79,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.legal import legal_mortgages
-from engine.markov import PositionChain
-from engine.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
-from engine.rollout_policy import RolloutPolicy
+from engine.rules.legal import legal_mortgages
+from engine.chains.markov import PositionChain
+from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
+from engine.sim.rollout_policy import RolloutPolicy
 from models.errors import MonopolyError
 from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve
@@ -394,7 +394,7 @@ def auction_bid(
     ``turns``, ``bucket``, ``max_cash`` and ``chain`` go to
     :func:`solver.analysis.reserve.cash_reserve`; ``resolution`` is the bisection's
     stopping width in dollars; ``threads`` play each simulation (the same result for any
-    number, :func:`engine.rollout.simulate`). About ``4 + 2 (2 + log2(cash / resolution))``
+    number, :func:`engine.sim.rollout.simulate`). About ``4 + 2 (2 + log2(cash / resolution))``
     simulations (fewer when ``p*`` is 0 or censored).
 
     Raises

@@ -21,7 +21,7 @@ for the group* (:func:`strongest_rival`). Among the opponents who can still
 complete the group by buying (no lot of it held by anyone else), the one
 holding most of its lots; ties, and groups nobody else can complete, go to
 the opponent whose own win probability rises most, under the calibrated win
-model (:mod:`engine.win_model`, the evaluation the rollouts score their
+model (:mod:`engine.sim.win_model`, the evaluation the rollouts score their
 horizon with), when it gets the auctioned lot for nothing; then to the lower
 seat. This is the multi-player reduction (one rival, not a generalisation to
 three sides): the player nearest to completing is the one the race is
@@ -80,7 +80,7 @@ cost of the two successors (:mod:`solver.bidding.graph` for the conventions):
 Dollars
 -------
 *Money in play*: the two sides' cash. The engine caps every bid at the
-bidder's cash (:mod:`engine.game`: a second-price auction on sealed maxima),
+bidder's cash (:mod:`engine.rules.game`: a second-price auction on sealed maxima),
 so cash is the money either side can put into a bid; what it could raise by
 mortgaging is not in play during an auction. (The issue that asked for this
 module proposed spendable cash, cash plus mortgage values minus the ruin
@@ -114,7 +114,7 @@ same share of the money for Mediterranean Avenue as for Boardwalk), which
 looks wrong; but the simulated indifference price is nearly scale-free too
 (Spearman -0.03 with the list price on the same 200 situations, median
 ``p*`` a quarter of the bidder's cash), and a cap from static rent streams
-(:class:`engine.static_value.StaticValuation`, 20 rounds) lowered the rank
+(:class:`solver.analysis.static_value.StaticValuation`, 20 rounds) lowered the rank
 agreement with the simulation from 0.42 to 0.14 in every variant tried
 (later lots by coin or by landing, the rival's value counted in full, a half
 or a third, 20 or 40 rounds); so did scaling the terminal costs by a floor
@@ -147,8 +147,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine.markov import PositionChain, chain_for
-from engine.win_model import (
+from engine.chains.markov import PositionChain, chain_for
+from engine.sim.win_model import (
     WinModel,
     default_model,
     features_from_arrays,

@@ -42,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``analyze`` on the parsed ``args``: the exit status."""
-    from engine.markov import PositionChain
+    from engine.chains.markov import PositionChain
     from solver.analysis.summary import player_analysis
 
     state = read_state(args.state, args.rules)

@@ -30,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("mcp: the MCP SDK is not installed (pip install -e '.[mcp]')") from None
     from solver.mcp_server import main
 
-    main()
+    main(args.cli_main)  # the command line's own entry point, handed in (build_parser's default)
     return 0

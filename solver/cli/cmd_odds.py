@@ -1,6 +1,6 @@
 """``monopoly-trade odds``: the exact long-run share of rolls ending on each square (and in jail)
-from :class:`engine.markov.PositionChain`, and the expected rent per opponent turn (EPT,
-:func:`engine.ept.ept_table`) of each property and street group by development level or number
+from :class:`engine.chains.markov.PositionChain`, and the expected rent per opponent turn (EPT,
+:func:`engine.chains.ept.ept_table`) of each property and street group by development level or number
 held, for the standard board or a state file's board and rules, as a text table or one JSON object.
 """
 
@@ -31,8 +31,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``odds`` on the parsed ``args``: the exit status."""
-    from engine.ept import ept_table
-    from engine.markov import PositionChain
+    from engine.chains.ept import ept_table
+    from engine.chains.markov import PositionChain
     from models.board import standard_board
     from models.rules import Rules
 

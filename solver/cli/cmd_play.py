@@ -16,8 +16,8 @@ from solver import jsonsafe
 from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_arg, rules_line
 
 if TYPE_CHECKING:  # the engine is imported when a game is played, not when the CLI parses its arguments
-    from engine.actions import Event
-    from engine.game import Game
+    from engine.rules.actions import Event
+    from engine.rules.game import Game
     from models.state import GameState
 
 
@@ -77,9 +77,9 @@ class _RoundSaver:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``play`` on the parsed ``args``: the exit status."""
-    from engine.game import Game
-    from engine.seeding import game_seed_sequence, game_seeds
-    from engine.streams import SeededStream
+    from engine.rules.game import Game
+    from engine.rules.seeding import game_seed_sequence, game_seeds
+    from engine.rules.streams import SeededStream
     from engine.tournament import seating
     from solver.agents.registry import parse_agents
 

@@ -1,6 +1,6 @@
 """``monopoly-trade risk STATE``: the probability that a player is ruined (owes more than its
 liquidation value) at each of the next ``--turns`` turns and by then, from the exact (cash x
-position) chain of :func:`engine.state_risk.state_ruin_pmf`, as a text table or one JSON object.
+position) chain of :func:`engine.chains.state_risk.state_ruin_pmf`, as a text table or one JSON object.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def add_parser(subparsers: Any) -> None:
         help="ruin probability over the next turns",
         description=(
             "Probability that the player is ruined (owes more than its liquidation value) at each of the next "
-            "turns, by the exact (cash x position) chain of engine.state_risk."
+            "turns, by the exact (cash x position) chain of engine.chains.state_risk."
         ),
     )
     p.add_argument("state", help="a state file, or - for standard input")
@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``risk`` on the parsed ``args``: the exit status."""
-    from engine.state_risk import state_ruin_pmf
+    from engine.chains.state_risk import state_ruin_pmf
 
     state = read_state(args.state, args.rules)
     player = player_arg(state, args.player)

@@ -50,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``trial`` on the parsed ``args``: the exit status."""
-    from engine import novelty_catalogue as catalogue
+    from solver.novelty import catalogue as catalogue
     from solver.agents.registry import parse_agents
     from solver.novelty import trial as trials
 

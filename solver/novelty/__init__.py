@@ -1,6 +1,6 @@
 """Open-world novelties (seed 002): detection, adaptation and trials.
 
-The catalogue of novelties (rule changes) is :mod:`engine.novelty_catalogue`.
+The catalogue of novelties (rule changes) is :mod:`solver.novelty.catalogue`.
 
 Modules, one job each:
 

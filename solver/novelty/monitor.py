@@ -1,11 +1,11 @@
 """Novelty detection and adaptation: an agent's model of the board and rules, kept true to play.
 
-In a novelty trial (:mod:`engine.novelty_catalogue`, seed 002) the board and rules may
+In a novelty trial (:mod:`solver.novelty.catalogue`, seed 002) the board and rules may
 change between games without notice. The board is on the table: a player
 sees a changed board in the state. A hidden rule (the dice, the Go salary,
 the jail fine, the mortgage rate, the set sizes, a new rule) is not printed
 anywhere: the views show the *announced* rules
-(:class:`engine.view.GameView`), and only play reveals the truth.
+(:class:`engine.rules.view.GameView`), and only play reveals the truth.
 
 :class:`NoveltyMonitor` keeps the agent's *belief*, a ``(Board, Rules)``
 pair, and checks every observation against it:
@@ -85,7 +85,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import (
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -95,8 +95,8 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import Agent
-from engine.view import GameView
+from engine.rules.agents import Agent
+from engine.rules.view import GameView
 from models.board import HOTEL, Board
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState

@@ -6,7 +6,7 @@ that persists through the trial) and its opponents (fresh each game). Game
 ``i`` is seeded like game ``i`` of a tournament (``SeedSequence([S, i])``,
 seats rotated by ``i``: :mod:`engine.tournament`). From game
 ``injected_at`` on, the games are played on the novelty's board and rules
-(:mod:`engine.novelty_catalogue`); every view shows the standard rules (the announced
+(:mod:`solver.novelty.catalogue`); every view shows the standard rules (the announced
 ones), so a hidden change must be inferred. ``injected_at`` is drawn
 uniformly from ``[ceil(games/4), floor(3 games/4)]`` by
 ``SeedSequence([S, 0x4E4F56])``, so that both sides of the injection hold at
@@ -50,10 +50,10 @@ from typing import Any
 
 import numpy as np
 
-from engine import novelty_catalogue as catalogue
-from engine.game import Game
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.streams import SeededStream
+from solver.novelty import catalogue as catalogue
+from engine.rules.game import Game
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from engine.rules.streams import SeededStream
 from engine.tournament import parallel_map, read_rows, rewrite_rows, seating, wilson
 from models.board import standard_board
 from models.rules import Rules

@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment over the reference engine, with action masks.
 
-:class:`MonopolyAECEnv` lets a learner play seats of a :class:`engine.game.Game`
+:class:`MonopolyAECEnv` lets a learner play seats of a :class:`engine.rules.game.Game`
 one decision at a time (the Agent Environment Cycle of PettingZoo: ``reset``,
 then ``last``/``step`` for ``agent_selection`` until ``agents`` is empty). It
 passes ``pettingzoo.test.api_test`` and ``pettingzoo.test.seed_test``
@@ -70,7 +70,7 @@ Decisions and the action space
     ====================  =====================================================
 
     The mask marks exactly the actions the engine accepts now
-    (:mod:`engine.legal`'s listings for squares; a bid at most the seat's
+    (:mod:`engine.rules.legal`'s listings for squares; a bid at most the seat's
     cash; paying the fine only with the cash for it, a card only when held;
     ``place_building`` has no pass). A masked-out action raises
     :class:`models.errors.IllegalActionError` and leaves the environment as
@@ -88,7 +88,7 @@ Observations
     one dict shared by every agent for that step, copy it before changing
     it), ``"decision"`` (the pending question in words: kind, square,
     amount owed, building, trade) and, once the game is over, ``"result"``
-    (:meth:`engine.game.GameResult.to_dict`). The state dict is read while
+    (:meth:`engine.rules.game.GameResult.to_dict`). The state dict is read while
     the engine waits inside a turn: it loads with :func:`models.io.load_state`
     except in the one window where it breaks the file's turn rule: the
     decisions left in a turn whose player went bankrupt (the auctions of its
@@ -100,7 +100,7 @@ Rewards, termination, truncation
     round cap ``max_rounds``, the rules' ``round_limit`` or ``cash_target``,
     won by net worth), the winner gets +1 and every other live learner seat
     -1, and all are terminated. After
-    ``max_turns`` engine turns (a turn is one :meth:`engine.game.Game.play_turn`,
+    ``max_turns`` engine turns (a turn is one :meth:`engine.rules.game.Game.play_turn`,
     doubles included) the game is cut off: every live learner seat is
     truncated with reward 0. When no learner seat is left (every one
     bankrupt), the engine's game among the opponents is abandoned at once
@@ -109,8 +109,8 @@ Rewards, termination, truncation
 Seeding
     ``reset(seed=S)`` plays game 0 of a run seeded ``S`` and each later
     ``reset()`` without a seed the next game (game ``i`` is seeded
-    ``SeedSequence([S, i])``, :func:`engine.seeding.game_seed_sequence`, as
-    in tournaments); from it :func:`engine.seeding.game_seeds` derives the
+    ``SeedSequence([S, i])``, :func:`engine.rules.seeding.game_seed_sequence`, as
+    in tournaments); from it :func:`engine.rules.seeding.game_seeds` derives the
     dice-and-cards stream and one seed per seat for the opponents' agents. A
     first ``reset()`` without a seed draws ``S`` from the operating system.
     The same seed and the same actions give the same trajectory.
@@ -145,8 +145,8 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         f"solver.rl needs PettingZoo and Gymnasium ({err.name or err} is missing): pip install -e '.[rl]'"
     ) from err
 
-from engine import legal
-from engine.actions import (
+from engine.rules import legal
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -155,11 +155,11 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import Agent, BaseAgent
-from engine.game import Game, GameResult
-from engine.seeding import SeedLike, game_seed_sequence, game_seeds
-from engine.streams import SeededStream
-from engine.view import GameView
+from engine.rules.agents import Agent, BaseAgent
+from engine.rules.game import Game, GameResult
+from engine.rules.seeding import SeedLike, game_seed_sequence, game_seeds
+from engine.rules.streams import SeededStream
+from engine.rules.view import GameView
 from models.board import HOTEL
 from models.errors import IllegalActionError
 from models.io import (

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.rollout import RolloutResult, simulate
+from engine.sim.rollout import RolloutResult, simulate
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade, Transfer

@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.state import BANK, GameState
 from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel

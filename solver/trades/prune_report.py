@@ -42,11 +42,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.game import Game
-from engine.markov import PositionChain, chain_for
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.markov import PositionChain, chain_for
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.files import atomic_write
 from models.state import GameState
 from solver.analysis.reserve import cash_reserve

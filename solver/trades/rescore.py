@@ -1,9 +1,9 @@
 """Monte Carlo re-scoring of trade candidates (seed 000, Phases 2c and 2d).
 
 For each candidate the post-trade state is simulated by the batch kernel
-(:func:`engine.rollout.simulate`) on the same dice and cards as the state
+(:func:`engine.sim.rollout.simulate`) on the same dice and cards as the state
 without the trade (common random numbers), and every player's win
-probability is compared game by game (:func:`engine.rollout.paired_delta`).
+probability is compared game by game (:func:`engine.sim.rollout.paired_delta`).
 
 ``win_delta``, ``win_delta_se``
     per player, the mean paired change in win probability and its standard
@@ -23,7 +23,7 @@ probability is compared game by game (:func:`engine.rollout.paired_delta`).
     and the leader's win probability before the trade.
 ``acceptance``
     the probability that the counterparties accept: for a counterparty known
-    to be a :class:`engine.strategic.StrategicTradeAgent`, its own rule
+    to be a :class:`solver.agents.strategic.StrategicTradeAgent`, its own rule
     (1 or 0); otherwise a logistic in its win delta, ``1 / (1 + exp(-k
     delta))`` with ``k = 40`` (a +5-point gain is accepted 88% of the time);
     several counterparties accept independently (the product).
@@ -39,10 +39,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rollout import RolloutResult, paired_delta, simulate
-from engine.rollout_policy import PolicyLike, RolloutPolicy, seat_policies
-from engine.strategic import StrategicTradeAgent
-from engine.view import GameView
+from engine.sim.rollout import RolloutResult, paired_delta, simulate
+from engine.sim.rollout_policy import PolicyLike, RolloutPolicy, seat_policies
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
@@ -54,8 +54,8 @@ class RescoreSettings:
     """How candidates are simulated and judged.
 
     ``policy`` is the rollout policy, one for every seat or one per seat
-    (:data:`engine.rollout_policy.PolicyLike`); ``scoring`` how a rollout cut
-    at the horizon is scored (:func:`engine.rollout.simulate`); ``threads`` how many
+    (:data:`engine.sim.rollout_policy.PolicyLike`); ``scoring`` how a rollout cut
+    at the horizon is scored (:func:`engine.sim.rollout.simulate`); ``threads`` how many
     threads play each simulation (the result is the same for any number).
     """
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.rollout import RolloutResult, paired_delta, paired_worth_delta
+from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta
 from solver.trades.rescore import Rescored, beyond_noise
 
 MODES = ("fair", "best")

@@ -59,8 +59,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from engine.ept import railroad_ept, street_ept, utility_ept
-from engine.markov import PositionChain
+from engine.chains.ept import railroad_ept, street_ept, utility_ept
+from engine.chains.markov import PositionChain
 from models.state import BANK, GameState
 from models.trade import Trade, Transfer
 from solver.analysis.frontier import Frontier, build_frontier, group_options

@@ -67,7 +67,7 @@ the simulation they predict differs: the proposer holds in the rollouts (its
 baseline makes no trade), while a counterparty keeps trading there, so part of
 what a trade gives it would have come by a later trade anyway. Own weights
 are non-negative and rival weights non-positive (a trade is an intervention,
-so more rent or money must never hurt its holder; :mod:`engine.win_model`
+so more rent or money must never hurt its holder; :mod:`engine.sim.win_model`
 says why the signs are bounded). They are fitted by weighted least squares
 (scipy ``lsq_linear``, bounded-variable least squares) on simulated paired
 changes of trades sampled from games, by ``bench/fit_trade_model.py``; the
@@ -93,7 +93,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.state import BANK, GameState
 from solver.trades.space import GainTerms, LinearValues, TradeSpace, linear_values
 

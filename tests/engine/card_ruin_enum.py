@@ -1,10 +1,10 @@
-"""References for the card-cash approximation of :mod:`engine.state_risk` (test helpers).
+"""References for the card-cash approximation of :mod:`engine.chains.state_risk` (test helpers).
 
 :func:`exact_ruin_pmf_with_cards`
     The exact first-ruin PMF over the player's own turns with every card's
     real cash effect (no expectation), decks drawn with replacement. Written
     from the rules, independently of the engine and of the chain: every throw
-    and card is followed in the engine's order (:mod:`engine.game`): the throw
+    and card is followed in the engine's order (:mod:`engine.rules.game`): the throw
     moves the token (Go salary when passing or landing on Go), the square
     charges rent or tax, sends to jail or draws a card; a card that moves the
     token pays the salary when it passes Go, then the new square acts (a
@@ -12,7 +12,7 @@
     its dice multiplier times a fresh throw, every total enumerated); cash
     cards pay or collect, "each player" cards per active opponent, repairs on
     the player's own buildings; a Get Out of Jail Free card is kept and never
-    used (the passive :class:`engine.agents.BaseAgent` always rolls in jail).
+    used (the passive :class:`engine.rules.agents.BaseAgent` always rolls in jail).
     The player buys nothing. Doubles roll again, the third double goes to
     jail without moving; in jail (long policy) doubles leave and move with no
     extra throw, the last failure pays the fine, then moves by that throw.
@@ -41,9 +41,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine.streams import SeededStream
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.rules.streams import SeededStream
 from models.board import Card
 from models.state import BANK, GameState
 
@@ -231,8 +231,8 @@ def engine_own_turns_ruin(state: GameState, player: int, turns: int, games: int,
     """Monte Carlo with the reference engine, the player's own turns only.
 
     Each game copies ``state`` and plays the player's turns with
-    :class:`engine.game.Game` (passive :class:`engine.agents.BaseAgent` seats,
-    real decks shuffled by :class:`engine.streams.SeededStream` and drawn
+    :class:`engine.rules.game.Game` (passive :class:`engine.rules.agents.BaseAgent` seats,
+    real decks shuffled by :class:`engine.rules.streams.SeededStream` and drawn
     without replacement), handing the turn straight back to the player after
     each one: the opponents never move nor draw, so their holdings stay
     frozen and their cards neither move the player's cash nor the decks, as

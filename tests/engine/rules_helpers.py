@@ -2,7 +2,7 @@
 
 * :class:`ScriptedAgent`: an agent whose every answer is set by the test;
 * :func:`make_state`: a standard-board state with holdings set by square index;
-* :func:`make_game`: a :class:`engine.game.Game` on a :class:`ScriptedStream`
+* :func:`make_game`: a :class:`engine.rules.game.Game` on a :class:`ScriptedStream`
   with an :class:`InvariantChecker` and an :class:`EventLog` attached.
 
 Square indices of the standard board used throughout the tests (see
@@ -33,12 +33,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, Event, JailChoice
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine.invariants import InvariantChecker
-from engine.streams import ScriptedStream
-from engine.view import GameView
+from engine.rules.actions import Action, Event, JailChoice
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker
+from engine.rules.streams import ScriptedStream
+from engine.rules.view import GameView
 from models.board import standard_board
 from models.io import validate_state
 from models.rules import Rules

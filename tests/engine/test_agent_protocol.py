@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.actions import (
+from engine.rules.actions import (
     Action,
     Event,
     Mortgage,
@@ -17,10 +17,10 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import EVENT_KINDS, Agent, RandomAgent
-from engine.game import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Game
-from engine.streams import ScriptedStream, SeededStream
-from engine.view import GameView
+from engine.rules.agents import EVENT_KINDS, Agent, RandomAgent
+from engine.rules.game import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Game
+from engine.rules.streams import ScriptedStream, SeededStream
+from engine.rules.view import GameView
 from models.rules import PRESETS, Rules
 from models.state import GameState
 from models.trade import Trade, Transfer
@@ -226,6 +226,6 @@ def test_the_docs_list_every_decision_method() -> None:
 
 @pytest.mark.parametrize("name", ["MAX_ACTIONS_PER_PHASE", "MAX_TRADES_PER_PHASE"])
 def test_the_docs_give_the_limits(name: str) -> None:
-    from engine import game
+    from engine.rules import game
 
     assert f"`{name}` = {getattr(game, name)}" in _section("Limits and the budget")

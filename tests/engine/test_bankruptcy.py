@@ -1,4 +1,4 @@
-"""engine.bankruptcy: the ruin chain against a brute-force recursion over every dice
+"""engine.chains.bankruptcy: the ruin chain against a brute-force recursion over every dice
 outcome (exact cash, Fractions), forward iteration, and a seeded Monte Carlo of the
 same abstract model (seed 004, sections 2.1-2.3: no doubles, no jail; Go salary once
 per move when passing or landing on square 0; ruin when cash <= 0, tested before
@@ -12,8 +12,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from engine import dice as dm
-from engine.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
+from engine.chains import dice as dm
+from engine.chains.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
 from models.rules import DiceSpec
 
 TWO_D6 = dm.exact_total_pmf(DiceSpec())

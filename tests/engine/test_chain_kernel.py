@@ -1,4 +1,4 @@
-"""The ruin chains' compiled loops (:mod:`engine._chain_kernel`) against their NumPy/SciPy
+"""The ruin chains' compiled loops (:mod:`engine.chains._chain_kernel`) against their NumPy/SciPy
 forms, bit for bit: the matrices and ruin vectors of every move set, the backward pass from
 zero and from one, and the forward run, on every bundled instance under four rule sets."""
 
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.bankruptcy as bk
-import engine.state_risk as sr
+import engine.chains.bankruptcy as bk
+import engine.chains.state_risk as sr
 from models.errors import InvalidStateError
 from models.io import load_state
 from models.rules import PRESETS
@@ -117,13 +117,13 @@ def test_compiled_moves_match_on_awkward_cash(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_csr_add_is_scipys_sum_entry_for_entry() -> None:
-    """:func:`engine._chain_kernel.csr_add` against ``a + b``: the same row pointers, columns
+    """:func:`engine.chains._chain_kernel.csr_add` against ``a + b``: the same row pointers, columns
     in the same order and values to the bit, on canonical pairs (SciPy's merge) and on pairs
     with duplicates and unsorted columns (its general path), with cancelling entries dropped."""
     pytest.importorskip("numba")
     import scipy.sparse as sp
 
-    from engine._chain_kernel import csr_add
+    from engine.chains._chain_kernel import csr_add
 
     rng = np.random.default_rng(5)
     kinds = set()

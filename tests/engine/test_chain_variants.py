@@ -1,8 +1,8 @@
-"""engine.markov under the rule variants: every doubles and jail variant, the presets.
+"""engine.chains.markov under the rule variants: every doubles and jail variant, the presets.
 
 * Exactness: on tiny boards without cards, every row of the turn matrix and of
   the landings equals an enumeration written from the engine's rules
-  (:meth:`engine.game.Game._roll_and_move`, ``_jail_turn``), roll by roll in
+  (:meth:`engine.rules.game.Game._roll_and_move`, ``_jail_turn``), roll by roll in
   exact fractions, for each variant, two dice and both jail policies.
 * By hand: a board with no Go To Jail and no cards is a random walk on a
   cycle: its turn matrix is circulant, so the stationary distribution is
@@ -15,7 +15,7 @@
 * Against the reference engine in movement-only mode, for every preset and
   every single doubles and jail variant: the landings per turn within 4
   batch-means standard errors on every square (the count of
-  :class:`engine.landing.RollLandings`); where the variant's table is far
+  :class:`engine.chains.landing.RollLandings`); where the variant's table is far
   from the standard one at this sample size, the simulation must also reject
   the standard chain.
 """
@@ -28,7 +28,7 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.markov import ChainError, PositionChain, columns, turn_shape
+from engine.chains.markov import ChainError, PositionChain, columns, turn_shape
 from models.board import parse_board, standard_board
 from models.rules import PRESETS, DiceSpec, Rules
 from tests.engine.test_markov import enumerate_turn, simulate

@@ -1,6 +1,6 @@
 """Conformance: whole games of random agents with every invariant checked after every event.
 
-The invariants are those of :mod:`engine.invariants` (dollar ledger from the
+The invariants are those of :mod:`engine.rules.invariants` (dollar ledger from the
 event feed, single ownership, supply, even building, no buildings on
 incomplete or mortgaged groups, cash never negative, bankrupt players own
 nothing, jail consistency). ``bench/soak.py`` runs the same check over many
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.game import Game
-from engine.invariants import InvariantChecker, check_state
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.agents import RandomAgent
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker, check_state
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 from models.state import GameState
 
@@ -64,7 +64,7 @@ def test_games_from_every_instance_keep_every_invariant(name: str) -> None:
 
 def test_invariant_checker_catches_a_broken_ledger() -> None:
     """The checker is not vacuous: a dollar created outside the event feed is caught."""
-    from engine.invariants import InvariantViolation
+    from engine.rules.invariants import InvariantViolation
 
     state = GameState.new_game(["A", "B"])
     stream_seed, seats = game_seeds(3, 2)

@@ -1,4 +1,4 @@
-"""engine.dice against brute-force enumeration of every throw (itertools.product)."""
+"""engine.chains.dice against brute-force enumeration of every throw (itertools.product)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from engine import dice as dm
+from engine.chains import dice as dm
 from models.rules import DiceSpec
 
 CASES = [

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.game import Game
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.agents import RandomAgent
+from engine.rules.game import Game
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 
 INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))

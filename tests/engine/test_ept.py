@@ -1,4 +1,4 @@
-"""engine.ept: expected rent per opponent turn, against the chain's landings by
+"""engine.chains.ept: expected rent per opponent turn, against the chain's landings by
 hand, the reference engine's rent rule, and a movement-only Monte Carlo that
 weights railroad landings by the nearest-railroad card's multiplier."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.ept import ept_table, long_run_blocks, state_ept
-from engine.game import Game
-from engine.landing import JailPolicyAgent
-from engine.markov import PositionChain, columns
-from engine.streams import SeededStream
+from engine.chains.ept import ept_table, long_run_blocks, state_ept
+from engine.rules.game import Game
+from engine.chains.landing import JailPolicyAgent
+from engine.chains.markov import PositionChain, columns
+from engine.rules.streams import SeededStream
 from models.board import standard_board
 from models.io import load_state
 from models.rules import Rules
@@ -227,7 +227,7 @@ def test_state_ept_agrees_with_engine_rent(chain):
 def test_time_dependent_blocks(chain):
     """Passing the blocks of one turn's landings gives that turn's expected rent."""
     state = load_state(INSTANCES / "late-game-house-shortage.json")
-    from engine.ept import blocks_from  # the documented way to build per-turn blocks
+    from engine.chains.ept import blocks_from  # the documented way to build per-turn blocks
 
     dist = chain.distributions(0, 2)
     land = dist @ chain.L

@@ -1,4 +1,4 @@
-"""The batch kernel's group masks (``engine._kernel.MASK_BITS``) against a recount.
+"""The batch kernel's group masks (``engine.sim._kernel.MASK_BITS``) against a recount.
 
 The kernel keeps, per player, bit masks of the groups it owns a lot of, holds
 completely, is one short of (a street group, by the count), has a mortgaged
@@ -6,7 +6,7 @@ lot in and has an unmortgaged lot in, and updates them on every change of
 owner and mortgage. The act phase, the trade, the liquidation and the net
 worth visit only the groups of a mask, so a stale bit would change the game.
 Here the masks and the lot counts at the end of a game (the work state that
-:func:`engine._kernel.run_batch` leaves behind) are recounted from the owners
+:func:`engine.sim._kernel.run_batch` leaves behind) are recounted from the owners
 and mortgages alone, on every bundled instance and on a board with more
 groups than one 32-bit word holds.
 """
@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine import _kernel as k
-from engine.rollout_policy import RolloutPolicy
-from engine.rollout_tables import encode
-from engine.streams import stream_keys
+from engine.sim import _kernel as k
+from engine.sim.rollout_policy import RolloutPolicy
+from engine.sim.rollout_tables import encode
+from engine.rules.streams import stream_keys
 from models.io import load_state
 from models.rules import PRESETS
 from models.state import GameState

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.landing import default_landing_table, simulate_landings
-from engine.markov import PositionChain, columns
+from engine.chains.landing import default_landing_table, simulate_landings
+from engine.chains.markov import PositionChain, columns
 from models.board import standard_board
 from models.rules import Rules
 

@@ -1,8 +1,8 @@
-"""engine.markov: the exact position chain against hand enumeration, published
+"""engine.chains.markov: the exact position chain against hand enumeration, published
 figures and the reference engine played in movement-only mode.
 
-The Monte Carlo checks drive :class:`engine.game.Game` directly (one token, the
-other seat idle, as :func:`engine.landing.simulate_landings` does) with an
+The Monte Carlo checks drive :class:`engine.rules.game.Game` directly (one token, the
+other seat idle, as :func:`engine.chains.landing.simulate_landings` does) with an
 observer of our own that counts ``roll_end`` events per turn; standard errors
 come from batch means over consecutive turns (turns are correlated through the
 position). Every square and the in-jail entry must agree with the chain's
@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.game import Game
-from engine.landing import JailPolicyAgent, RollLandings
-from engine.markov import PositionChain, columns
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.chains.landing import JailPolicyAgent, RollLandings
+from engine.chains.markov import PositionChain, columns
+from engine.rules.streams import SeededStream
 from models.board import parse_board, standard_board
 from models.io import load_state
 from models.rules import DiceSpec, Rules
@@ -51,7 +51,7 @@ def row_rolls(chain: PositionChain) -> np.ndarray:
 def simulate(board, rules, policy: str, n_turns: int, seed: int, batches: int = 100):
     """Play ``n_turns`` movement-only turns of one token; return (mean, batch-means SE, rolls) of
     the ``n + 1`` landings per turn (square, then in jail), counted per roll
-    (:class:`engine.landing.RollLandings`: a turn sat out in jail lands nowhere)."""
+    (:class:`engine.chains.landing.RollLandings`: a turn sat out in jail lands nowhere)."""
     state = GameState.new_game(["token", "idle"], board, rules)
     counts = np.zeros((batches, board.size + 1))
     observe = RollLandings(board, 0, counts[0])
@@ -119,7 +119,7 @@ def enumerate_turn(board, rules: Rules, policy: str, state: int):
     """One turn from ``state`` on a board without card squares, roll by roll as the engine plays it.
 
     Returns (end-state distribution, landings per square + in jail, expected rolls), in
-    fractions. Written from :mod:`engine.game`, not from the chain: a double counts towards
+    fractions. Written from :mod:`engine.rules.game`, not from the chain: a double counts towards
     ``doubles_to_jail`` only under ``doubles_again`` (else every double is the first); the
     ``doubles_to_jail``-th jails without moving; a double rolls again under ``doubles_again``.
     In jail: no roll unless ``jail_doubles`` or the last turn pays; a double with
@@ -402,7 +402,7 @@ def test_loaded_dice_change_the_table_and_match_the_engine(std_long):
 def test_chain_for_shares_one_chain_per_board_and_rules() -> None:
     import dataclasses
 
-    from engine.markov import chain_for
+    from engine.chains.markov import chain_for
 
     a = chain_for(standard_board(), Rules())
     rebuilt = dataclasses.replace(standard_board())  # equal content, another object

@@ -1,4 +1,4 @@
-"""The novelty catalogue (:mod:`engine.novelty_catalogue`): what each novelty changes, that the
+"""The novelty catalogue (:mod:`solver.novelty.catalogue`): what each novelty changes, that the
 reference engine plays it, and that the exact chain and the EPT reflect it.
 
 Every check compares with something independent: the printed numbers of the
@@ -17,25 +17,25 @@ from itertools import product
 import numpy as np
 import pytest
 
-from engine import _kernel as kernel
-from engine import legal
-from engine import novelty_catalogue as nv
-from engine.actions import Build, Mortgage, Unmortgage
-from engine.dice import total_pmf
-from engine.ept import ept_table, long_run_blocks, state_ept
-from engine.game import Game
-from engine.landing import JailPolicyAgent
-from engine.markov import PositionChain, columns, resolution
-from engine.rollout import (
+from engine.sim import _kernel as kernel
+from engine.rules import legal
+from solver.novelty import catalogue as nv
+from engine.rules.actions import Build, Mortgage, Unmortgage
+from engine.chains.dice import total_pmf
+from engine.chains.ept import ept_table, long_run_blocks, state_ept
+from engine.rules.game import Game
+from engine.chains.landing import JailPolicyAgent
+from engine.chains.markov import PositionChain, columns, resolution
+from engine.sim.rollout import (
     GAME_FIELDS,
     TraceLayout,
     kernel_trace,
     reference_trace,
     simulate,
 )
-from engine.rollout_policy import RolloutPolicy
-from engine.rollout_tables import encode
-from engine.streams import SeededStream, stream_keys
+from engine.sim.rollout_policy import RolloutPolicy
+from engine.sim.rollout_tables import encode
+from engine.rules.streams import SeededStream, stream_keys
 from models.board import Board, Square, standard_board
 from models.io import load_state, state_to_dict
 from models.rules import DiceSpec, Rules

@@ -1,4 +1,4 @@
-"""The kernel's compile hook (:mod:`engine._nowrap`): a registered module's signed indices
+"""The kernel's compile hook (:mod:`engine.sim._nowrap`): a registered module's signed indices
 are not wrapped (a negative one is out of range, which bounds checking reports), an
 unregistered module's still are, and the mangled prefix is numba's own."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine._nowrap import _mangled
+from engine.sim._nowrap import _mangled
 
 PROBE = '''
 import numpy as np
@@ -25,7 +25,7 @@ def at(a, i):
 
 
 def _probe(tmp_path: Path, name: str, registered: bool) -> object:
-    register = f"from engine import _nowrap\n_nowrap.register({name!r})" if registered else ""
+    register = f"from engine.sim import _nowrap\n_nowrap.register({name!r})" if registered else ""
     (tmp_path / f"{name}.py").write_text(PROBE.format(register=register))
     sys.path.insert(0, str(tmp_path))
     try:
@@ -51,7 +51,7 @@ def test_mangled_prefix_is_numbas() -> None:
     pytest.importorskip("numba")
     from numba.core import itanium_mangler
 
-    assert _mangled("engine._kernel") == "_ZN6engine7_kernel"
+    assert _mangled("engine.sim._kernel") == "_ZN6engine3sim7_kernel"
     assert _mangled("kernel_this") == "_ZN11kernel_this"
-    for module in ("engine._kernel", "kernel_this", "a.b_c.d9", "pkg.9lives"):
+    for module in ("engine.sim._kernel", "kernel_this", "a.b_c.d9", "pkg.9lives"):
         assert itanium_mangler.mangle(f"{module}.fn", ()) == _mangled(module) + "2fnE"

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import _kernel as kernel
-from engine.game import Game
-from engine.rollout import (
+from engine.sim import _kernel as kernel
+from engine.rules.game import Game
+from engine.sim.rollout import (
     GAME_FIELDS,
     REASON_CODES,
     TraceLayout,
@@ -21,9 +21,9 @@ from engine.rollout import (
     reference_trace,
     simulate,
 )
-from engine.rollout_policy import PolicyAgent, RolloutPolicy
-from engine.rollout_tables import encode
-from engine.streams import (
+from engine.sim.rollout_policy import PolicyAgent, RolloutPolicy
+from engine.sim.rollout_tables import encode
+from engine.rules.streams import (
     CounterStream,
     SeededStream,
     counter_uniform,
@@ -214,7 +214,7 @@ def test_model_scores_are_the_model_on_the_reference_engine_end_state() -> None:
     (same counter stream) to the horizon; a game it ends by bankruptcy scores 1 for the
     winner, else the shipped horizon model is applied to its final GameState (the
     single-state feature path, not the kernel's arrays)."""
-    from engine.win_model import default_model
+    from engine.sim.win_model import default_model
 
     state = load_state(INSTANCES / "midgame-no-monopolies.json")
     n, horizon = 24, 12
@@ -295,11 +295,11 @@ def test_counter_stream_is_a_fair_stream() -> None:
 
 
 # ---------------------------------------------------------------------------
-# the rollout policy's trades and mortgages (engine.rollout_policy)
+# the rollout policy's trades and mortgages (engine.sim.rollout_policy)
 # ---------------------------------------------------------------------------
 def test_policy_parameters_and_seat_policies() -> None:
-    from engine import _kernel
-    from engine.rollout_policy import seat_policies
+    from engine.sim import _kernel
+    from engine.sim.rollout_policy import seat_policies
 
     pol = RolloutPolicy()
     assert pol.trade and pol.mortgage_to_build and pol.sell_premium == 100
@@ -321,7 +321,7 @@ def test_policy_parameters_and_seat_policies() -> None:
 
 
 def _views(state: GameState):  # type: ignore[no-untyped-def]
-    from engine.view import GameView
+    from engine.rules.view import GameView
 
     return [GameView(state, i) for i in range(len(state.players))]
 
@@ -332,7 +332,7 @@ def test_policy_trades_in_the_midgame() -> None:
     (yellow $800 against pink $440), pays half the difference; Ann and Bob swap
     Kentucky for New York (red $680 against orange $560: Bob pays $60). With Bob
     held, Ann buys Connecticut from Cy at twice its price instead."""
-    from engine.rollout_policy import accepts, find_trade
+    from engine.sim.rollout_policy import accepts, find_trade
 
     state = load_state(INSTANCES / "midgame-no-monopolies.json")
     views = _views(state)
@@ -359,7 +359,7 @@ def test_policy_mortgages_to_build_and_holds_off_lifting() -> None:
     until a $50 house leaves $150, builds, and does not lift a lot outside her
     complete groups while she still has a house to build. Both engines play
     the same games from there."""
-    from engine.actions import Build, Mortgage
+    from engine.rules.actions import Build, Mortgage
 
     state = load_state(INSTANCES / "midgame-no-monopolies.json")
     conn = state.square_of("Connecticut Avenue")
@@ -389,8 +389,8 @@ def test_stream_keys_are_mix64_of_the_golden_sequence() -> None:
     """The vectorised keys (uint64 arithmetic wrapping modulo 2**64) are the definition's
     ``mix64(B + g * golden)`` with Python integers, for several seeds, offsets (one near
     2**63, where the sums wrap) and lengths; a larger run extends a smaller one."""
-    from engine.seeding import as_seed_sequence
-    from engine.streams import _GOLDEN, _MASK, mix64
+    from engine.rules.seeding import as_seed_sequence
+    from engine.rules.streams import _GOLDEN, _MASK, mix64
 
     for seed in (0, 3, 2**40 + 7, np.random.SeedSequence(9)):
         base = int(as_seed_sequence(seed).generate_state(1, np.uint64)[0])

@@ -4,9 +4,9 @@ agree after every turn on the doubles counter after each roll of the turn,
 cash, positions, jail, bankruptcy, net worths, held Get Out of Jail Free cards
 (who holds which, in which order), ownership, buildings, mortgages, both
 decks (order of the cards left, shuffles, held cards), and, once the game is
-over, on its winner and why it ended (:class:`engine.rollout.TraceLayout`).
+over, on its winner and why it ended (:class:`engine.sim.rollout.TraceLayout`).
 A low round cap checks the capped winner, ties included, also against
-:func:`engine.rollout.simulate`, the untraced kernel.
+:func:`engine.sim.rollout.simulate`, the untraced kernel.
 
 The policies: the default (trades and mortgages to build), two variants of
 it, the old one (``trade=False, mortgage_to_build=False``), and one policy
@@ -32,10 +32,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine._kernel import TRACE_ROLLS
-from engine.actions import Event
-from engine.game import POT_REASONS, Game
-from engine.rollout import (
+from engine.sim._kernel import TRACE_ROLLS
+from engine.rules.actions import Event
+from engine.rules.game import POT_REASONS, Game
+from engine.sim.rollout import (
     DECK_FIELDS,
     GAME_FIELDS,
     PLAYER_FIELDS,
@@ -46,8 +46,8 @@ from engine.rollout import (
     reference_trace,
     simulate,
 )
-from engine.rollout_policy import RolloutPolicy
-from engine.streams import stream_keys
+from engine.sim.rollout_policy import RolloutPolicy
+from engine.rules.streams import stream_keys
 from models.board import HOTEL
 from models.io import load_state, repair_state, validate_state
 from models.rules import PRESETS, VARIANT_FIELDS, DiceSpec, Rules

@@ -1,4 +1,4 @@
-"""engine.state_risk.ruin_within_by_wealth: the backward pass against the forward chain.
+"""engine.chains.state_risk.ruin_within_by_wealth: the backward pass against the forward chain.
 
 * At the grid point of the player's own wealth it equals
   ``state_ruin_pmf(...)[1:].sum()`` (entry 0, ruin before moving, is 0 for a
@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.markov import JailPolicy, PositionChain
-from engine.state_risk import ruin_within_by_wealth, state_ruin_pmf
+from engine.chains.markov import JailPolicy, PositionChain
+from engine.chains.state_risk import ruin_within_by_wealth, state_ruin_pmf
 from models.io import load_state
 from models.rules import PRESETS, Rules
 from models.state import GameState
@@ -130,7 +130,7 @@ VARIANT_RULES = {
     "sit-out-free": Rules(jail_doubles=False, jail_release="free"),
     "jail-2-no-doubles": Rules(max_jail_rolls=2, jail_doubles=False),
 }
-"""Rule variants that change the turn's rolls (:func:`engine.state_risk.roll_slots`) or the jail rows."""
+"""Rule variants that change the turn's rolls (:func:`engine.chains.state_risk.roll_slots`) or the jail rows."""
 
 
 @pytest.mark.parametrize("income", [True, False])

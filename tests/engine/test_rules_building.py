@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Build, SellBuilding
+from engine.rules.actions import Build, SellBuilding
 from models.errors import IllegalActionError
 from models.rules import Rules
 from tests.engine.rules_helpers import (

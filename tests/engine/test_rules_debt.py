@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Build, Mortgage, ProposeTrade
+from engine.rules.actions import Build, Mortgage, ProposeTrade
 from models.errors import IllegalActionError
 from models.state import BANK
 from models.trade import Trade

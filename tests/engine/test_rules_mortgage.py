@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Build, Mortgage, Unmortgage
+from engine.rules.actions import Build, Mortgage, Unmortgage
 from models.errors import IllegalActionError
 from tests.engine.rules_helpers import (
     BALTIC,

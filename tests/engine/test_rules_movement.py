@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.game import Game
-from engine.invariants import InvariantChecker
-from engine.streams import SeededStream
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker
+from engine.rules.streams import SeededStream
 from models.rules import DiceSpec, Rules
 from models.state import BANK
 from tests.engine.rules_helpers import (

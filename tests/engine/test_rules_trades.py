@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import ProposeTrade, Unmortgage
+from engine.rules.actions import ProposeTrade, Unmortgage
 from models.errors import IllegalActionError
 from models.state import BANK
 from models.trade import Trade, Transfer

@@ -2,8 +2,8 @@
 
 Each test scripts the dice and cards of a short game and checks the engine's
 moves and payments against the rule as written in ``models/rules.py`` and the
-module docstring of :mod:`engine.game`, by hand. Every game runs with the
-:class:`engine.invariants.InvariantChecker` (which also checks that the
+module docstring of :mod:`engine.rules.game`, by hand. Every game runs with the
+:class:`engine.rules.invariants.InvariantChecker` (which also checks that the
 players' cash, the Free Parking pot and a finite bank add up to the money at
 the start).
 """
@@ -14,11 +14,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.actions import Build, Mortgage, SellBuilding
-from engine.game import Game
-from engine.invariants import InvariantChecker
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.actions import Build, Mortgage, SellBuilding
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.errors import InvalidStateError
 from models.io import load_state, state_to_dict
 from models.rules import PRESETS, Rules

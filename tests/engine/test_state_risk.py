@@ -1,6 +1,6 @@
-"""engine.state_risk.state_ruin_pmf: the state-derived ruin chain, checked independently.
+"""engine.chains.state_risk.state_ruin_pmf: the state-derived ruin chain, checked independently.
 
-* Monte Carlo against the reference engine (engine.game.Game with passive
+* Monte Carlo against the reference engine (engine.rules.game.Game with passive
   BaseAgents): a player A that owns nothing against B's developed monopolies.
   The chain draws cards memorylessly and uses their expected cash, the engine
   shuffles real decks, and B's own cards move A's cash too (B's "Chairman of
@@ -38,12 +38,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine import state_risk as sr
-from engine.markov import JailPolicy
-from engine.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
-from engine.streams import SeededStream
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.chains import state_risk as sr
+from engine.chains.markov import JailPolicy
+from engine.chains.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
+from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.rules import PRESETS
 from models.state import BANK, GameState
@@ -200,7 +200,7 @@ def brute_force_pmf(
 ) -> list[Any]:
     """Exact first-ruin PMF over ``player``'s next turns by enumerating every throw.
 
-    Rules as the engine plays them (:mod:`engine.game`), the variants of
+    Rules as the engine plays them (:mod:`engine.rules.game`), the variants of
     ``state.rules`` included: a throw moves the token (Go salary when passing or
     landing on Go, twice when it ends on Go under ``go_landing_bonus``), then
     the square charges (rent of another's street or railroad, tax), sends to
@@ -515,7 +515,7 @@ def test_jail_fine_is_charged_before_the_salary_of_the_roll_out() -> None:
 
 def test_brute_force_matches_engine_on_scripted_jail_fine() -> None:
     """The brute force's order (fine first) is the engine's: a scripted third failed roll."""
-    from engine.streams import ScriptedStream
+    from engine.rules.streams import ScriptedStream
 
     doc = {
         "format": "monopoly-state/1",
@@ -583,7 +583,7 @@ def test_ruin_pmf_exact_under_variants(variant: str, where: str) -> None:
     """The chain against the enumeration (floats) under each variant: bucket 1, 6 turns, 1e-12.
 
     The enumeration follows the engine's doubles, jail and Go rules directly; the chain steps
-    through the rolls of a turn as :func:`engine.markov.turn_shape` says (an unbounded turn
+    through the rolls of a turn as :func:`engine.chains.markov.turn_shape` says (an unbounded turn
     stopped at ``ROLL_TAIL``, the enumeration at 1e-16)."""
     make, jail = VARIANT_STATES[where]
     state = _variant(make(), VARIANTS[variant])
@@ -621,7 +621,7 @@ def test_replacement_draws_leave_held_cards_out() -> None:
     """``card_draw="replacement"``: the engine draws over the cards no player holds. B holds the
     deck's Get Out of Jail Free card: the chain draws over the other six (the enumeration given
     that deck), while shuffled decks keep the whole deck (the memoryless approximation)."""
-    from engine.state_risk import held_cards
+    from engine.chains.state_risk import held_cards
 
     doc = _cards_doc(0, 0)
     doc["players"][1]["jail_cards"] = 1
@@ -911,7 +911,7 @@ def test_matvec_is_the_operator_to_the_bit() -> None:
     back to it for anything but float64 CSR)."""
     import scipy.sparse as sp
 
-    from engine.state_risk import _matvec
+    from engine.chains.state_risk import _matvec
 
     rng = np.random.default_rng(0)
     for _ in range(30):

@@ -1,4 +1,4 @@
-"""The horizon value (engine/win_model.py): features by hand and by a second path, the fit
+"""The horizon value (engine/sim/win_model.py): features by hand and by a second path, the fit
 against data drawn from a known model, the gradient against finite differences, the file checks."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import win_model as wm
-from engine.ept import state_ept
-from engine.markov import chain_for
+from engine.sim import win_model as wm
+from engine.chains.ept import state_ept
+from engine.chains.markov import chain_for
 from models.io import load_state
 from models.state import GameState
 
@@ -213,11 +213,11 @@ def _random_end_states(state: GameState, games: int, rng: np.random.Generator) -
 
 @pytest.mark.parametrize("name", ["midgame-no-monopolies", "late-game-house-shortage", "mini-board", "two-player", "novelty-rules"])
 def test_compiled_features_are_numpys_to_the_bit(name: str) -> None:
-    """The compiled features that score simulated games (:mod:`engine._features_kernel`) are
-    :func:`engine.win_model.features_from_arrays` bit for bit, on 600 random end states of each
+    """The compiled features that score simulated games (:mod:`engine.sim._features_kernel`) are
+    :func:`engine.sim.win_model.features_from_arrays` bit for bit, on 600 random end states of each
     board (monopolies, buildings, mortgages, bankrupt players, negative cash) and on the
     instance itself; so are the win probabilities read from them."""
-    from engine._features_kernel import features
+    from engine.sim._features_kernel import features
 
     state = load_state(Path(__file__).resolve().parents[2] / "instances" / f"{name}.json")
     tables = wm.tables_for(state.board, state.rules)
@@ -233,10 +233,10 @@ def test_compiled_features_are_numpys_to_the_bit(name: str) -> None:
 
 
 def test_compiled_sum_is_numpys_reduce_to_the_bit() -> None:
-    """The features' sums (:func:`engine._features_kernel._sum`) are ``np.add.reduce`` bit for bit
+    """The features' sums (:func:`engine.sim._features_kernel._sum`) are ``np.add.reduce`` bit for bit
     at every length up to 248 (one pairwise block up to 128 values, two halves above), with
     zeros mixed in as the masked sums have them; the fields it unpacks are the tables' own."""
-    from engine._features_kernel import MAX_LEN, TABLE_FIELDS, _sum
+    from engine.sim._features_kernel import MAX_LEN, TABLE_FIELDS, _sum
 
     assert TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(wm.BoardTables))
     rng = np.random.default_rng(3)

@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.actions import Event, ProposeTrade
-from engine.game import Game
-from engine.invariants import InvariantChecker, check_state
-from engine.rollout import RolloutResult
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent, trade_key
-from engine.streams import SeededStream
-from engine.view import GameView
+from engine.rules.actions import Event, ProposeTrade
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker, check_state
+from engine.sim.rollout import RolloutResult
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent, trade_key
+from engine.rules.streams import SeededStream
+from engine.rules.view import GameView
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
@@ -440,7 +440,7 @@ def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest
 def test_default_rollout_policy_is_the_policys_own_default() -> None:
     """The agent's ``sell_premium`` and ``rollout_mortgage`` defaults leave the rollout policy at
     :class:`RolloutPolicy`'s defaults (the agent spells the premium out as a literal)."""
-    from engine.rollout_policy import RolloutPolicy
+    from engine.sim.rollout_policy import RolloutPolicy
 
     assert SubgraphTradeAgent(0).rollout_policy == RolloutPolicy()
     assert SubgraphTradeAgent(0, sell_premium=500, rollout_mortgage=False).rollout_policy == RolloutPolicy(sell_premium=500, mortgage_to_build=False)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.actions import Build, Event, Mortgage, ProposeTrade
-from engine.markov import PositionChain
-from engine.strategic import trade_key
-from engine.view import GameView
+from engine.rules.actions import Build, Event, Mortgage, ProposeTrade
+from engine.chains.markov import PositionChain
+from solver.agents.strategic import trade_key
+from engine.rules.view import GameView
 from models.io import load_state
 from models.state import GameState
 from solver.agents.subgraph_agent import SubgraphTradeAgent

@@ -3,7 +3,7 @@
 Independent checks: the two post-auction states at the bracket around ``p*``
 rebuilt by hand and simulated directly; the liquidity cap summed by hand from
 the instance's holdings; the risk cap checked against the ruin probability
-itself (:func:`engine.state_risk.state_ruin_pmf`) at the reserve and one
+itself (:func:`engine.chains.state_risk.state_ruin_pmf`) at the reserve and one
 bucket below it.
 """
 
@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.actions import Event
-from engine.game import Game
-from engine.invariants import InvariantChecker
-from engine.rollout import paired_delta, simulate
-from engine.state_risk import state_ruin_pmf
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
-from engine.view import GameView
+from engine.rules.actions import Event
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker
+from engine.sim.rollout import paired_delta, simulate
+from engine.chains.state_risk import state_ruin_pmf
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
+from engine.rules.view import GameView
 from models.io import load_state
 from models.state import GameState
 from solver.agents.registry import factory

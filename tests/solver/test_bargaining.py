@@ -4,7 +4,7 @@ The win curves are replaced by synthetic ones whose Nash-product maximiser is
 known in closed form (linear curves: the product is a parabola whose vertex is
 the midpoint of its two roots) or by brute force over the $10 grid with a
 hand-written interpolation; the real simulation is checked sample by sample
-against independent :func:`engine.rollout.simulate` runs.
+against independent :func:`engine.sim.rollout.simulate` runs.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.rollout import simulate
+from engine.sim.rollout import simulate
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer

@@ -155,7 +155,7 @@ def test_risk_json_defaults_to_the_player_to_move(capsys: pytest.CaptureFixture[
     _check_risk(out, 20)
     assert out["pmf"][0] == 0.0
     assert 0.5 < out["cumulative"][-1] <= 1.0  # Dee ($45, liquidation $170) faces hotels
-    from engine.state_risk import state_ruin_pmf
+    from engine.chains.state_risk import state_ruin_pmf
 
     expected = state_ruin_pmf(load_state(path), "Dee", 20)
     np.testing.assert_allclose(out["pmf"], expected, rtol=0, atol=1e-12)

@@ -16,7 +16,7 @@ import contextlib, io, json, sys
 from solver.cli import main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = main(["validate", sys.argv[1]])
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "ortools", "scipy", "pandas", "numpy") or m == "engine.game")
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "ortools", "scipy", "pandas", "numpy") or m == "engine.rules.game")
 print(json.dumps({"code": code, "out": out.getvalue(), "heavy": heavy}))
 """
 
@@ -40,7 +40,7 @@ print(json.dumps({"code": code, "heavy": heavy}))
 
 def test_risk_and_analyze_import_no_kernel_solver_or_sparse_linalg() -> None:
     """The chains' commands need neither the batch kernel (numba), CP-SAT (OR-Tools, pandas) nor
-    SciPy's sparse solvers (only the eventual-ruin solve of ``engine.bankruptcy`` uses them)."""
+    SciPy's sparse solvers (only the eventual-ruin solve of ``engine.chains.bankruptcy`` uses them)."""
     for command in ("risk", "analyze"):
         done = subprocess.run([sys.executable, "-c", CHAINS_PROBE, str(INSTANCE), command], capture_output=True, text=True, timeout=120, check=True)
         doc = json.loads(done.stdout)

@@ -181,7 +181,7 @@ def test_strongest_rival_is_the_one_closest_to_completing() -> None:
     gains = []
     for q in (1, 2, 3):
         s1.owner[s.square_of("Boardwalk")] = q
-        from engine.win_model import default_model
+        from engine.sim.win_model import default_model
 
         gains.append(default_model().predict(s1)[q] - default_model().predict(s)[q])
     assert rival == 1 + int(np.argmax(gains)) and gain == pytest.approx(max(gains))
@@ -203,7 +203,7 @@ def test_contest_errors_and_the_agent_option() -> None:
 def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
     from pathlib import Path
 
-    from engine.markov import PositionChain
+    from engine.chains.markov import PositionChain
     from models.io import load_state
     from solver.bidding.auction import auction_bid
     from solver.decide import PURCHASE_CHECK_HORIZON, PURCHASE_CHECK_ROLLOUTS, purchase_advice

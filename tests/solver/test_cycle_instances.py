@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.io import load_state
 from models.state import GameState
 from solver.analysis.reserve import reserves as ruin_reserves

@@ -1,7 +1,7 @@
 """The decision point (solver.decide) and ``monopoly-trade solve``.
 
 Independent checks: the build plan against a brute-force search over every
-even building configuration (rent from :func:`engine.ept.street_ept`), the
+even building configuration (rent from :func:`engine.chains.ept.street_ept`), the
 build's win delta against two fresh simulations, the choice against the
 filters it claims to apply, and the command line's JSON against its schema,
 finite numbers and repeatability.
@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.ept import street_ept
-from engine.invariants import check_state
-from engine.markov import PositionChain
-from engine.rollout import simulate
-from engine.rollout_policy import PolicyLike
+from engine.chains.ept import street_ept
+from engine.rules.invariants import check_state
+from engine.chains.markov import PositionChain
+from engine.sim.rollout import simulate
+from engine.sim.rollout_policy import PolicyLike
 from models.board import HOTEL
 from models.errors import InvalidTradeError
 from models.io import load_state

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.ept import state_ept
-from engine.markov import PositionChain
+from engine.chains.ept import state_ept
+from engine.chains.markov import PositionChain
 from models.board import HOTEL
 from models.io import load_state
 from models.state import GameState

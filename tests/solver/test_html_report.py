@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from engine.state_risk import state_ruin_pmf
+from engine.chains.state_risk import state_ruin_pmf
 from models.io import load_state
 from models.state import GameState
 from solver import solve

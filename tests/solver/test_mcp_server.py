@@ -23,8 +23,12 @@ mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip ins
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from solver.mcp_server import TOOLS, run_command  # noqa: E402
+from solver.cli import main as cli_main  # noqa: E402
+from solver.mcp_server import TOOLS, run_command, use_command_line  # noqa: E402
+
 from solver.schemas import output_schema  # noqa: E402
+
+use_command_line(cli_main)  # run_command below runs the commands in this process, as the server does
 
 ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from engine import novelty_catalogue as catalogue
+from solver.novelty import catalogue as catalogue
 from models.board import standard_board
 from models.rules import Rules
 from solver.novelty.monitor import NoveltyMonitor

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from scipy.special import betaln
 
-from engine import novelty_catalogue as catalogue
-from engine.actions import Build, Event, Mortgage
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine.streams import ScriptedStream
-from engine.view import GameView
+from solver.novelty import catalogue as catalogue
+from engine.rules.actions import Build, Event, Mortgage
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.rules.streams import ScriptedStream
+from engine.rules.view import GameView
 from models.board import standard_board
 from models.rules import DiceSpec, Rules
 from models.state import GameState

@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.actions import Event
-from engine.game import Game
-from engine.markov import PositionChain
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.actions import Event
+from engine.rules.game import Game
+from engine.chains.markov import PositionChain
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 from models.state import GameState
 from solver.analysis.position import frontier_value

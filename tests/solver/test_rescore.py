@@ -2,7 +2,7 @@
 
 Every expected value here is recomputed outside ``solver.trades.rescore``: the
 post-trade state is built by hand, the two simulations are run afresh with
-:func:`engine.rollout.simulate`, and the paired statistics, the z-test, the
+:func:`engine.sim.rollout.simulate`, and the paired statistics, the z-test, the
 logistic acceptance, the leader and the balance flag are worked out with numpy
 and plain arithmetic from the raw ``winners`` arrays.
 """
@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine.rollout import RolloutResult, simulate
-from engine.rollout_policy import RolloutPolicy
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.sim.rollout import RolloutResult, simulate
+from engine.sim.rollout_policy import RolloutPolicy
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer

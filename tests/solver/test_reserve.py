@@ -1,6 +1,6 @@
 """solver.analysis.reserve: cash reserves checked against the forward ruin chain.
 
-For the returned reserve ``c``, :func:`engine.state_risk.state_ruin_pmf` on a
+For the returned reserve ``c``, :func:`engine.chains.state_risk.state_ruin_pmf` on a
 copy of the state with cash ``c`` (same bucket, cap at the wealth of cash
 ``max_cash``) gives a ruin probability <= epsilon, and with cash
 ``c - bucket`` one above epsilon.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.markov import PositionChain
-from engine.state_risk import state_ruin_pmf
+from engine.chains.markov import PositionChain
+from engine.chains.state_risk import state_ruin_pmf
 from models.io import load_state
 from models.state import GameState
 from solver.analysis.reserve import (

@@ -22,9 +22,9 @@ pytest.importorskip("gymnasium", reason="the [rl] extra is not installed (pip in
 
 from pettingzoo.test import api_test, seed_test
 
-from engine import legal
-from engine.actions import ProposeTrade
-from engine.agents import BaseAgent
+from engine.rules import legal
+from engine.rules.actions import ProposeTrade
+from engine.rules.agents import BaseAgent
 from models.errors import IllegalActionError, InvalidStateError
 from models.io import load_state, state_to_dict
 from models.trade import Trade

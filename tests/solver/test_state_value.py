@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.board import standard_board
 from models.io import load_state
 from solver.analysis.state_value import (

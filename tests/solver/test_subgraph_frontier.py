@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.ept import street_ept
-from engine.markov import PositionChain
+from engine.chains.ept import street_ept
+from engine.chains.markov import PositionChain
 from models.board import standard_board
 from models.io import load_state
 from models.state import BANK, GameState

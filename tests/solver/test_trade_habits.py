@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Event
-from engine.rollout_policy import seat_policies
+from engine.rules.actions import Event
+from engine.sim.rollout_policy import seat_policies
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.agents.opponent_model import TRADE_CHANCES, TradeHabits, has_trade_chance

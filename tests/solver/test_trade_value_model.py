@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.io import load_state
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades import value_model as vm

@@ -37,7 +37,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.board import standard_board
 from models.state import BANK, GameState
 from solver.trades.candidates import run_funnel

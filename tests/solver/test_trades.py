@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.markov import PositionChain
+from engine.chains.markov import PositionChain
 from models.io import load_state
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades

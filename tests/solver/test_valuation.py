@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.markov import PositionChain
-from engine.state_risk import state_ruin_pmf
+from engine.chains.markov import PositionChain
+from engine.chains.state_risk import state_ruin_pmf
 from models.io import load_state, state_to_dict
 from models.state import GameState
 from solver.analysis.valuation import purchase_value

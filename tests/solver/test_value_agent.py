@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from engine import legal
-from engine.actions import Build, Mortgage, SellBuilding, Unmortgage
-from engine.game import Game
-from engine.invariants import InvariantChecker
-from engine.markov import PositionChain
-from engine.seeding import game_seed_sequence, game_seeds
-from engine.strategic import StrategicTradeAgent
-from engine.streams import SeededStream
-from engine.view import GameView
+from engine.rules import legal
+from engine.rules.actions import Build, Mortgage, SellBuilding, Unmortgage
+from engine.rules.game import Game
+from engine.rules.invariants import InvariantChecker
+from engine.chains.markov import PositionChain
+from engine.rules.seeding import game_seed_sequence, game_seeds
+from solver.agents.strategic import StrategicTradeAgent
+from engine.rules.streams import SeededStream
+from engine.rules.view import GameView
 from models.board import standard_board
 from models.io import load_state
 from models.rules import DiceSpec

@@ -7,9 +7,9 @@ bank is ruin. So ruin is ``W + delta < 0`` on a roll, where ``delta`` is the
 roll's cash flow; the other players' holdings are frozen as in the state and
 the player buys nothing.
 
-The chain is the roll-level version of :mod:`engine.markov` (square x
+The chain is the roll-level version of :mod:`engine.chains.markov` (square x
 doubles so far x jail state) crossed with the wealth grid of
-:mod:`engine.bankruptcy` (same bucket rule, on ``W + 1`` so that the
+:mod:`engine.chains.bankruptcy` (same bucket rule, on ``W + 1`` so that the
 ``<= 0`` test there is ``W < 0`` here for integer flows). A roll's cash flow,
 given the outcome ``o`` (final square and how it got there) of arriving on
 ``a``::
@@ -17,7 +17,7 @@ given the outcome ``o`` (final square and how it got there) of arriving on
     delta = salary * [dice pass Go] + E[card cash | a -> o] - rent(o, total) - tax(o)
 
 ``E[card cash | a -> o] = Z[a, o] / X[a, o]`` where ``X = (I - Q)^{-1} B`` is
-the card resolution of :func:`engine.markov.resolution` and ``Z`` solves the
+the card resolution of :func:`engine.chains.markov.resolution` and ``Z`` solves the
 same system with each card's cash as a reward (cash cards, pay/collect per
 other player, repairs on the player's own buildings, salary when a card
 moves the token past Go): ``Z = (I - Q)^{-1} R``, ``R[a] = sum_c w_c rho_c
@@ -32,7 +32,7 @@ in the engine, the fine is paid before the move, so it is tested for ruin on
 its own, before any salary the move brings.
 
 Rule variants (:class:`models.rules.Rules`)
-    Modelled exactly, as :mod:`engine.markov` derives them (its docstring):
+    Modelled exactly, as :mod:`engine.chains.markov` derives them (its docstring):
     ``doubles_again``, ``doubles_to_jail`` (a turn steps through up to ``k``
     rolls, the ``k``-th double to jail; with ``doubles_again`` and
     ``doubles_to_jail`` 0 a turn has no most rolls and the chain stops it after
@@ -69,9 +69,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import dice as dice_math
-from engine.bankruptcy import cash_grid, cash_moves, compiled_chains
-from engine.markov import (
+from engine.chains import dice as dice_math
+from engine.chains.bankruptcy import cash_grid, cash_moves, compiled_chains
+from engine.chains.markov import (
     JailPolicy,
     PositionChain,
     card_outcome,
@@ -116,7 +116,7 @@ def held_cards(state: GameState) -> dict[str, frozenset[int]]:
     """The deck indices of the Get Out of Jail Free cards the state's players hold, per deck.
 
     The state says how many each player holds, not from which deck: they are taken as
-    :class:`engine.game.Game` takes them when it loads a state, from the decks in order
+    :class:`engine.rules.game.Game` takes them when it loads a state, from the decks in order
     (Chance's jail cards first, then Community Chest's).
     """
     board = state.board
@@ -419,7 +419,7 @@ stop it after ``K`` rolls with ``p_dd^K <= ROLL_TAIL`` (what goes on after that 
 
 def roll_slots(rules: Rules) -> tuple[int, bool]:
     """The rolls of a turn the ruin chains step through, and whether a double on the last goes
-    to jail (:func:`engine.markov.turn_shape`, the unbounded turn cut at :data:`ROLL_TAIL`).
+    to jail (:func:`engine.chains.markov.turn_shape`, the unbounded turn cut at :data:`ROLL_TAIL`).
 
     Raises
     ------
@@ -440,7 +440,7 @@ def roll_slots(rules: Rules) -> tuple[int, bool]:
 def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
     """Rent ``player`` expects to collect per round: the long-run EPT of its
     properties (exact chain, long jail policy) times the number of opponents."""
-    from engine.ept import state_ept
+    from engine.chains.ept import state_ept
 
     chain = chain or PositionChain(state.board, state.rules, "long")
     ept = state_ept(chain, state)
@@ -683,9 +683,9 @@ def _unsigned(a: np.ndarray) -> np.ndarray:
 
 
 def _csr_add(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``a + b`` (CSR) as :func:`engine._chain_kernel.csr_add` stores it: ``(indptr, indices,
-    data)``, the indices unsigned for :func:`engine._chain_kernel.backward_pass`."""
-    from engine._chain_kernel import csr_add
+    """``a + b`` (CSR) as :func:`engine.chains._chain_kernel.csr_add` stores it: ``(indptr, indices,
+    data)``, the indices unsigned for :func:`engine.chains._chain_kernel.backward_pass`."""
+    from engine.chains._chain_kernel import csr_add
 
     a_arrays = (_unsigned(a.indptr), _unsigned(a.indices), a.data)
     ptr, idx, dat = csr_add(*a_arrays, _unsigned(b.indptr), _unsigned(b.indices), b.data, a.shape[1])
@@ -703,9 +703,9 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
     compiled = compiled_chains() and all(m.format == "csr" for m in mats.values())
     # u_t = k + P u + C (P u + C Q u) with P = A + D, Q = A + H; the sums have no
     # duplicates and no explicit zeros, which halves the matvec time. Compiled, the
-    # sums are SciPy's entry for entry (engine._chain_kernel.csr_add).
+    # sums are SciPy's entry for entry (engine.chains._chain_kernel.csr_add).
     if compiled:
-        from engine._chain_kernel import backward_pass
+        from engine.chains._chain_kernel import backward_pass
 
         p_m, q_m = (_csr_add(mats["nd"], mats[b]) for b in ("dj", "th"))
     else:

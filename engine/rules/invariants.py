@@ -1,6 +1,6 @@
 """Invariants of a game in progress, checked from the outside by an observer.
 
-:class:`InvariantChecker` is passed to :class:`engine.game.Game` as an
+:class:`InvariantChecker` is passed to :class:`engine.rules.game.Game` as an
 observer. It keeps its own ledger of every player's cash, built only from the
 ``cash`` events (so that the engine's arithmetic is checked against a second
 account), and after every other event checks:
@@ -30,12 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.actions import Event
+from engine.rules.actions import Event
 from models.board import HOTEL
 from models.state import BANK, GameState
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.rules.game import Game
 
 
 class InvariantViolation(AssertionError):

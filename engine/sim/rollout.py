@@ -2,14 +2,14 @@
 
 ``simulate(state, n_games, horizon, seed, policy=...)`` plays ``n_games``
 games from ``state`` for at most ``horizon`` more rounds, every seat played by
-the fixed :class:`engine.rollout_policy.RolloutPolicy` (one for all seats, or
+the fixed :class:`engine.sim.rollout_policy.RolloutPolicy` (one for all seats, or
 one per seat; by default it buys, builds, mortgages to build and trades to
 complete groups), and returns each player's win probability with its
 standard error.
 
 How
-    The state is encoded once as integer arrays (:mod:`engine.rollout_tables`)
-    and the games are played by a numba-compiled loop (:mod:`engine._kernel`)
+    The state is encoded once as integer arrays (:mod:`engine.sim.rollout_tables`)
+    and the games are played by a numba-compiled loop (:mod:`engine.sim._kernel`)
     that transcribes the reference engine's rules for this policy: dice and
     doubles, jail, both card decks (shuffled, with held Get Out of Jail Free
     cards), rent for streets, railroads and utilities, buying and second-price
@@ -27,10 +27,10 @@ How
     faster of the two, so it is the one kept.
 Randomness
     Game ``g`` of a call seeded ``S`` has the 64-bit key
-    :func:`engine.streams.stream_keys` ``(S)[g]``; its dice and cards are the
-    counter-based stream :class:`engine.streams.CounterStream` of that key:
+    :func:`engine.rules.streams.stream_keys` ``(S)[g]``; its dice and cards are the
+    counter-based stream :class:`engine.rules.streams.CounterStream` of that key:
     die ``r`` of player ``p``'s ``t``-th turn is a pure function of the key
-    and ``(p, t, r)`` (:func:`engine.streams.dice_counter`), and each deck's
+    and ``(p, t, r)`` (:func:`engine.rules.streams.dice_counter`), and each deck's
     shuffles of the key and the shuffle number. Two states simulated with the
     same seed are therefore played on the same dice and cards (common random
     numbers), and stay aligned after an event that makes one of them throw
@@ -42,7 +42,7 @@ Scoring
     won by the highest net worth as in the reference engine. A game still running
     after ``horizon`` rounds is cut there, and scored either
     (``scoring="model"``, the default) by the calibrated horizon value of
-    :mod:`engine.win_model`: each player's score is its modelled probability
+    :mod:`engine.sim.win_model`: each player's score is its modelled probability
     of winning from the state the game reached, fitted on games played to
     the end; or (``scoring="net_worth"``) as the reference engine scores its
     round cap: the highest net worth wins
@@ -54,8 +54,8 @@ Scoring
     at the cut, whichever the scoring.
 Two engines, one truth
     :func:`reference_trace` plays the same game with the reference engine
-    (:class:`engine.game.Game`, :class:`engine.rollout_policy.PolicyAgent`,
-    :class:`engine.streams.CounterStream`) and :func:`kernel_trace` with the
+    (:class:`engine.rules.game.Game`, :class:`engine.sim.rollout_policy.PolicyAgent`,
+    :class:`engine.rules.streams.CounterStream`) and :func:`kernel_trace` with the
     kernel; the differential test demands identical rows after every turn
     (:class:`TraceLayout`: the doubles counter after each roll of the turn,
     then the whole state: cash, positions, jail, held Get Out of Jail Free
@@ -63,7 +63,7 @@ Two engines, one truth
     decks' order, held cards and with-replacement draws, and the
     winner and end reason once the game is over). Only the kernel's trace
     call records them: :func:`simulate` passes a trace without rows, and its
-    turns run the version of :func:`engine._kernel.play_turn` compiled
+    turns run the version of :func:`engine.sim._kernel.play_turn` compiled
     without recording.
 """
 
@@ -79,12 +79,12 @@ from typing import Any
 
 import numpy as np
 
-from engine import _kernel
-from engine.game import Game, Observer
-from engine.rollout_policy import PolicyAgent, PolicyLike, seat_policies
-from engine.rollout_tables import DECK_NAMES, Tables, encode
-from engine.seeding import SeedLike
-from engine.streams import CounterStream, stream_keys
+from engine.sim import _kernel
+from engine.rules.game import Game, Observer
+from engine.sim.rollout_policy import PolicyAgent, PolicyLike, seat_policies
+from engine.sim.rollout_tables import DECK_NAMES, Tables, encode
+from engine.rules.seeding import SeedLike
+from engine.rules.streams import CounterStream, stream_keys
 from models.state import GameState
 
 DEFAULT_BATCH = 16384
@@ -184,7 +184,7 @@ def simulate(
         Games per kernel call (memory is sized to it).
     scoring:
         How a game cut at the horizon is scored: ``"model"`` (the calibrated
-        horizon value, :mod:`engine.win_model`) or ``"net_worth"`` (the
+        horizon value, :mod:`engine.sim.win_model`) or ``"net_worth"`` (the
         richest player wins); default :data:`DEFAULT_SCORING`. See the module
         docstring.
     threads:
@@ -316,9 +316,9 @@ DEFAULT_SCORING = "model"
 
 def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarray]:
     """``f(final, n_players, n_squares) -> scores``: the shipped horizon model on the end
-    states written by :func:`engine._kernel.run_batch` (one row per game)."""
-    from engine import win_model as wm
-    from engine._features_kernel import features
+    states written by :func:`engine.sim._kernel.run_batch` (one row per game)."""
+    from engine.sim import win_model as wm
+    from engine.sim._features_kernel import features
 
     tables = wm.tables_for(state.board, state.rules)
     weights = wm.default_model().weights
@@ -383,7 +383,7 @@ class TraceLayout:
     ``rolls`` (column 0) counts the rolls of the turn (a jail turn counts as
     one, with the roll it may lead to); columns ``1 .. TRACE_ROLLS`` hold
     the doubles counter (``GameState.doubles_rolled``) after each of them and
-    its consequences (-1 padding; a turn's rolls past :data:`engine._kernel.TRACE_ROLLS`
+    its consequences (-1 padding; a turn's rolls past :data:`engine.sim._kernel.TRACE_ROLLS`
     are counted, not recorded). Then the state after the turn:
     :data:`GAME_FIELDS` (``phase`` 0 at the start of a turn; ``winner`` and
     ``reason``, :data:`REASON_CODES`, are -1 until the game is over;
@@ -501,7 +501,7 @@ def _reference_row(game: Game, layout: TraceLayout, rolls: list[int], stream: Co
 def _count_rolls(game: Game, rolls: list[int]) -> None:
     """Append ``state.doubles_rolled`` to ``rolls`` after every roll of a turn
     (``Game._roll_and_move``, or ``Game._jail_turn`` with the roll it may lead
-    to), as the kernel's :func:`engine._kernel.play_turn` records it."""
+    to), as the kernel's :func:`engine.sim._kernel.play_turn` records it."""
     depth = 0
 
     def outer(method: Callable[[int], bool]) -> Callable[[int], bool]:

@@ -20,12 +20,12 @@ Its rules, each a named parameter:
   gain equally; failing that, offers to buy a single missing lot of a group
   for cash, again splitting the static surplus; a refused offer is not
   repeated for ``cooldown`` rounds;
-* **accept** a trade when its static worth (:mod:`engine.static_value`)
+* **accept** a trade when its static worth (:mod:`solver.analysis.static_value`)
   rises by more than ``accept_margin``, and, if the trade completes a group
   for another player while completing none for itself, only if it gains at
   least as much static worth as that player does;
-* its **static values** (:mod:`engine.static_value`) come from the long-run
-  landings per turn of the exact position chain (:mod:`engine.markov`) for
+* its **static values** (:mod:`solver.analysis.static_value`) come from the long-run
+  landings per turn of the exact position chain (:mod:`engine.chains.markov`) for
   the game's own board and rules, unless a ``landings`` table is given;
 * **jail**: leave early (card, else pay) while ``leave_jail_unowned`` or more
   properties are unowned; later stay and roll.
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.actions import (
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -45,11 +45,11 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import BaseAgent, check_options
-from engine.markov import PositionChain, columns
-from engine.seeding import SeedLike
-from engine.static_value import StaticValuation
-from engine.view import GameView
+from engine.rules.agents import BaseAgent, check_options
+from engine.chains.markov import PositionChain, columns
+from engine.rules.seeding import SeedLike
+from solver.analysis.static_value import StaticValuation
+from engine.rules.view import GameView
 from models.board import HOTEL, Board
 from models.errors import InvalidTradeError
 from models.rules import Rules

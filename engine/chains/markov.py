@@ -33,7 +33,7 @@ Card draws (``rules.card_draw``)
     ``card_draw="replacement"`` while no player holds a Get Out of Jail Free
     card (a held card is left out of the draw, so the others come with
     ``1/(len - 1)``; the chain's states do not say who holds one, so there it
-    is an approximation, :mod:`engine.state_risk` knows the holders and
+    is an approximation, :mod:`engine.chains.state_risk` knows the holders and
     leaves their cards out). For *shuffled* decks (the standard rules) it is
     an approximation: each draw taken alone is uniform (a random permutation
     puts every card in every place with the same probability), but the draws
@@ -45,7 +45,7 @@ Card draws (``rules.card_draw``)
 A turn from a free square
 -------------------------
 With ``D_dd`` (``D_nd``) the matrix of doubles (non-doubles) moves,
-``D[s, s+t] = P(total t, double?)`` (:mod:`engine.dice`), the outcome of one
+``D[s, s+t] = P(total t, double?)`` (:mod:`engine.chains.dice`), the outcome of one
 roll is ``O = D X``. Let ``C = D_dd X_pos`` (a double that leaves the token
 free: the turn may go on), ``E`` the turn-ending part of a roll whose double
 does not go to jail (non-doubles, and doubles that end in jail by Go To Jail
@@ -77,7 +77,7 @@ The landings ``L_free`` and dice totals are the same sums with ``L``, ``L'``.
 A turn in jail (``long``)
 -------------------------
 ``J_f`` (``f`` turns spent) is the last jail turn when ``f = m - 1``. As in
-:meth:`engine.game.Game._jail_turn`:
+:meth:`engine.rules.game.Game._jail_turn`:
 
 * the player rolls when ``rules.jail_doubles``, or on the last turn with
   ``jail_release="pay"``; otherwise it *sits the turn out*: no roll, no
@@ -124,7 +124,7 @@ from typing import Literal
 
 import numpy as np
 
-from engine import dice as dice_math
+from engine.chains import dice as dice_math
 from models.board import Board, Card
 from models.errors import MonopolyError
 from models.rules import Rules
@@ -240,7 +240,7 @@ def resolution(board: Board) -> Resolution:
 
 def card_steps(card: Card, board: Board, at: int) -> int | None:
     """The squares a movement card drawn on ``at`` moves the token (negative: backwards),
-    as :meth:`engine.game.Game._draw_card` moves it; ``None`` for a card that does not move
+    as :meth:`engine.rules.game.Game._draw_card` moves it; ``None`` for a card that does not move
     it along the board (to jail, cash, ...)."""
     n = board.size
     if card.action == "advance_to":
@@ -286,7 +286,7 @@ def turn_shape(rules: Rules) -> tuple[int | None, bool]:
     ``rolls`` is the most rolls of a turn (``None``: no bound, ``doubles_again`` with
     ``doubles_to_jail`` 0); ``jails`` says whether a double on the last of them goes to jail
     without moving (``doubles_to_jail`` ``k``: ``(k, True)``; ``doubles_again`` off and no
-    jail on a double: ``(1, False)``). As :meth:`engine.game.Game._roll_and_move` plays it:
+    jail on a double: ``(1, False)``). As :meth:`engine.rules.game.Game._roll_and_move` plays it:
     without ``doubles_again`` the count of doubles never passes one, so only
     ``doubles_to_jail`` 1 jails.
     """

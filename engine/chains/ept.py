@@ -1,6 +1,6 @@
 """Expected rent per opponent turn (EPT) from the exact position chain.
 
-For an opponent's landing vector ``l`` over one turn (:class:`engine.markov.
+For an opponent's landing vector ``l`` over one turn (:class:`engine.chains.markov.
 PositionChain` columns: plain landings, nearest-card landings, and those
 weighted by the card's multiplier) the rent its owner collects is::
 
@@ -18,7 +18,7 @@ with the landings of turn ``t`` ahead it is ``E[rent(t)]`` of the Bellman
 purchase value. The rent tables are the board's (US rules: an unimproved lot
 of a complete group pays double).
 
-Rule variants come in through the chain (:mod:`engine.markov`): the doubles
+Rule variants come in through the chain (:mod:`engine.chains.markov`): the doubles
 and jail rules change the landings per turn (a jail turn sat out lands
 nowhere and pays no rent), cards are drawn as the chain draws them. EPT is
 rent only: the Go salary and its landing bonus, the Free Parking pot and a
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.markov import PositionChain, columns
+from engine.chains.markov import PositionChain, columns
 from models.state import BANK, GameState
 
 

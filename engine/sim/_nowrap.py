@@ -3,7 +3,7 @@
 numba compiles every array access with a signed integer index as ``i + n if i < 0
 else i`` (Python's negative indexing), and has no option to turn it off (numba issue
 #3205; only unsigned index types skip it, numba pull request #929). The batch kernel
-(:mod:`engine._kernel`) indexes only with non-negative values, its every index a
+(:mod:`engine.sim._kernel`) indexes only with non-negative values, its every index a
 player, a square, a group, a column or a counter, so the check is pure cost: without
 it the kernel plays 6-7% more player-turns per second from the opening and 9-10% more
 from the mid-game (``bench/kernel_compare.py``, paired, session 15).
@@ -31,8 +31,8 @@ _PREFIXES: set[str] = set()
 
 
 def _mangled(module: str) -> str:
-    """How numba's mangled name of a function of ``module`` begins (``engine._kernel`` ->
-    ``_ZN6engine7_kernel``): ``_ZN``, then each part of the dotted name escaped and
+    """How numba's mangled name of a function of ``module`` begins (``engine.sim._kernel`` ->
+    ``_ZN6engine3sim7_kernel``): ``_ZN``, then each part of the dotted name escaped and
     length-prefixed by ``numba.core.itanium_mangler`` itself."""
     from numba.core.itanium_mangler import mangle_identifier
 

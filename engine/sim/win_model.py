@@ -21,7 +21,7 @@ the players and its probabilities sum to 1 over the active players; a
 bankrupt player has probability 0. It is fitted by maximum likelihood with a
 small L2 penalty (:func:`fit`; the log-likelihood is concave, so the optimum
 is unique), by ``bench/fit_win_model.py``; the coefficients ship in
-``engine/data/win-model.json`` with the fit's provenance and its held-out
+``engine/sim/data/win-model.json`` with the fit's provenance and its held-out
 Brier score.
 
 Features
@@ -29,7 +29,7 @@ Features
 Each is computed per game from arrays (so a batch of kernel games and a
 single :class:`~models.state.GameState` share one implementation,
 :func:`features_from_arrays`). ``ept`` is the long-run expected rent per
-opponent turn of a square for its current owner (:func:`engine.ept.state_ept`
+opponent turn of a square for its current owner (:func:`engine.chains.ept.state_ept`
 written as lookup tables; mortgaged or unowned squares pay nothing), ``n``
 the number of active players:
 
@@ -76,8 +76,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.ept import long_run_blocks, railroad_ept, street_ept, utility_ept
-from engine.markov import PositionChain, chain_for
+from engine.chains.ept import long_run_blocks, railroad_ept, street_ept, utility_ept
+from engine.chains.markov import PositionChain, chain_for
 from models.board import HOTEL, Board
 from models.rules import Rules
 from models.state import GameState
@@ -379,8 +379,8 @@ def load_model(doc: dict[str, Any]) -> WinModel:
 
 @cache
 def default_model() -> WinModel:
-    """The shipped model (``engine/data/win-model.json``)."""
-    text = resources.files("engine").joinpath("data").joinpath("win-model.json").read_text(encoding="utf-8")
+    """The shipped model (``engine/sim/data/win-model.json``)."""
+    text = resources.files("engine.sim").joinpath("data").joinpath("win-model.json").read_text(encoding="utf-8")
     if len(text) > MAX_MODEL_BYTES:
         raise ValueError("win model: file too large")
     return load_model(json.loads(text))

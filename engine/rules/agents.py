@@ -1,7 +1,7 @@
 """The agent protocol, a do-little base class, and the random agent.
 
 An agent is asked at each decision point and told what happens through
-``notify``. It sees a :class:`engine.view.GameView` (read-only), never the
+``notify``. It sees a :class:`engine.rules.view.GameView` (read-only), never the
 engine. Decision points:
 
 ==================  ==========================================================
@@ -9,7 +9,7 @@ engine. Decision points:
 ``auction_max``     the most it would pay in an auction (0 = no bid)
 ``jail_choice``     before rolling in jail: ``roll``, ``pay`` or ``card``
 ``act``             between turns and after each of its own rolls: one
-                    :data:`engine.actions.Action` at a time, ``None`` to stop
+                    :data:`engine.rules.actions.Action` at a time, ``None`` to stop
 ``accept_trade``    another player proposes a trade that involves it
 ``lift_on_receipt`` it receives a mortgaged property: lift now (``True``) or
                     pay the interest only
@@ -37,7 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from engine.actions import (
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -47,8 +47,8 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.seeding import SeedLike, make_rng
-from engine.view import GameView
+from engine.rules.seeding import SeedLike, make_rng
+from engine.rules.view import GameView
 from models.board import HOTEL
 from models.trade import Trade, Transfer
 
@@ -78,7 +78,7 @@ EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "game_end": ("reason",),
     }
 )
-"""Every kind of :class:`engine.actions.Event` the reference engine emits -> the keys of its
+"""Every kind of :class:`engine.rules.actions.Event` the reference engine emits -> the keys of its
 ``data`` (``trade``: ``refused_by`` when refused, ``lifted`` when accepted; every other kind
 carries exactly its keys). docs/agents.md#events says when each is emitted and what
 ``player`` is."""
@@ -105,7 +105,7 @@ class BaseAgent:
     """Sensible, passive defaults: buy nothing, bid nothing, never trade.
 
     ``raise_cash`` returns ``None``, which lets the engine liquidate in its
-    fixed order (:meth:`engine.game.Game.liquidate`).
+    fixed order (:meth:`engine.rules.game.Game.liquidate`).
     """
 
     name = "base"

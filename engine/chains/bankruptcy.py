@@ -13,7 +13,7 @@ ruined the first time its cash is ``<= 0``; cash above ``cap`` is held at
 Of the rule variants (:class:`models.rules.Rules`) the model has only what
 its arguments say: one roll a turn is the game with ``doubles_again`` off
 and ``doubles_to_jail`` 0, and the model has no jail at all (no Go To Jail,
-no jail turns), so the jail rules are outside it: :mod:`engine.state_risk`
+no jail turns), so the jail rules are outside it: :mod:`engine.chains.state_risk`
 plays every doubles and jail variant. ``go_landing_bonus`` is as above.
 Money the model does not see (a Free Parking pot, a finite bank, a game end
 by cash target or round limit) is in ``net`` or nowhere.
@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from engine import dice as dice_math
+from engine.chains import dice as dice_math
 
 SEED004_SAMPLE_NET: tuple[int, ...] = tuple(
     {
@@ -96,7 +96,7 @@ def cash_grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
     then ``cap``, with ``c0 = start_cash mod step`` (``step`` when that is 0) so that
     ``start_cash`` is a grid point. ``step`` is :func:`grid_step` (``bucket`` unless the grid
     would have more than :data:`MAX_GRID_POINTS` points). Shared by :func:`ruin_pmf` and
-    :mod:`engine.state_risk`.
+    :mod:`engine.chains.state_risk`.
     """
     if bucket <= 0:
         raise ValueError("bucket must be positive")
@@ -163,7 +163,7 @@ def build_chain(
 
 
 def compiled_chains() -> bool:
-    """Whether the chains take their compiled path (:mod:`engine._chain_kernel`): when numba
+    """Whether the chains take their compiled path (:mod:`engine.chains._chain_kernel`): when numba
     is already loaded in this process (any process that simulates) and compiles (under
     ``NUMBA_DISABLE_JIT`` its loops would run in Python), so that a command that never
     simulates (``risk``, ``odds``) does not import it for this. Both paths give the same
@@ -213,8 +213,8 @@ def cash_moves(
     # comes out in order, two entries (upper, lower neighbour) per move.
     order = np.argsort(src, kind="stable")
     src, dst, delta, prob = src[order], dst[order], delta[order], prob[order]
-    if compiled_chains():  # the same entries, compiled (engine._chain_kernel)
-        from engine._chain_kernel import move_entries
+    if compiled_chains():  # the same entries, compiled (engine.chains._chain_kernel)
+        from engine.chains._chain_kernel import move_entries
 
         has_pre = pre is not None
         pre_s = np.ascontiguousarray(pre[order], dtype=float) if has_pre else np.zeros(0)

@@ -1,9 +1,9 @@
-"""The numba-compiled game loop of the batch kernel (see :mod:`engine.rollout`).
+"""The numba-compiled game loop of the batch kernel (see :mod:`engine.sim.rollout`).
 
 Each function here is a line-for-line transcription of the matching method of
-:class:`engine.game.Game` for the fixed policy of
-:mod:`engine.rollout_policy`; the differential test holds the two to the
-same game, turn by turn. Tables come from :mod:`engine.rollout_tables`.
+:class:`engine.rules.game.Game` for the fixed policy of
+:mod:`engine.sim.rollout_policy`; the differential test holds the two to the
+same game, turn by turn. Tables come from :mod:`engine.sim.rollout_tables`.
 
 Arguments are bundled in two tuples so that signatures stay short:
 
@@ -53,10 +53,10 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from engine import _nowrap
+from engine.sim import _nowrap
 
 # Signed indices compile without numba's negative-index wraparound: the kernel never
-# indexes with a negative number (engine._nowrap; bench/kernel_boundscheck.py checks it).
+# indexes with a negative number (engine.sim._nowrap; bench/kernel_boundscheck.py checks it).
 _nowrap.register(__name__)
 # Compiled to the on-disk cache, without reference counting (see above).
 _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
@@ -214,9 +214,9 @@ records the version and the lowest threshold it was short of
 (``SKIP_NEED``); the phase need not run again until the version changes or
 the cash reaches that threshold. Extra bumps only cost time; a missing one
 would change the game, which the differential test against
-:class:`engine.game.Game` would show."""
+:class:`engine.rules.game.Game` would show."""
 REASON_BANKRUPTCY, REASON_CAP, REASON_LIMIT, REASON_TARGET = 0, 1, 2, 3
-"""End reasons (``engine.rollout.REASON_CODES``): bankruptcy; the host's round cap (the
+"""End reasons (``engine.sim.rollout.REASON_CODES``): bankruptcy; the host's round cap (the
 horizon); ``rules.round_limit``; ``rules.cash_target``. All but a bankruptcy are won by
 the highest net worth."""
 # --- SCR rows (scratch) -------------------------------------------------------
@@ -224,17 +224,17 @@ S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL,
 SCR_ROWS = 11
 HOTEL = 5
 MAX_ACTIONS = 64
-# --- trace rows (see run_batch, snapshot and engine.rollout.TraceLayout) -------
+# --- trace rows (see run_batch, snapshot and engine.sim.rollout.TraceLayout) -------
 TRACE_ROLLS = 8
 """Rolls of a turn whose doubles counter a trace records: the first 8 (``rec[0]`` counts
 them all). A turn has at most ``doubles_to_jail`` rolls, but any number under
 ``doubles_to_jail = 0`` with ``doubles_again``; nothing else in the kernel is sized by
 the rolls of a turn (its dice are numbered within the turn by ``IN_TURN``, 16 bits as
-:func:`engine.streams.dice_counter`)."""
+:func:`engine.rules.streams.dice_counter`)."""
 TRACE_STATE = 1 + TRACE_ROLLS  # the state after the turn starts here
 TRACE_GAME, TRACE_PLAYER, TRACE_DECK = 10, 7, 3  # fixed columns of each block
 NEVER = 1 << 62  # a cash threshold that is never reached
-_PLAYER_SHIFT, _TURN_SHIFT = 40, 16  # engine.streams.PLAYER_SHIFT, TURN_SHIFT
+_PLAYER_SHIFT, _TURN_SHIFT = 40, 16  # engine.rules.streams.PLAYER_SHIFT, TURN_SHIFT
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -251,7 +251,7 @@ def _mix(z):
 
 @jit_inline
 def uniform(key, stream, counter):
-    """:func:`engine.streams.counter_uniform`."""
+    """:func:`engine.rules.streams.counter_uniform`."""
     inner = _mix((np.uint64(stream) << _S48) | np.uint64(counter))
     return float(_mix(key ^ inner) >> _S11) * _TWO53
 
@@ -270,7 +270,7 @@ def roll(Bp, Xp, key):
     total = 0
     first = -1
     same = True
-    # Aligned dice (engine.streams.dice_counter): die r of player p's t-th turn.
+    # Aligned dice (engine.rules.streams.dice_counter): die r of player p's t-th turn.
     PL = X[0]
     mover = M[TO_MOVE]
     base = ((mover + 1) << _PLAYER_SHIFT) | (PL[mover, TURN_NO] << _TURN_SHIFT)
@@ -297,7 +297,7 @@ def roll(Bp, Xp, key):
 def draw(Bp, Xp, key, d):
     """Top card of deck ``d`` (0 Chance, 1 Community Chest), reshuffling the cards not held;
     under ``card_draw="replacement"`` a uniform draw over the cards not held
-    (:meth:`Game._draw_card`, :meth:`engine.streams.CounterStream.draw`)."""
+    (:meth:`Game._draw_card`, :meth:`engine.rules.streams.CounterStream.draw`)."""
     B, X = _unpin(Bp), _unpin(Xp)
     NC = B[6]
     M, PILE, HELD = X[4], X[5], X[6]
@@ -708,7 +708,7 @@ def _levels_houses(lv, m):
 
 @jit
 def sell_one(Bp, Xp, p, sq):
-    """:meth:`Game._sell_one`, with :func:`engine.legal.hotel_break_levels` for a hotel."""
+    """:meth:`Game._sell_one`, with :func:`engine.rules.legal.hotel_break_levels` for a hotel."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GL, GI = B[0], B[1], B[2]
     PL, OWN, HOU = X[0], X[1], X[2]
@@ -717,7 +717,7 @@ def sell_one(Bp, Xp, p, sq):
         PL[p, CASH] += from_bank(Xp, SQ[sq, SELL])
         return
     if B[7][R_EVEN] == 0:
-        # engine.legal.hotel_break_levels without the even-building rule: only this lot,
+        # engine.rules.legal.hotel_break_levels without the even-building rule: only this lot,
         # to four houses or as many as the bank holds
         new = min(HOTEL - 1, houses_in_bank(Bp, Xp))
         set_level(Bp, Xp, sq, new)
@@ -971,7 +971,7 @@ def bankrupt_multi(Bp, Xp, key, p, nc):
 @jit_inline
 def _pay_bank(Bp, Xp, key, p, amount, pot):
     """:meth:`Game._pay` to the bank (``None``); with ``pot`` the payment goes to the
-    Free Parking pot (the caller knows its reason, ``engine.game.POT_REASONS``)."""
+    Free Parking pot (the caller knows its reason, ``engine.rules.game.POT_REASONS``)."""
     X = _unpin(Xp)
     if amount <= 0:
         return True
@@ -1170,7 +1170,7 @@ def offer(Bp, Xp, p, sq):
 def _scan(Bp, Xp, p, monos):
     """One pass over ``p``'s groups for the first two steps of the act phase.
 
-    Build targets (:mod:`engine.rollout_policy`: a lot where a building would
+    Build targets (:mod:`engine.sim.rollout_policy`: a lot where a building would
     be legal but for the cash, below ``max_level``): the one to build now (the
     lowest level, then the highest square, among those ``p`` can pay keeping
     ``build_reserve``; -1: none), the lowest cash threshold of the others and
@@ -1397,7 +1397,7 @@ def _lot_for_sale(Bp, Xp, q, g):
 
 @jit_inline
 def _trade(Bp, Xp, p):
-    """``p``'s proposal (:mod:`engine.rollout_policy`, rules (a) then (b)), carried
+    """``p``'s proposal (:mod:`engine.sim.rollout_policy`, rules (a) then (b)), carried
     out: the other side's acceptance is a known rule that the proposal meets.
     Returns whether a trade was made and, when not, the lowest cash at which a
     purchase would be. One pass: the purchases are met in the order that rule
@@ -1945,7 +1945,7 @@ def start_game(Bp, Xp):
 @jit
 def snapshot(Bp, Xp, row):
     """Trace only: the state after a turn, from ``row[TRACE_STATE]`` on (the
-    layout of :class:`engine.rollout.TraceLayout`).
+    layout of :class:`engine.sim.rollout.TraceLayout`).
 
     Game: to move, round, phase, doubles counter, dice thrown, over flag,
     winner and end reason (-1 while the game runs), the Free Parking pot and
@@ -2028,11 +2028,11 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
     Fills ``winners[g]`` (-1: none), ``worths[g, p]`` (net worth at the end),
     ``info[g] = (turns, rounds, reason)`` and, when ``final`` has a row per game,
     the end state ``final[g] = (cash[P], bankrupt[P], owner[S], level[S],
-    mortgaged[S])`` (what :mod:`engine.win_model` scores a game cut at the
+    mortgaged[S])`` (what :mod:`engine.sim.win_model` scores a game cut at the
     horizon by). Row ``t`` of ``trace`` receives
     turn ``t`` of the first game: its rolls (:func:`play_turn`) and the state
     after it (:func:`snapshot`), for the differential test; every other turn
-    (all of them when ``trace`` has no rows, as in :func:`engine.rollout.simulate`)
+    (all of them when ``trace`` has no rows, as in :func:`engine.sim.rollout.simulate`)
     runs the version of :func:`play_turn` compiled without recording. (A
     ``trace=None`` version with a single untraced loop was measured 10-15%
     slower, apparently from different inlining.) Returns the number of

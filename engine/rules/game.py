@@ -2,8 +2,8 @@
 
 A :class:`Game` moves a :class:`models.state.GameState` through turns, asking
 its agents at every decision point and telling everyone what happened through
-:class:`engine.actions.Event` objects. Dice and cards come from an explicit
-:class:`engine.streams.RandomStream`. The rules are the standard US rules
+:class:`engine.rules.actions.Event` objects. Dice and cards come from an explicit
+:class:`engine.rules.streams.RandomStream`. The rules are the standard US rules
 (2008+ cards) and the variants of :class:`models.rules.Rules` (named below
 where they change a step); where the printed rules leave a choice, this
 module names it:
@@ -55,7 +55,7 @@ Rent
     nearest-railroad card doubles the rent; the nearest-utility card charges
     ten times a fresh roll.
 Building
-    See :mod:`engine.legal`. Under a ``set_size`` novelty a player can acquire
+    See :mod:`engine.rules.legal`. Under a ``set_size`` novelty a player can acquire
     a bare lot in a group where it has buildings; its buildings there are
     then sold back until the group is even again (:meth:`Game._acquired`). When the bank's houses (or hotels) are fewer
     than the players able to build one right now, a request to build one is
@@ -81,14 +81,14 @@ End
     highest net worth (:meth:`GameState.net_worth`), ties to the earlier seat.
 
 Novelty trials hide rule changes: with ``announced_rules`` the agents'
-views show those rules (:class:`engine.view.GameView`); a jail payment that
+views show those rules (:class:`engine.rules.view.GameView`); a jail payment that
 the announced fine allowed but the true one does not is refused (a
 ``refused`` event) and the player rolls instead.
 
 Movement-only mode (``movement_only=True``) plays dice, doubles, jail and the
 cards' movement only: nothing is bought, no money moves, and cards are drawn
 with replacement (``RandomStream.draw``), the setting of the exact position
-chain of :mod:`engine.markov`. Cards are drawn that way in every game under
+chain of :mod:`engine.chains.markov`. Cards are drawn that way in every game under
 ``rules.card_draw="replacement"``: uniformly over the deck's cards that no
 player holds.
 """
@@ -99,8 +99,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import legal
-from engine.actions import (
+from engine.rules import legal
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -109,9 +109,9 @@ from engine.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.agents import Agent
-from engine.streams import RandomStream
-from engine.view import GameView
+from engine.rules.agents import Agent
+from engine.rules.streams import RandomStream
+from engine.rules.view import GameView
 from models.board import HOTEL, PROPERTY_TYPES, Card
 from models.errors import IllegalActionError, InvalidTradeError
 from models.rules import Rules
@@ -195,7 +195,7 @@ class Game:
         Callables ``f(event, game)`` called on every event after the agents.
     announced_rules:
         The rules the agents' views show (a novelty trial hides a rule change
-        this way, :class:`engine.view.GameView`); ``None``: the true rules.
+        this way, :class:`engine.rules.view.GameView`); ``None``: the true rules.
     """
 
     def __init__(

@@ -2,7 +2,7 @@
 
 Agents never hold the engine's ``GameState``: they get a :class:`GameView`,
 which answers the pure queries of ``GameState`` and the legality helpers of
-:mod:`engine.legal`, returns tuples instead of lists, and gives a private
+:mod:`engine.rules.legal`, returns tuples instead of lists, and gives a private
 deep copy on request (``view.copy()``) for look-ahead.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine import legal
+from engine.rules import legal
 from models.board import Board
 from models.rules import Rules
 from models.state import GameState
@@ -37,7 +37,7 @@ class GameView:
     me:
         The player's index.
     announced_rules:
-        In a novelty trial (:mod:`engine.novelty_catalogue`), the rules as announced
+        In a novelty trial (:mod:`solver.novelty.catalogue`), the rules as announced
         before the novelty. A hidden rule change (dice, salary, fines,
         mortgage rate, set sizes, rule hooks) is not printed anywhere, so the
         view shows these rules: ``rules``, ``copy()`` and the pure queries
@@ -135,14 +135,14 @@ class GameView:
     def actions_left(self) -> int | None:
         """During an ``act`` or ``raise_cash`` question: the actions the phase still accepts, this
         answer included (at least 1; at 1 this answer is the phase's last). ``None`` at any other
-        question. The reference engine allows :data:`engine.game.MAX_ACTIONS_PER_PHASE` (64)."""
+        question. The reference engine allows :data:`engine.rules.game.MAX_ACTIONS_PER_PHASE` (64)."""
         return self._actions_left
 
     @property
     def trades_left(self) -> int | None:
         """During an ``act`` or ``raise_cash`` question: the trade proposals the phase still makes
         (0: a proposal now closes the phase without being made). ``None`` at any other question.
-        The reference engine allows :data:`engine.game.MAX_TRADES_PER_PHASE` (2)."""
+        The reference engine allows :data:`engine.rules.game.MAX_TRADES_PER_PHASE` (2)."""
         return self._trades_left
 
     def set_budget(self, actions_left: int | None, trades_left: int | None) -> None:
@@ -199,7 +199,7 @@ class GameView:
     def hotels_in_bank(self) -> int:
         return self._pub().hotels_in_bank()
 
-    # -- legality (delegated to engine.legal) -------------------------------
+    # -- legality (delegated to engine.rules.legal) -------------------------------
     def legal_builds(self) -> list[int]:
         return legal.legal_builds(self._s, self.me)
 

@@ -1,13 +1,13 @@
 """The horizon model's features, compiled (numba), for scoring simulated games.
 
-:func:`engine.rollout.simulate` scores every game cut at the horizon with the
-horizon model (:mod:`engine.win_model`): features of every player of every
+:func:`engine.sim.rollout.simulate` scores every game cut at the horizon with the
+horizon model (:mod:`engine.sim.win_model`): features of every player of every
 game, then the conditional logit. With NumPy the features of a batch of 160
 games cost about 0.6 ms, some forty array operations on ``games x players x
 squares`` arrays, about a seventh of an agent's simulation time. :func:`features`
 computes the same numbers game by game in one compiled call.
 
-It is :func:`engine.win_model.features_from_arrays` to the bit: every sum is
+It is :func:`engine.sim.win_model.features_from_arrays` to the bit: every sum is
 taken in NumPy's order for a contiguous ``add.reduce`` (the identity 0.0 plus
 the pairwise sum of ``pairwise_sum`` in NumPy's ``loops_utils.h``: eight
 accumulators over blocks of eight, combined as ``((r0 + r1) + (r2 + r3)) +
@@ -205,12 +205,12 @@ def _features(
 
 
 def features(tables: Any, cash: np.ndarray, owner: np.ndarray, houses: np.ndarray, mortgaged: np.ndarray, bankrupt: np.ndarray) -> np.ndarray:
-    """:func:`engine.win_model.features_from_arrays`, compiled (same arguments and result).
+    """:func:`engine.sim.win_model.features_from_arrays`, compiled (same arguments and result).
 
     The ``arcsinh`` of feature 2 is NumPy's, applied to the compiled argument (NumPy may
     use its own vectorised ``arcsinh``, which need not round as the C library's does).
     A board above :data:`MAX_LEN` squares or players goes to the NumPy function."""
-    from engine import win_model as wm
+    from engine.sim import win_model as wm
 
     if owner.shape[1] > MAX_LEN or cash.shape[1] > MAX_LEN:
         return wm.features_from_arrays(tables, cash, owner, houses, mortgaged, bankrupt)
@@ -244,4 +244,4 @@ TABLE_FIELDS = (
     "ut_ept",
     "ut_rent",
 )
-"""The :class:`engine.win_model.BoardTables` arrays, in :func:`_features`'s order."""
+"""The :class:`engine.sim.win_model.BoardTables` arrays, in :func:`_features`'s order."""

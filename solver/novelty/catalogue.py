@@ -20,17 +20,17 @@ Difficulty
 Hidden
     ``hidden`` means *not printed on the board*: the change is a rule (a
     :class:`Rules` field), so in a trial the agents' views show the announced
-    (pre-novelty) rules (:class:`engine.view.GameView`, ``announced_rules``)
+    (pre-novelty) rules (:class:`engine.rules.view.GameView`, ``announced_rules``)
     and the agents must infer the change from play. A visible novelty changes
     the board itself, which every player sees.
 Dice
     With more than two dice, "doubles" means all dice show the same face
-    (:mod:`engine.dice`); with one die there are no doubles at all, so a
+    (:mod:`engine.chains.dice`); with one die there are no doubles at all, so a
     jailed player never rolls out and pays after the last failed roll.
 
 Attribute and representation novelties are data only: a new board or new
 rules that every engine plays (the reference engine, the exact chain of
-:mod:`engine.markov`, the batch kernel). The class novelties ``free-parking``
+:mod:`engine.chains.markov`, the batch kernel). The class novelties ``free-parking``
 and ``auction-only`` switch ordinary rules of :class:`models.rules.Rules`
 (``free_parking="bank"``, ``auction_only``), which every engine plays.
 ``toll-squares`` is a class novelty made of data (a new kind of property on

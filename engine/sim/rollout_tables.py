@@ -2,12 +2,12 @@
 
 :func:`encode` turns a state (any board the state format allows, inline
 boards, other dice, ``set_size``) and the seats' :class:`RolloutPolicy` into the two
-tuples of :mod:`engine._kernel`: the constant tables ``B`` and the initial
+tuples of :mod:`engine.sim._kernel`: the constant tables ``B`` and the initial
 mutable state ``X0``. Every derived number (mortgage value, interest, the
 building sell-back value) is computed here by the same methods that the
 reference engine calls, so the kernel never re-derives a rule. The rule
 variants of :class:`models.rules.Rules` are columns of the rules table
-(``engine._kernel.R_*``), the Free Parking pot and the bank's cash start each
+(``engine.sim._kernel.R_*``), the Free Parking pot and the bank's cash start each
 game from the state's (``GameState.pot``, ``GameState.bank_cash``).
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import _kernel as k
-from engine.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
+from engine.sim import _kernel as k
+from engine.sim.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
 from models.state import GameState
 
 _KINDS = {
@@ -187,7 +187,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     pile = np.zeros((2, width), dtype=np.int64)
     held = np.zeros((2, width), dtype=np.int64)
     # Held Get Out of Jail Free cards come from the decks in order, Chance first
-    # (as engine.game.Game._assign_held_cards does).
+    # (as engine.rules.game.Game._assign_held_cards does).
     pool = [(d, i) for d, name in enumerate(DECK_NAMES) for i, c in enumerate(board.deck(name)) if c.action == "jail_free"]
     stack = np.zeros((n_pl, max(1, len(pool)), 2), dtype=np.int64)
     for i, p in enumerate(state.players):
@@ -203,7 +203,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
 
 
 def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray, mor: np.ndarray) -> None:
-    """Each player's group masks (:data:`engine._kernel.MASK_BITS`), from its counts and
+    """Each player's group masks (:data:`engine.sim._kernel.MASK_BITS`), from its counts and
     mortgages (array operations: :func:`encode` runs on every simulation)."""
     n_groups = gi.shape[0]
     if n_groups == 0:
@@ -233,7 +233,7 @@ def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray
 def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     """Encode ``state`` for the kernel; ``max_rounds`` is the absolute round cap;
     ``policy`` is one :class:`RolloutPolicy` for every seat or one per seat
-    (:func:`engine.rollout_policy.seat_policies`; ``None``: the default).
+    (:func:`engine.sim.rollout_policy.seat_policies`; ``None``: the default).
 
     Every rule variant is played; nothing is refused (rules under which a turn could
     never end, dice that always roll doubles with an endless doubles run, are refused

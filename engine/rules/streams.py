@@ -14,7 +14,7 @@ comes from a stream object passed in. Two implementations:
   Because each stream is indexed by a counter (die number, shuffle number), a
   batch engine can reproduce the same dice and cards for the same seed.
 * :class:`CounterStream`: counter-based (stateless) uniforms, the stream of
-  the batch kernel (:mod:`engine.rollout`). The ``c``-th uniform of stream
+  the batch kernel (:mod:`engine.sim.rollout`). The ``c``-th uniform of stream
   ``k`` of a game with key ``K`` is a pure function ``u(K, k, c)``, so a game
   can be replayed by any engine, and two states can be played on the same
   dice and cards (common random numbers). See :func:`counter_uniform`.
@@ -28,7 +28,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.seeding import SeedLike, as_seed_sequence
+from engine.rules.seeding import SeedLike, as_seed_sequence
 from models.rules import DiceSpec
 
 DECKS = ("chance", "community_chest")

@@ -27,7 +27,7 @@ class SellBuilding:
     """Sell one building level of ``square`` back to the bank at half price.
 
     Selling a hotel when the bank holds fewer than four houses sells the group
-    further down, evenly (see :func:`engine.legal.hotel_break_levels`).
+    further down, evenly (see :func:`engine.rules.legal.hotel_break_levels`).
     """
 
     square: int
@@ -55,7 +55,7 @@ Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
 class Event:
     """One thing that happened in play.
 
-    ``kind`` is one of the keys of :data:`engine.agents.EVENT_KINDS`, which lists
+    ``kind`` is one of the keys of :data:`engine.rules.agents.EVENT_KINDS`, which lists
     each kind's data keys (``turn`` starts a turn; ``cash`` moves money, the bank
     or the Free Parking pot being ``None``; ``declined`` is a lot left with the
     bank when auctions are off); docs/agents.md#the-protocol says when each is

@@ -1,8 +1,8 @@
 """The fixed rollout policy, as a value and as an agent of the reference engine.
 
-The batch kernel (:mod:`engine.rollout`) plays every seat with a fixed,
+The batch kernel (:mod:`engine.sim.rollout`) plays every seat with a fixed,
 deterministic policy (one :class:`RolloutPolicy` per seat). The same policy
-is an ordinary :class:`engine.agents.Agent` here, so that the reference
+is an ordinary :class:`engine.rules.agents.Agent` here, so that the reference
 engine can play the same games on the same dice and cards and the two engines
 can be compared turn by turn (``tests/engine/test_rollout_differential.py``).
 
@@ -30,7 +30,7 @@ seat *holds a group completely* when it owns the group's set size of it,
        build_reserve``: the lowest level first (even building), then the
        highest square index (the dearer groups pay more rent per dollar).
        A build target is a lot where a building would be legal if the seat
-       had the cash (:func:`engine.legal.why_not_build` but for the cash)
+       had the cash (:func:`engine.rules.legal.why_not_build` but for the cash)
        and whose level is below ``max_level``.
     3. *Mortgage to build* (``mortgage_to_build``): when no build target is
        affordable, the *spare lots* are the seat's unmortgaged properties of
@@ -77,7 +77,7 @@ Trades
     refusal is ever needed: the agent must know every seat's policy
     (``policies``).
 ``raise_cash``
-    Nothing: the engine's fixed liquidation order (:meth:`engine.game.Game.liquidate`).
+    Nothing: the engine's fixed liquidation order (:meth:`engine.rules.game.Game.liquidate`).
 Shortage auctions, lifting a received mortgage
     Never: no premium bid for a scarce building, interest only on a
     mortgaged lot received.
@@ -105,7 +105,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import (
+from engine.rules.actions import (
     Action,
     Build,
     Event,
@@ -114,9 +114,9 @@ from engine.actions import (
     ProposeTrade,
     Unmortgage,
 )
-from engine.agents import BaseAgent
-from engine.seeding import SeedLike
-from engine.view import GameView
+from engine.rules.agents import BaseAgent
+from engine.rules.seeding import SeedLike
+from engine.rules.view import GameView
 from models.board import HOTEL
 from models.trade import Trade
 

@@ -5,7 +5,7 @@ turn that end with the token on ``s`` (after any card or Go-To-Jail movement;
 a roll that ends in jail counts for the jail square's ``in_jail`` entry, not
 for Just Visiting). A turn with doubles can land several times, so ``L`` sums
 to the mean number of rolls per turn (about 1.2), not to 1. The count is the
-exact chain's (:mod:`engine.markov`, "Landings"), made by
+exact chain's (:mod:`engine.chains.markov`, "Landings"), made by
 :class:`RollLandings` from the engine's events: one landing per roll; a turn
 sat out in jail (``jail_doubles`` off) has no roll and lands nowhere; the
 failed roll of the last jail turn under ``jail_release="free"`` counts in
@@ -18,7 +18,7 @@ correlated through the position): the turns are cut into ``batches`` equal
 batches, and SE = sd(batch means) / sqrt(batches) (Law & Kelton, *Simulation
 Modeling and Analysis*, batch-means method).
 
-The exact chain of :mod:`engine.markov` supersedes these numbers; they
+The exact chain of :mod:`engine.chains.markov` supersedes these numbers; they
 exist so that the baseline agent has a landing table before that chain does,
 and as an independent check of it.
 """
@@ -33,11 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.actions import Event
-from engine.agents import BaseAgent
-from engine.game import Game
-from engine.streams import SeededStream
-from engine.view import GameView
+from engine.rules.actions import Event
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
+from engine.rules.streams import SeededStream
+from engine.rules.view import GameView
 from models.board import Board, standard_board
 from models.files import atomic_write
 from models.rules import Rules
@@ -176,8 +176,8 @@ def simulate_landings(
 @cache
 def default_landing_table() -> LandingTable:
     """The shipped table for ``standard-us`` (long jail policy), made by
-    ``python -m engine.landing`` (2,000,000 turns, seed 2024)."""
-    text = resources.files("engine").joinpath("data", "landing-standard-us.json").read_text(encoding="utf-8")
+    ``python -m engine.chains.landing`` (2,000,000 turns, seed 2024)."""
+    text = resources.files("engine.chains").joinpath("data", "landing-standard-us.json").read_text(encoding="utf-8")
     return LandingTable.from_dict(json.loads(text))
 
 
@@ -185,7 +185,7 @@ def main() -> None:  # pragma: no cover - a data-generation script
     import argparse
     import pathlib
 
-    parser = argparse.ArgumentParser(description="Regenerate engine/data/landing-standard-us.json")
+    parser = argparse.ArgumentParser(description="Regenerate engine/chains/data/landing-standard-us.json")
     parser.add_argument("--turns", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()

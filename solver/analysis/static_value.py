@@ -6,7 +6,7 @@ Expected rent per opponent turn (EPT) of square ``s`` at building level
     EPT(s, l) = L[s] * rent(s, l)
 
 where ``L[s]`` is the expected number of landings on ``s`` in one opponent
-turn (:mod:`engine.landing`) and ``rent`` is the rule-book rent: a street's
+turn (:mod:`engine.chains.landing`) and ``rent`` is the rule-book rent: a street's
 rent at level ``l`` (doubled unimproved in a monopoly), a railroad's rent for
 the owner's count, a utility's multiplier times the mean dice total. The
 value of one lot for its owner over a horizon of ``H`` rounds against ``n``

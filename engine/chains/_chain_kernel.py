@@ -2,15 +2,15 @@
 
 An agent builds and runs some 175 ruin chains a game (:mod:`solver.analysis.reserve`,
 the funded build plan, the bargaining curves): each is four move sets turned into
-sparse matrices (:func:`engine.bankruptcy.cash_moves`) and a backward pass of about
-80 sparse products (:func:`engine.state_risk._backward`). On matrices of a few
+sparse matrices (:func:`engine.chains.bankruptcy.cash_moves`) and a backward pass of about
+80 sparse products (:func:`engine.chains.state_risk._backward`). On matrices of a few
 thousand entries most of that time was NumPy's and SciPy's per-call overhead (some
 twenty array operations per move set, a zeroed output and a dispatch per product),
 about a third of the agent's CPU per game. The three functions here do the same
 arithmetic in one compiled call each:
 
 :func:`move_entries`
-    The entries of :func:`engine.bankruptcy.cash_moves`'s matrix and its ruin
+    The entries of :func:`engine.chains.bankruptcy.cash_moves`'s matrix and its ruin
     vector: every product, sum, comparison and division of the NumPy form, one
     element at a time in the same order (``np.bincount`` adds its weights in
     index order from 0.0; ``np.searchsorted(side="left")`` is the first grid
@@ -20,7 +20,7 @@ arithmetic in one compiled call each:
     The sums ``P = A + D`` and ``Q = A + H`` of the backward pass, stored entry
     for entry as SciPy's ``csr_plus_csr`` stores them.
 :func:`backward_pass`
-    The turn loop of :func:`engine.state_risk._backward`: SciPy's ``csr_matvec``
+    The turn loop of :func:`engine.chains.state_risk._backward`: SciPy's ``csr_matvec``
     (``y[i] = 0.0 + sum_jj data[jj] * x[indices[jj]]`` in storage order,
     ``scipy/sparse/sparsetools/csr.h``) and the vector sums in NumPy's order
     (``k + pu + w`` is ``(k + pu) + w``).
@@ -29,7 +29,7 @@ numba compiles without fast-math, so nothing is reassociated or fused into a
 multiply-add; ``tests/engine/test_chain_kernel.py`` compares both with the
 NumPy/SciPy forms bit for bit on the chains of every bundled instance and
 rule preset. Callers take this path only when numba is already imported
-(:func:`engine.bankruptcy.compiled_chains`), so that commands that never
+(:func:`engine.chains.bankruptcy.compiled_chains`), so that commands that never
 simulate (``risk``, ``odds``) do not pay numba's import for it.
 """
 
@@ -56,7 +56,7 @@ def move_entries(
     pre: np.ndarray,
     has_pre: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(data, indices, indptr, ruin)`` of :func:`engine.bankruptcy.cash_moves` for moves
+    """``(data, indices, indptr, ruin)`` of :func:`engine.chains.bankruptcy.cash_moves` for moves
     already sorted by source (stable), ``pre`` ignored unless ``has_pre``.
 
     Per grid point ``g`` and move ``i`` (cash ``c = grid[g]``): ``x = c + delta`` (with a
@@ -160,7 +160,7 @@ def csr_add(
     entry for entry and in the same order, zeros dropped.
 
     Both canonical: each row merged by column. Otherwise (``csr_binop_csr_general``, what
-    :func:`engine.bankruptcy.cash_moves`'s matrices take: each move's two entries come
+    :func:`engine.chains.bankruptcy.cash_moves`'s matrices take: each move's two entries come
     upper neighbour first): each row of ``A`` then of ``B`` accumulated per column from 0.0
     in storage order, the columns kept in a linked list in order of first appearance, and
     written out from its head (the last column to appear first) as ``a + b``."""
@@ -237,7 +237,7 @@ def backward_pass(
     rolls: int,
     jails: bool,
 ) -> np.ndarray:
-    """``turns`` steps of :func:`engine.state_risk._backward` from ``u`` (not modified):
+    """``turns`` steps of :func:`engine.chains.state_risk._backward` from ``u`` (not modified):
     ``u <- k + M u`` with one roll a turn (``M = Q`` when its double goes to jail, else
     ``P``), else ``pu = P u``, ``inner = Q u`` (or ``pu``), then ``inner <- pu + C inner``
     for the middle rolls and ``u <- (k + pu) + C inner`` (or ``k + inner``). The matrices
