@@ -5,10 +5,15 @@ Nothing here imports :mod:`engine` or :mod:`solver`.
 
 from models.board import Board, Card, Square, load_board, standard_board
 from models.errors import (
+    ComputationError,
+    ExtraNotInstalledError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidStateError,
     InvalidTradeError,
     MonopolyError,
+    NotReadyError,
+    UnknownNameError,
 )
 from models.rules import DiceSpec, Rules
 from models.state import GameState, PlayerState
@@ -17,17 +22,22 @@ from models.trade import Trade, Transfer
 __all__ = [
     "Board",
     "Card",
+    "ComputationError",
     "DiceSpec",
+    "ExtraNotInstalledError",
     "GameState",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidStateError",
     "InvalidTradeError",
     "MonopolyError",
+    "NotReadyError",
     "PlayerState",
     "Rules",
     "Square",
     "Trade",
     "Transfer",
+    "UnknownNameError",
     "load_board",
     "standard_board",
 ]

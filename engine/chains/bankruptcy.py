@@ -265,7 +265,7 @@ def ruin_pmf(
     Examples
     --------
     >>> p = ruin_pmf([0, -100], start_cash=150, turns=3, bucket=1, dice=[0, 0.5, 0.5])
-    >>> [round(v, 4) for v in p]
+    >>> [round(float(v), 4) for v in p]
     [0.0, 0.0, 0.25, 0.25]
     """
     if turns < 0:
