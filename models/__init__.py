@@ -5,6 +5,7 @@ Nothing here imports :mod:`engine` or :mod:`solver`.
 
 from models.board import Board, Card, Square, load_board, standard_board
 from models.errors import (
+    BankruptPlayerError,
     ComputationError,
     ExtraNotInstalledError,
     IllegalActionError,
@@ -20,6 +21,7 @@ from models.state import GameState, PlayerState
 from models.trade import Trade, Transfer
 
 __all__ = [
+    "BankruptPlayerError",
     "Board",
     "Card",
     "ComputationError",

@@ -69,6 +69,11 @@ class ExtraNotInstalledError(MonopolyError, RuntimeError):
     ``rl``); the message says which ``pip install`` adds it."""
 
 
+class BankruptPlayerError(InvalidArgumentError):
+    """A question asked for a player who is already bankrupt (a ruin chain, a build plan, a
+    decision): every command refuses such a player the same way."""
+
+
 class ComputationError(MonopolyError, RuntimeError):
     """A numerical method failed where it should not (a fit or a linear program that did not
     converge, a solver status that the model rules out); the message names the method."""

@@ -85,6 +85,7 @@ from solver.trades.rescore import (
 )
 from solver.trades.selection import MODES, qualifies, rank_key
 from solver.trades.space import FrontierValues, TradeSettings, TradeSpace
+from models.errors import BankruptPlayerError, InvalidArgumentError
 
 HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
 log = logging.getLogger(__name__)
@@ -110,11 +111,11 @@ class DecideSettings:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+            raise InvalidArgumentError(f"mode must be one of {MODES}, got {self.mode!r}")
         if self.build not in ("funded", "frontier"):
-            raise ValueError(f"build must be 'funded' or 'frontier', got {self.build!r}")
+            raise InvalidArgumentError(f"build must be 'funded' or 'frontier', got {self.build!r}")
         if self.deny is not None and not 0 <= self.deny <= 20:
-            raise ValueError(f"deny must be in 0..20, got {self.deny}")
+            raise InvalidArgumentError(f"deny must be in 0..20, got {self.deny}")
 
     @property
     def denials(self) -> int:
@@ -338,7 +339,7 @@ def decide(
     st = settings or DecideSettings()
     p = state.player_index(player)
     if state.players[p].bankrupt:
-        raise ValueError(f"{player} is bankrupt")
+        raise BankruptPlayerError(f"{player} is bankrupt")
     _load_kernel()
     clock = _Clock(budget_s)
     chain = chain or PositionChain(state.board, state.rules, "long")

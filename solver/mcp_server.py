@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import jsonsafe
+from models.errors import MonopolyError
 
 __all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
 
@@ -41,7 +42,7 @@ MAX_INLINE_BYTES = 4 * 1024 * 1024
 _lock = threading.Lock()
 
 
-class CommandFailed(ValueError):
+class CommandFailed(MonopolyError, ValueError):
     """A command refused its input; the message is its one line."""
 
 

@@ -10,6 +10,7 @@ every command's output on every bundled instance against them.
 
 from __future__ import annotations
 
+from models.errors import UnknownNameError
 import json
 from functools import cache
 from importlib import resources
@@ -28,6 +29,6 @@ def _load(name: str) -> str:
 def output_schema(name: str) -> dict[str, Any]:
     """The JSON Schema of ``monopoly-trade NAME --json`` (a fresh dict each call)."""
     if name not in OUTPUTS:
-        raise ValueError(f"no output schema for {name!r} (known: {', '.join(OUTPUTS)})")
+        raise UnknownNameError(f"no output schema for {name!r} (known: {', '.join(OUTPUTS)})")
     doc: dict[str, Any] = json.loads(_load(name))
     return doc

@@ -56,6 +56,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from engine.chains import dice as dice_math
+from models.errors import InvalidArgumentError
 
 SEED004_SAMPLE_NET: tuple[int, ...] = tuple(
     {
@@ -99,9 +100,9 @@ def cash_grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
     :mod:`engine.chains.state_risk`.
     """
     if bucket <= 0:
-        raise ValueError("bucket must be positive")
+        raise InvalidArgumentError("bucket must be positive")
     if cap <= 0:
-        raise ValueError("cap must be positive")
+        raise InvalidArgumentError("cap must be positive")
     bucket = grid_step(bucket, cap)
     c0 = float(np.fmod(start_cash, bucket)) if start_cash > 0 else bucket
     if c0 <= 0:
@@ -128,12 +129,12 @@ def build_chain(
     net_a = np.asarray(net, dtype=float)
     n = len(net_a)
     if n < 1:
-        raise ValueError("net needs at least one square")
+        raise InvalidArgumentError("net needs at least one square")
     if not 0 <= start_square < n:
-        raise ValueError(f"start_square {start_square} is off a board of {n} squares")
+        raise InvalidArgumentError(f"start_square {start_square} is off a board of {n} squares")
     pd = np.asarray(dice if dice is not None else dice_math.total_pmf(), dtype=float)
     if np.any(pd < 0) or abs(pd.sum() - 1.0) > 1e-9:
-        raise ValueError("dice must be a probability vector indexed by the total")
+        raise InvalidArgumentError("dice must be a probability vector indexed by the total")
     grid = cash_grid(start_cash, bucket, cap)
     k = len(grid)
     totals = np.nonzero(pd)[0]
@@ -269,7 +270,7 @@ def ruin_pmf(
     [0.0, 0.0, 0.25, 0.25]
     """
     if turns < 0:
-        raise ValueError("turns must be >= 0")
+        raise InvalidArgumentError("turns must be >= 0")
     chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice, go_landing_bonus)
     out = np.zeros(turns + 1)
     if chain.start is None:

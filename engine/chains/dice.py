@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from models.rules import DiceSpec
+from models.errors import InvalidArgumentError
 
 
 def face_pmf(dice: DiceSpec) -> np.ndarray:
@@ -77,7 +78,7 @@ def exact_total_pmf(dice: DiceSpec | None = None) -> list[Fraction]:
     dice = dice or DiceSpec()
     weights = dice.weights or tuple(1 for _ in range(dice.sides))
     if any(Fraction(w).denominator != 1 for w in weights):
-        raise ValueError("exact fractions need integer weights")
+        raise InvalidArgumentError("exact fractions need integer weights")
     wsum = sum(Fraction(w) for w in weights)
     face = [Fraction(0)] + [Fraction(w) / wsum for w in weights]
     total = [Fraction(1)]

@@ -42,6 +42,7 @@ from models.board import Board, standard_board
 from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState
+from models.errors import InvalidArgumentError
 
 
 class JailPolicyAgent(BaseAgent):
@@ -53,7 +54,7 @@ class JailPolicyAgent(BaseAgent):
     def __init__(self, policy: str = "long") -> None:
         super().__init__(0)
         if policy not in ("long", "short"):
-            raise ValueError("jail policy is 'long' or 'short'")
+            raise InvalidArgumentError("jail policy is 'long' or 'short'")
         self.policy = policy
 
     def jail_choice(self, view: GameView):  # type: ignore[no-untyped-def]

@@ -126,7 +126,7 @@ import numpy as np
 
 from engine.chains import dice as dice_math
 from models.board import Board, Card
-from models.errors import MonopolyError
+from models.errors import InvalidArgumentError, MonopolyError
 from models.rules import Rules
 
 JailPolicy = Literal["short", "long"]
@@ -350,7 +350,7 @@ class PositionChain:
 
     def __init__(self, board: Board, rules: Rules | None = None, jail: JailPolicy = "long") -> None:
         if jail not in ("short", "long"):
-            raise ValueError("jail policy is 'short' or 'long'")
+            raise InvalidArgumentError("jail policy is 'short' or 'long'")
         rules = rules or Rules()
         self.board = board
         self.rules = rules

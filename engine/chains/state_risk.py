@@ -72,6 +72,7 @@ import numpy as np
 from engine.chains import dice as dice_math
 from engine.chains.bankruptcy import cash_grid, cash_moves, compiled_chains
 from engine.chains.markov import (
+    ChainError,
     JailPolicy,
     PositionChain,
     card_outcome,
@@ -81,6 +82,7 @@ from engine.chains.markov import (
 from models.board import Card
 from models.rules import Rules
 from models.state import BANK, GameState
+from models.errors import BankruptPlayerError
 
 
 @dataclass(frozen=True)
@@ -431,7 +433,7 @@ def roll_slots(rules: Rules) -> tuple[int, bool]:
         return rolls, jails
     p = dice_math.p_doubles(rules.dice)
     if p >= 1.0:
-        raise ValueError("every throw is a double: with doubles_again and doubles_to_jail 0 no turn would end")
+        raise ChainError("every throw is a double: with doubles_again and doubles_to_jail 0 no turn would end")
     if p <= 0.0:
         return 1, False
     return max(1, math.ceil(math.log(ROLL_TAIL) / math.log(p))), False
@@ -650,7 +652,7 @@ def ruin_within_by_wealth(
         player = state.to_move
     pl = state.players[player]
     if pl.bankrupt:
-        raise ValueError(f"player {pl.name} is bankrupt")
+        raise BankruptPlayerError(f"player {pl.name} is bankrupt")
     ch = _build_chain(state, player, state.liquidation_value(player), bucket, cap, jail, income, chain, transposed=False)
     u = _backward(ch, turns)
     return ch.grid[1:] - 1.0, u.reshape(len(ch.grid), ch.n_pos)[1:, ch.start_pos]

@@ -86,6 +86,7 @@ from engine.sim.rollout_tables import DECK_NAMES, Tables, encode
 from engine.rules.seeding import SeedLike
 from engine.rules.streams import CounterStream, stream_keys
 from models.state import GameState
+from models.errors import InvalidArgumentError
 
 DEFAULT_BATCH = 16384
 """Games per kernel call: output arrays are sized to this, not to the run."""
@@ -145,11 +146,11 @@ class RolloutResult:
 
 def _check_args(state: GameState, n_games: int, horizon: int) -> None:
     if n_games < 1:
-        raise ValueError(f"n_games must be >= 1, got {n_games}")
+        raise InvalidArgumentError(f"n_games must be >= 1, got {n_games}")
     if horizon < 1:
-        raise ValueError(f"horizon must be >= 1 round, got {horizon}")
+        raise InvalidArgumentError(f"horizon must be >= 1 round, got {horizon}")
     if not 2 <= len(state.players) <= 8:
-        raise ValueError("the kernel plays 2 to 8 players")
+        raise InvalidArgumentError("the kernel plays 2 to 8 players")
 
 
 def simulate(
@@ -197,10 +198,10 @@ def simulate(
     """
     _check_args(state, n_games, horizon)
     if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be in 1..{MAX_THREADS}, got {threads}")
+        raise InvalidArgumentError(f"threads must be in 1..{MAX_THREADS}, got {threads}")
     scoring = scoring or DEFAULT_SCORING
     if scoring not in SCORINGS:
-        raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+        raise InvalidArgumentError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
     tables = encode(state, policy, state.round + horizon)
     n_pl = tables.n_players
     winners = np.empty(n_games, dtype=np.int8)
@@ -341,9 +342,9 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
     differences, ``sd(d) / sqrt(n)``.
     """
     if before.n_games != after.n_games or before.players != after.players:
-        raise ValueError("paired results need the same players and the same number of games")
+        raise InvalidArgumentError("paired results need the same players and the same number of games")
     if before.scoring != after.scoring:
-        raise ValueError("paired results need the same scoring")
+        raise InvalidArgumentError("paired results need the same scoring")
     i = before.players.index(player)
     d = after.score(i) - before.score(i)
     n = d.size
@@ -356,7 +357,7 @@ def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str)
     (same conditions as :func:`paired_delta`); a finer signal where the win
     probability does not move (a game already decided either way)."""
     if before.n_games != after.n_games or before.players != after.players:
-        raise ValueError("paired results need the same players and the same number of games")
+        raise InvalidArgumentError("paired results need the same players and the same number of games")
     i = before.players.index(player)
     d = after.worths[:, i].astype(np.float64) - before.worths[:, i].astype(np.float64)
     se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else float("nan")

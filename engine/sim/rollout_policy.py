@@ -119,6 +119,7 @@ from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL
 from models.trade import Trade
+from models.errors import InvalidArgumentError
 
 NON_STREET_GROUPS = ("railroad", "utility")
 
@@ -143,9 +144,9 @@ class RolloutPolicy:
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
-            raise ValueError(f"jail must be 'roll' or 'pay', got {self.jail!r}")
+            raise InvalidArgumentError(f"jail must be 'roll' or 'pay', got {self.jail!r}")
         if not 0 <= self.max_level <= HOTEL:
-            raise ValueError(f"max_level must be in 0..{HOTEL}, got {self.max_level}")
+            raise InvalidArgumentError(f"max_level must be in 0..{HOTEL}, got {self.max_level}")
         for name in (
             "buy_reserve",
             "build_reserve",
@@ -153,9 +154,9 @@ class RolloutPolicy:
             "sell_premium",
         ):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
+                raise InvalidArgumentError(f"{name} must be >= 0")
         if self.sell_premium != int(self.sell_premium):
-            raise ValueError("sell_premium is a whole percentage")
+            raise InvalidArgumentError("sell_premium is a whole percentage")
 
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
@@ -189,7 +190,7 @@ def seat_policies(policy: PolicyLike, n_players: int) -> tuple[RolloutPolicy, ..
         return (policy,) * n_players
     out = tuple(policy)
     if len(out) != n_players or not all(isinstance(p, RolloutPolicy) for p in out):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"need one RolloutPolicy per seat ({n_players}), got {len(out)}"
         )
     return out
@@ -374,7 +375,7 @@ class PolicyAgent(BaseAgent):
         super().start_game(me, names)
         if self._given_all is not None:
             if len(self._given_all) != len(names):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"{len(self._given_all)} seat policies for {len(names)} seats"
                 )
             self.policies = self._given_all

@@ -21,6 +21,7 @@ import numpy as np
 from engine.sim import _kernel as k
 from engine.sim.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
 from models.state import GameState
+from models.errors import InvalidStateError
 
 _KINDS = {
     "street": k.K_STREET,
@@ -193,7 +194,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     for i, p in enumerate(state.players):
         for j in range(p.jail_cards):
             if not pool:
-                raise ValueError("more Get Out of Jail Free cards held than the decks contain")
+                raise InvalidStateError("", "more Get Out of Jail Free cards held than the decks contain")
             d, idx = pool.pop(0)
             held[d, idx] = 1
             stack[i, j] = (d, idx)

@@ -81,6 +81,7 @@ from engine.chains.markov import PositionChain, chain_for
 from models.board import HOTEL, Board
 from models.rules import Rules
 from models.state import GameState
+from models.errors import ComputationError, MonopolyError
 
 FEATURES = ("worth_share", "income_share", "flow", "danger", "monopolies")
 SIGNS = (1, 1, 1, -1, 1)
@@ -305,7 +306,7 @@ def fit(
     bounds = None if signs is None else [(0, None) if s > 0 else (None, 0) if s < 0 else (None, None) for s in signs]
     res = minimize(neg_log_likelihood, np.zeros(k), args=(features, mask, winner, l2), jac=True, method="L-BFGS-B", bounds=bounds)
     if not res.success:
-        raise RuntimeError(f"win-model fit did not converge: {res.message}")
+        raise ComputationError(f"win-model fit did not converge: {res.message}")
     return np.asarray(res.x)
 
 
@@ -345,6 +346,10 @@ def richest_rule(features: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return best / best.sum(axis=-1, keepdims=True)
 
 
+class WinModelFileError(MonopolyError, ValueError):
+    """A win-model document that breaks its format (``monopoly-win-model/1``)."""
+
+
 @dataclass(frozen=True)
 class WinModel:
     """Fitted weights (one per :data:`FEATURES` entry) and the fit's provenance."""
@@ -368,12 +373,12 @@ MAX_MODEL_BYTES = 1 << 20
 def load_model(doc: dict[str, Any]) -> WinModel:
     """A :class:`WinModel` from its JSON document (checked: format, feature names, finite weights)."""
     if doc.get("format") != "monopoly-win-model/1":
-        raise ValueError("win model: format must be 'monopoly-win-model/1'")
+        raise WinModelFileError("win model: format must be 'monopoly-win-model/1'")
     if doc.get("features") != list(FEATURES):
-        raise ValueError(f"win model: features must be {list(FEATURES)}")
+        raise WinModelFileError(f"win model: features must be {list(FEATURES)}")
     w = np.array(doc.get("weights"), float)
     if w.shape != (len(FEATURES),) or not np.all(np.isfinite(w)) or np.any(np.abs(w) > 1e3):
-        raise ValueError("win model: weights must be finite numbers, one per feature, |w| <= 1000")
+        raise WinModelFileError("win model: weights must be finite numbers, one per feature, |w| <= 1000")
     return WinModel(w, dict(doc.get("provenance", {})))
 
 
@@ -382,7 +387,7 @@ def default_model() -> WinModel:
     """The shipped model (``engine/sim/data/win-model.json``)."""
     text = resources.files("engine.sim").joinpath("data").joinpath("win-model.json").read_text(encoding="utf-8")
     if len(text) > MAX_MODEL_BYTES:
-        raise ValueError("win model: file too large")
+        raise WinModelFileError("win model: file too large")
     return load_model(json.loads(text))
 
 

@@ -44,6 +44,7 @@ import numpy as np
 
 from models.state import GameState
 from models.trade import Trade
+from models.errors import InvalidArgumentError
 
 FEATURES = ("intercept", "gain", "cash_k", "gets_set", "gives_set", "gives_only")
 PRIOR_MEAN = np.array([0.0, 40.0, 0.0, 0.0, 0.0, 0.0])
@@ -87,7 +88,7 @@ class AcceptanceModel:
         """Record one answer and refit the posterior."""
         x = np.asarray(x, dtype=float)
         if x.shape != self.prior_mean.shape or not np.all(np.isfinite(x)):
-            raise ValueError(f"features must be {len(self.prior_mean)} finite numbers")
+            raise InvalidArgumentError(f"features must be {len(self.prior_mean)} finite numbers")
         self.xs.append(x)
         self.ys.append(1 if accepted else 0)
         if len(self.xs) > self.max_history:

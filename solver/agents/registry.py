@@ -16,11 +16,12 @@ from typing import Any
 from engine.rules.agents import Agent, RandomAgent
 from engine.rules.seeding import SeedLike
 from solver.agents.strategic import StrategicTradeAgent
+from models.errors import UnknownNameError
 
 AgentFactory = Callable[[SeedLike], Agent]
 
 
-class UnknownAgentError(ValueError):
+class UnknownAgentError(UnknownNameError):
     """An agent name or option the registry does not know, or an option value it refuses (one line)."""
 
 
@@ -98,13 +99,13 @@ def _convert(value: str, default: Any, where: str) -> Any:
     shown = value if len(value) <= 20 else value[:20] + "..."
     if len(value) > MAX_OPTION_CHARS:
         raise UnknownAgentError(f"{where}: {shown!r} is longer than {MAX_OPTION_CHARS} characters")
+    if isinstance(default, bool):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise UnknownAgentError(f"{where}: {shown!r} is not a valid {type(default).__name__}")
     try:
-        if isinstance(default, bool):
-            if value.lower() in ("1", "true", "yes", "on"):
-                return True
-            if value.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(value)
         if isinstance(default, int):
             return int(value)
         if not isinstance(default, float):

@@ -65,6 +65,7 @@ from engine.chains.markov import PositionChain
 from engine.chains.state_risk import ruin_within_by_wealth
 from models.state import GameState
 from solver.analysis.frontier import Frontier, Option, build_frontier
+from models.errors import BankruptPlayerError, InvalidArgumentError
 
 
 @dataclass(frozen=True)
@@ -246,9 +247,9 @@ def funded_plan(
         If the player is bankrupt, the horizon or turns are out of range, or ``frontier`` was
         built to less than the plan can fund."""
     if state.players[player].bankrupt:
-        raise ValueError(f"player {state.players[player].name} is bankrupt")
+        raise BankruptPlayerError(f"player {state.players[player].name} is bankrupt")
     if horizon < 0 or turns < 1:
-        raise ValueError("horizon must be >= 0 and turns >= 1")
+        raise InvalidArgumentError("horizon must be >= 0 and turns >= 1")
     cash = state.players[player].cash
     w_now = state.liquidation_value(player)
     fr = frontier if frontier is not None else build_frontier(state, player, chain)
@@ -257,7 +258,7 @@ def funded_plan(
     fund_cost, fund_take, fund_unit = cheapest_funding(lots, horizon)
     top = _fundable(cash, lots)  # :func:`plan_budget`: no plan costs more
     if not fr.covers(top):
-        raise ValueError(f"the frontier was built to ${int(fr.budgets[-1])}; this plan can fund ${top}")
+        raise InvalidArgumentError(f"the frontier was built to ${int(fr.budgets[-1])}; this plan can fund ${top}")
     income_now = float(state_ept(chain, state)[[sq for sq in state.board.property_squares if state.owner[sq] == player]].sum())
     income_now *= len(state.active_players()) - 1
     loss_base = state.net_worth(player) + horizon * income_now

@@ -43,6 +43,7 @@ from engine.chains.markov import PositionChain, columns
 from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
 from models.state import GameState
 from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
+from models.errors import InvalidTradeError
 
 GROWING, CAPPED, LOSING = "GROWING", "CAPPED", "LOSING"
 
@@ -166,7 +167,7 @@ def property_value(state: GameState, player: int, square: int, base: float | Non
     ``base`` is ``frontier_value(state, player, **kwargs)`` when the caller has it.
     """
     if state.group_has_buildings(state.group_of(square)):
-        raise ValueError("a property whose group has buildings cannot change hands")
+        raise InvalidTradeError("a property whose group has buildings cannot change hands")
     here = frontier_value(state, player, **kwargs) if base is None else base
     other = state.copy()
     if state.owner[square] == player:

@@ -52,6 +52,7 @@ import numpy as np
 from engine.chains.markov import PositionChain
 from engine.chains.state_risk import ruin_within_by_wealth
 from models.state import GameState
+from models.errors import BankruptPlayerError, InvalidArgumentError
 
 WIDEN_MARGIN = 1000
 """With the default ``max_cash``, a reserve above ``top - WIDEN_MARGIN`` is
@@ -94,14 +95,14 @@ def cash_reserve(
     if isinstance(player, str):
         player = state.player_index(player)
     if state.players[player].bankrupt:
-        raise ValueError(f"player {state.players[player].name} is bankrupt")
+        raise BankruptPlayerError(f"player {state.players[player].name} is bankrupt")
     if not 0.0 <= epsilon <= 1.0:
-        raise ValueError("epsilon must be in [0, 1]")
+        raise InvalidArgumentError("epsilon must be in [0, 1]")
     if bucket <= 0:
-        raise ValueError("bucket must be positive")
+        raise InvalidArgumentError("bucket must be positive")
     if max_cash is not None:
         if max_cash < 0 or max_cash % bucket:
-            raise ValueError("max_cash must be a non-negative multiple of bucket")
+            raise InvalidArgumentError("max_cash must be a non-negative multiple of bucket")
         return _reserve(state, player, epsilon, turns, bucket, max_cash, chain)
     top = default_max_cash(state, player, bucket)
     found = _reserve(state, player, epsilon, turns, bucket, top, chain)

@@ -104,13 +104,13 @@ def purchase_value(
         player = state.player_index(player)
     if isinstance(square, str):
         if square not in state.board.property_index:
-            raise ValueError(f"{square!r} is not a property of the board")
+            raise InvalidArgumentError(f"{square!r} is not a property of the board")
         square = state.square_of(square)
     sq = state.board.squares[square]
     if not sq.is_property:
-        raise ValueError(f"{sq.name} is not a property")
+        raise InvalidArgumentError(f"{sq.name} is not a property")
     if state.owner[square] != BANK:
-        raise ValueError(f"{sq.name} is not the bank's")
+        raise InvalidArgumentError(f"{sq.name} is not the bank's")
     price = sq.price if price is None else int(price)
     chain = chain or PositionChain(state.board, state.rules, jail)
     after = state.copy()
@@ -135,6 +135,7 @@ def purchase_value(
 # re-exported here, the valuation entry point.
 from solver.analysis.position import frontier_value, property_value  # noqa: E402
 from solver.analysis.state_value import move_is_safe, state_value  # noqa: E402
+from models.errors import InvalidArgumentError
 
 __all__ = [
     "PurchaseValue",

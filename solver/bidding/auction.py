@@ -275,7 +275,7 @@ class AuctionEvaluator:
         if hit is not None:
             return hit
         if not 0 <= price <= self.state.players[self.me].cash:
-            raise ValueError(f"price {price} outside [0, cash]")
+            raise AuctionError(f"price {price} outside [0, cash]")
         rival, _ = self.rival()
         mine = self._sim(self._with_owner(self.me, price))
         theirs = self._sim(self._with_owner(rival, price)) if rival is not None else self._sim(self.state)

@@ -159,6 +159,8 @@ from engine.sim.win_model import (
 from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve, relative_reserve
 from solver.bidding.auction import liquidity_cap, resolve_lot
+from models.errors import InvalidArgumentError
+from solver.bidding.graph import BiddingGameError
 
 if TYPE_CHECKING:
     import networkx as nx  # type: ignore[import-untyped]
@@ -177,7 +179,7 @@ def contest_graph(u: int) -> nx.DiGraph:
     import networkx as nx  # type: ignore[import-untyped]  # on demand: 0.17 s, and only an auction's advice needs it
 
     if not 0 <= u <= MAX_CONTESTED:
-        raise ValueError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
+        raise InvalidArgumentError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
     g = nx.DiGraph()
     g.add_node(())
     frontier: list[Vertex] = [()]
@@ -206,7 +208,7 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     import networkx as nx  # type: ignore[import-untyped]
 
     if not nx.is_directed_acyclic_graph(graph):
-        raise ValueError("tree_costs needs an acyclic graph")
+        raise BiddingGameError("tree_costs needs an acyclic graph")
     poor: dict[Any, float] = {}
     rich: dict[Any, float] = {}
     for v in reversed(list(nx.topological_sort(graph))):
@@ -221,10 +223,10 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
 def _terminal_cost(terminal: dict[Any, float], v: Any) -> float:
     """The cost of a vertex without successors, checked to be given and in [0, 1]."""
     if v not in terminal:
-        raise ValueError(f"vertex {v!r} has no successors and no terminal cost")
+        raise BiddingGameError(f"vertex {v!r} has no successors and no terminal cost")
     c = float(terminal[v])
     if not 0.0 <= c <= 1.0:
-        raise ValueError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
+        raise BiddingGameError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
     return c
 
 
@@ -243,7 +245,7 @@ def race_costs(u: int, terminal: dict[Vertex, float]) -> tuple[dict[Vertex, floa
     auction's advice does not import networkx (0.2 s of a fresh ``solve``); the test suite
     checks it against :func:`tree_costs`."""
     if not 0 <= u <= MAX_CONTESTED:
-        raise ValueError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
+        raise InvalidArgumentError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
     poor: dict[Vertex, float] = {}
     rich: dict[Vertex, float] = {}
     for v in product("BR", repeat=u):

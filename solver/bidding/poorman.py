@@ -45,6 +45,7 @@ from solver.bidding.graph import (
     progress_choices,
 )
 from solver.bidding.richman import richman_float
+from models.errors import ComputationError
 
 __all__ = ["poorman_bids", "poorman_costs"]
 
@@ -190,7 +191,7 @@ def _poorman_values(game: Game) -> list[float]:
                 return [float(v) for v in x]
     if sweep(200_000) or np.max(upper[idx] - lower[idx]) <= POORMAN_ACCURACY:
         return [float(v) for v in (upper + lower) / 2]
-    raise RuntimeError("Poorman costs did not converge to 1e-9")
+    raise ComputationError("Poorman costs did not converge to 1e-9")
 
 
 def poorman_costs(graph: nx.DiGraph, blue: Hashable, red: Hashable) -> dict[Hashable, float]:

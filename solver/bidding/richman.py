@@ -56,6 +56,7 @@ from fractions import Fraction
 import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import scipy.sparse as sp  # type: ignore[import-untyped]
+from models.errors import ComputationError
 from scipy.optimize import linprog  # type: ignore[import-untyped]
 
 from solver.bidding.graph import (
@@ -92,7 +93,7 @@ def _solve_fractions(rows: list[dict[int, Fraction]], rhs: list[Fraction]) -> li
     for col in range(n):
         cand = [i for i in remaining if rows[i].get(col)]
         if not cand:
-            raise ArithmeticError("singular system")
+            raise ComputationError("singular system")
         p = min(cand, key=lambda i: (len(rows[i]), i))
         remaining.discard(p)
         prow, pval = rows[p], rows[p][col]
@@ -222,13 +223,13 @@ def certify(game: Game, x: Sequence[Fraction]) -> None:
         ``x(blue) != 0``, ``x(red) != 1`` or ``2 x(v) != x+(v) + x-(v)`` at some vertex.
     """
     if x[game.blue] != 0 or x[game.red] != 1:
-        raise RuntimeError("Richman certification failed at a marked vertex")
+        raise ComputationError("Richman certification failed at a marked vertex")
     for v, ws in enumerate(game.succ):
         if not ws:
             continue
         vals = [x[w] for w in ws]
         if 2 * x[v] != max(vals) + min(vals):
-            raise RuntimeError(f"Richman certification failed at vertex {game.nodes[v]!r}")
+            raise ComputationError(f"Richman certification failed at vertex {game.nodes[v]!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def _red_reply_lp(game: Game, pos: Mapping[int, int], const: Sequence[float], ta
         options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     )
     if res.status != 0:
-        raise RuntimeError(f"linear program failed: {res.message}")
+        raise ComputationError(f"linear program failed: {res.message}")
     return np.asarray(res.x, dtype=float)
 
 

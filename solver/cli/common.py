@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 from models.state import GameState
+from models.errors import MonopolyError
 
 if TYPE_CHECKING:
     from models.board import Board
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 PROG = "monopoly-trade"
 
 
-class UsageError(Exception):
+class UsageError(MonopolyError):
     """Bad command-line input: printed as one line, exit status 2."""
 
 

@@ -56,6 +56,7 @@ from models.board import Board, Card, Square
 from models.io import validate_state
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState, PlayerState
+from models.errors import InvalidStateError, MonopolyError, UnknownNameError
 
 KLASSES = ("attribute", "representation", "class")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -63,8 +64,13 @@ DIFFICULTIES = ("easy", "medium", "hard")
 Transform = Callable[[Board, Rules], tuple[Board, Rules]]
 
 
-class UnknownNoveltyError(ValueError):
+class UnknownNoveltyError(UnknownNameError):
     """A novelty name that is not in the catalogue (the message lists the valid ones)."""
+
+
+class NoveltyError(MonopolyError, ValueError):
+    """A novelty that cannot apply to this board or state (a square or group it changes is
+    missing, or an injection that would need a fresh game); the message says which."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +143,7 @@ def _with_squares(board: Board, squares: list[Square], moved: Mapping[int, int] 
     cards follow their square when ``moved`` (old index -> new index) moves it."""
     for i, sq in enumerate(squares):
         if sq.index != i:
-            raise AssertionError(f"square {sq.name!r} at position {i} has index {sq.index}")
+            raise InvalidStateError("board", f"square {sq.name!r} at position {i} has index {sq.index}")
     moved = moved or {}
 
     def rebind(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -164,13 +170,13 @@ def _map_squares(board: Board, kinds: tuple[str, ...], f: Callable[[Square], Squ
 def _named(board: Board, name: str) -> Square:
     matches = [sq for sq in board.squares if sq.name == name]
     if len(matches) != 1:
-        raise ValueError(f"the board {board.name!r} has no single square named {name!r}")
+        raise NoveltyError(f"the board {board.name!r} has no single square named {name!r}")
     return matches[0]
 
 
 def _group(board: Board, group: str) -> tuple[int, ...]:
     if group not in board.groups:
-        raise ValueError(f"the board {board.name!r} has no {group!r} group")
+        raise NoveltyError(f"the board {board.name!r} has no {group!r} group")
     return board.groups[group]
 
 
@@ -212,7 +218,7 @@ def _board_order(board: Board, rules: Rules) -> tuple[Board, Rules]:
     """Brown lot ``k`` and dark-blue lot ``k`` trade places (each keeps all its data)."""
     brown, dark = _group(board, "brown"), _group(board, "dark_blue")
     if len(brown) != len(dark):
-        raise ValueError("board-order needs as many brown lots as dark-blue lots")
+        raise NoveltyError("board-order needs as many brown lots as dark-blue lots")
     moved = {**dict(zip(brown, dark)), **dict(zip(dark, brown))}
     squares = list(board.squares)
     for old, new in moved.items():
@@ -224,7 +230,7 @@ def _regroup(board: Board, rules: Rules) -> tuple[Board, Rules]:
     vermont = _named(board, "Vermont Avenue")
     _group(board, "orange")
     if vermont.kind != "street":
-        raise ValueError("Vermont Avenue is not a street")
+        raise NoveltyError("Vermont Avenue is not a street")
     squares = list(board.squares)
     squares[vermont.index] = replace(vermont, group="orange")
     return _with_squares(board, squares), rules
@@ -249,15 +255,15 @@ def _toll_name(name: str) -> str:
 def _toll_squares(board: Board, rules: Rules) -> tuple[Board, Rules]:
     taxes = [sq for sq in board.squares if sq.kind == "tax"]
     if not taxes:
-        raise ValueError(f"the board {board.name!r} has no tax square")
+        raise NoveltyError(f"the board {board.name!r} has no tax square")
     if TOLL_GROUP in board.groups:
-        raise ValueError(f"the board {board.name!r} already has a {TOLL_GROUP!r} group")
+        raise NoveltyError(f"the board {board.name!r} already has a {TOLL_GROUP!r} group")
     taken = {sq.name for sq in board.squares if sq.is_property}
     squares = list(board.squares)
     for sq in taxes:
         name = _toll_name(sq.name)
         if name in taken:
-            raise ValueError(f"the board {board.name!r} already has a property named {name!r}")
+            raise NoveltyError(f"the board {board.name!r} already has a property named {name!r}")
         taken.add(name)
         squares[sq.index] = Square(
             sq.index, "street", name, group=TOLL_GROUP, price=TOLL_PRICE, rents=TOLL_RENTS, house_cost=TOLL_HOUSE_COST
@@ -408,7 +414,7 @@ def inject(state: GameState, novelty: Novelty) -> GameState:
     old = state.board
     board, rules = novelty.apply(old, state.rules)
     if board.size != old.size:
-        raise ValueError(f"novelty {novelty.name!r} changes the board's size; inject needs a fresh game on it")
+        raise NoveltyError(f"novelty {novelty.name!r} changes the board's size; inject needs a fresh game on it")
     owner, houses, mortgaged = [BANK] * board.size, [0] * board.size, [False] * board.size
     for sq in old.property_squares:
         if state.owner[sq] == BANK and not state.houses[sq] and not state.mortgaged[sq]:
@@ -417,7 +423,7 @@ def inject(state: GameState, novelty: Novelty) -> GameState:
         new = board.property_index.get(was.name)
         if new is None or board.squares[new].kind != was.kind:
             holder = state.players[state.owner[sq]].name if state.owner[sq] != BANK else "the bank"
-            raise ValueError(
+            raise NoveltyError(
                 f"novelty {novelty.name!r} would orphan {was.name!r} (held by {holder}): "
                 "the property disappears or changes kind"
             )
@@ -443,7 +449,7 @@ def inject(state: GameState, novelty: Novelty) -> GameState:
     try:
         validate_state(out)
     except ValueError as e:
-        raise ValueError(f"novelty {novelty.name!r} cannot be injected into this state: {e}") from e
+        raise NoveltyError(f"novelty {novelty.name!r} cannot be injected into this state: {e}") from e
     return out
 
 

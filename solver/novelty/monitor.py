@@ -101,6 +101,7 @@ from models.board import HOTEL, Board
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
 from models.trade import Trade
+from models.errors import IllegalActionError, NotReadyError
 
 ALPHA = 1e-6
 """False-alarm level of each statistical test, per game."""
@@ -278,7 +279,7 @@ class NoveltyMonitor:
     def model(self) -> tuple[Board, Rules]:
         """The board and rules the agent should plan with."""
         if self.initial is None or self.board is None or self.rules is None:
-            raise RuntimeError("the monitor has not seen a view yet")
+            raise NotReadyError("the monitor has not seen a view yet")
         return (self.board, self.rules) if self.adapt else self.initial
 
     def detected(self, tags: tuple[str, ...] | None = None, since_game: int = 0) -> list[Detection]:
@@ -630,12 +631,12 @@ class AdaptiveAgent:
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
         try:
             sq = self._to_true(f, self.inner.place_building(f.view, kind))
-        except RuntimeError:
+        except (RuntimeError, IllegalActionError):  # the inner agent found no lot it could name
             sq = None
         if sq in legal:
             return sq
         if not legal:
-            raise RuntimeError("no legal lot for the building")
+            raise IllegalActionError("no legal lot for the building")
         return legal[0]
 
 

@@ -61,6 +61,7 @@ from models.state import GameState
 from solver.agents.registry import factory
 from solver.novelty.checkpoint import read_checkpoint, write_checkpoint
 from solver.novelty.monitor import AdaptiveAgent, NoveltyMonitor
+from models.errors import InvalidArgumentError
 
 BASELINE = "strategic"
 
@@ -79,9 +80,9 @@ class TrialSpec:
 
     def __post_init__(self) -> None:
         if self.games < 4:
-            raise ValueError("a trial needs at least 4 games (a quarter of them on each side of the injection)")
+            raise InvalidArgumentError("a trial needs at least 4 games (a quarter of them on each side of the injection)")
         if not 1 <= len(self.opponents) <= 7:
-            raise ValueError("a trial needs 1 to 7 opponents")
+            raise InvalidArgumentError("a trial needs 1 to 7 opponents")
         if self.novelty is not None:
             catalogue.get(self.novelty)
         factory(self.agent)
