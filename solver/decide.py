@@ -70,6 +70,7 @@ from solver.analysis.funded_build import FundedPlan, funded_plan
 from solver.analysis.position import Position, assess_position
 from solver.bidding.auction import AuctionBid, auction_bid
 from solver.bidding.contest import ContestBid, contest_bid
+from solver.schemas import stamp
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
@@ -193,7 +194,7 @@ class Decision:
                 decision["nash_cash"] = asdict(self.bargain)
             if self.play_price is not None:
                 decision["play_cash"] = asdict(self.play_price)
-        return {
+        return stamp("solve", {
             "rules": state.rules.summary(),
             "player": self.player,
             "position": {
@@ -213,7 +214,7 @@ class Decision:
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
             "purchase": self.purchase.to_dict() if self.purchase is not None else None,
             "purchase_check": self.purchase_check.to_dict() if self.purchase_check is not None else None,
-        }
+        })
 
 
 PURCHASE_CHECK_ROLLOUTS = 200

@@ -17,6 +17,7 @@ from typing import Any
 from models.files import atomic_write
 from models.state import GameState
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import UsageError, add_rules_option, player_arg, read_state, rules_line
 
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print(args: argparse.Namespace, results: dict[str, Any], state: GameState) -> int:
     if args.json:
-        print(jsonsafe.dumps({"rules": state.rules.summary(), "players": results}))
+        print(jsonsafe.dumps(stamp("analyze", {"rules": state.rules.summary(), "players": results})))
         return 0
     print(rules_line(state))
     for name, r in results.items():

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state, rules_line
 
 METHODS = ("both", "game", "simulate")
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             if sim is not None:
                 doc["simulation"] = sim.to_dict()
         doc["rules"] = state.rules.summary()
-        print(jsonsafe.dumps(doc))
+        print(jsonsafe.dumps(stamp("auction", doc)))
         return 0
     print(rules_line(state))
     if game is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import UsageError
 
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         }
         if args.kind == "richman":
             out["costs_exact"] = {v: str(c) for v, c in costs.items()}
-        print(jsonsafe.dumps(out))
+        print(jsonsafe.dumps(stamp("bidding-game", out)))
         return 0
 
     def show(value: Any) -> str:

@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import add_rules_option, read_state, rules_arg
 
 
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             "in_jail": float(shares[board.size]),
             "ept": table,
         }
-        print(jsonsafe.dumps(out))
+        print(jsonsafe.dumps(stamp("odds", out)))
         return 0
     print(f"board {board.name}, rules {rules.describe()}, jail policy {args.jail}: long-run share of rolls ending on each square")
     for sq in board.squares:

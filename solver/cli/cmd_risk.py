@@ -9,6 +9,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import add_rules_option, int_in, player_arg, read_state, rules_line
 
 
@@ -42,14 +43,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(
             jsonsafe.dumps(
-                {
+                stamp("risk", {
                     "player": name,
                     "rules": state.rules.summary(),
                     "turns": args.turns,
                     "liquidation_value": state.liquidation_value(player),
                     "pmf": [float(v) for v in pmf],
                     "cumulative": [float(v) for v in cumulative],
-                }
+                })
             )
         )
         return 0

@@ -12,6 +12,7 @@ from typing import Any
 
 from models.trade import Transfer
 from solver import jsonsafe
+from solver.schemas import stamp
 from solver.cli.common import UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
 
 
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             "relaxed": result.relaxed,
             "truncated": result.truncated,
         }
-        print(jsonsafe.dumps(doc))
+        print(jsonsafe.dumps(stamp("trades", doc)))
         return 0
     unit = "dollars of value over 20 rounds" if dollars else "predicted change in win probability"
     print(rules_line(state))
