@@ -22,8 +22,9 @@ and a pruning report; and the reinforcement-learning example. The batch
 kernel's own comparison over every configuration is ``bench/kernel_compare.py``.
 
 Outputs that carry the package's version or a wall-clock time are normalised
-first (``_normalise``): a version string, and the ``elapsed``/``seconds`` keys
-of the JSON objects that have them.
+first (``_normalise``): a version string, the ``elapsed``/``seconds`` keys of
+the JSON objects that have them, and the ``"schema"`` key that 0.2.0 put first
+in every ``--json`` output (its only change to them).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def cases() -> Iterator[Case]:
 
 _VERSION = re.compile(r'("version": ")[^"]*(")|(monopoly-trade )\d+\.\d+\.\d+\S*')
 _TIMES = re.compile(r'("(?:elapsed|seconds|elapsed_s|wall_s|time_s)": )[-0-9.e]+')
+_SCHEMA = re.compile(r'"schema": "urn:monopoly-trade:output:[^"]*", ')
 _TEXT_TIMES = re.compile(r"\b\d+(?:\.\d+)? ?(?:s|ms)\b(?= |\)|,|$)")
 
 
@@ -118,6 +120,7 @@ def _normalise(text: str) -> str:
     """``text`` without what legitimately differs between two checkouts: versions and times."""
     text = _VERSION.sub(lambda m: (m.group(1) or m.group(3)) + "X" + (m.group(2) or ""), text)
     text = _TIMES.sub(r"\g<1>0", text)
+    text = _SCHEMA.sub("", text)
     return _TEXT_TIMES.sub("Ts", text)
 
 

@@ -61,7 +61,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from engine.sim.rollout import RolloutResult, default_threads, paired_delta, simulate
 from models.state import BANK, GameState
 from models.trade import Trade
@@ -173,9 +173,9 @@ class Decision:
     funding: FundedPlan | None = None
     play_price: Bargain | None = None
     purchase: ContestBid | None = None
+    """Buy-or-auction advice when the player is to move and stands on a lot the bank still holds."""
     purchase_check: AuctionBid | None = None
     """The simulated indifference price for the same lot (:mod:`solver.bidding.auction`), the check."""
-    """Buy-or-auction advice when the player is to move and stands on a lot the bank still holds."""
 
     @property
     def trade(self) -> Trade | None:
@@ -343,7 +343,7 @@ def decide(
         raise BankruptPlayerError(f"{player} is bankrupt")
     _load_kernel()
     clock = _Clock(budget_s)
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     threads = default_threads() if threads is None else threads
     rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads).holding(p, len(state.players))
     t = time.perf_counter()
@@ -433,12 +433,12 @@ def _search_trades(
     if survivors:
         decision.scored = survivors[0]
         if survivors[0].candidate.kind == "bilateral" and clock.left():
+            price, decision.scored = _priced(state, survivors[0], base, rs, st, strategic)
             if st.mode == "fair":
-                decision.bargain, decision.scored = _bargain(state, survivors[0], base, rs, st, strategic)
-                _phase("Nash bargaining", t, "")
+                decision.bargain = price
             else:
-                decision.play_price, decision.scored = _play_price(state, survivors[0], base, rs, st, strategic)
-                _phase("pricing for play", t, "")
+                decision.play_price = price
+            _phase("Nash bargaining" if st.mode == "fair" else "pricing for play", t, "")
 
 
 def _phase(name: str, start: float, what: str) -> float:
@@ -454,43 +454,44 @@ def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
     return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
 
 
-def _bargain(
+def _priced(
     state: GameState, best: Rescored, base: RolloutResult, rs: RescoreSettings, st: DecideSettings, strategic: tuple[int, ...]
 ) -> tuple[Bargain | None, Rescored]:
-    """Nash bargaining on the best bilateral trade; the trade re-scored at the bargained cash
-    when that still passes the filters (else the trade as generated)."""
+    """The best bilateral trade's cash set by the mode's rule, and the trade re-scored there.
+
+    ``fair``: Nash bargaining between the two (:func:`nash_cash`); the priced trade is kept
+    when it is still in the Nash zone and balanced. ``best``: the cash maximising the
+    proposer's gain x P(accept) (:func:`play_cash`, with the acceptance rule of
+    :mod:`solver.trades.rescore`: a seat in ``strategic`` by its own rule on the trade at
+    that price, any other by the logistic curve of its gain); kept when it still qualifies
+    and its risk-adjusted gain is at least the generated price's. Either way the trade as
+    generated stays when the rule finds no other price or the priced trade is not kept.
+    The amounts tried are the generated price plus :attr:`DecideSettings.bargain_steps`.
+    """
     a, b = (state.players[i].name for i in best.candidate.players)
     now = best.trade.net_cash(b)
-    bargain = nash_cash(state, best.trade, a, b, rs, base=base, amounts=[now + d for d in st.bargain_steps])
-    if bargain is None or bargain.cash == now:
-        return bargain, best
-    priced = rescore_one(state, best.candidate, base, rs, strategic, trade=trade_with_cash(best.trade, a, b, bargain.cash))
-    if priced is None or not (priced.nash_zone and priced.balanced):
-        return bargain, best
-    priced.self_balancing = best.self_balancing
-    return bargain, priced
+    amounts = [now + d for d in st.bargain_steps]
+    if st.mode == "fair":
+        price = nash_cash(state, best.trade, a, b, rs, base=base, amounts=amounts)
+    else:
+        q = state.player_index(b)
 
+        def p_accept(c: int, gain_b: float) -> float:
+            if q in strategic:  # its own rule, on the trade at that price
+                return acceptance(state, trade_with_cash(best.trade, a, b, c), state.player_index(a), {b: gain_b}, rs, strategic)
+            return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
 
-def _play_price(
-    state: GameState, best: Rescored, base: RolloutResult, rs: RescoreSettings, st: DecideSettings, strategic: tuple[int, ...]
-) -> tuple[Bargain | None, Rescored]:
-    """``best`` mode: the cash maximising the proposer's gain x P(accept) (:func:`play_cash`, the
-    acceptance rule of :mod:`solver.trades.rescore`), re-scored there; kept when it still
-    qualifies and its risk-adjusted gain is at least the generated price's."""
-    a, b = (state.players[i].name for i in best.candidate.players)
-    now = best.trade.net_cash(b)
-    q = state.player_index(b)
-
-    def p_accept(c: int, gain_b: float) -> float:
-        if q in strategic:  # its own rule, on the trade at that price
-            return acceptance(state, trade_with_cash(best.trade, a, b, c), state.player_index(a), {b: gain_b}, rs, strategic)
-        return 1.0 / (1.0 + math.exp(-rs.acceptance_slope * gain_b))
-
-    price = play_cash(state, best.trade, a, b, rs, base=base, amounts=[now + d for d in st.bargain_steps], p_accept=p_accept)
+        price = play_cash(state, best.trade, a, b, rs, base=base, amounts=amounts, p_accept=p_accept)
     if price is None or price.cash == now:
         return price, best
     priced = rescore_one(state, best.candidate, base, rs, strategic, trade=trade_with_cash(best.trade, a, b, price.cash))
-    if priced is None or not qualifies(priced, base, a, "best", rs.z) or priced.risk_adjusted_ev < best.risk_adjusted_ev:
+    if priced is None:
+        return price, best
+    if st.mode == "fair":
+        keep = priced.nash_zone and priced.balanced
+    else:
+        keep = qualifies(priced, base, a, "best", rs.z) and priced.risk_adjusted_ev >= best.risk_adjusted_ev
+    if not keep:
         return price, best
     priced.self_balancing = best.self_balancing
     return price, priced

@@ -477,11 +477,11 @@ class PositionChain:
         self.T = t
         self.L = land
         self.landing_totals = tot
+        """``landing_totals[x, f]``: expected sum of the dice totals of plain landings on ``f``
+        during a turn from state ``x`` (utility rent is a multiple of the total)."""
         self.go_landings = gol
         """``go_landings[x]``: expected moves (dice or card) that end exactly on Go going forward
         during a turn from state ``x`` (each pays the salary twice under ``go_landing_bonus``)."""
-        """``landing_totals[x, f]``: expected sum of the dice totals of plain landings on ``f``
-        during a turn from state ``x`` (utility rent is a multiple of the total)."""
 
     # -- states ------------------------------------------------------------
     def state_index(self, square: int, in_jail: bool = False, jail_turns: int = 0) -> int:

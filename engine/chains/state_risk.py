@@ -77,6 +77,7 @@ from engine.chains.markov import (
     PositionChain,
     card_outcome,
     card_steps,
+    chain_for,
     turn_shape,
 )
 from models.board import Card
@@ -444,7 +445,7 @@ def expected_income(state: GameState, player: int, chain: PositionChain | None =
     properties (exact chain, long jail policy) times the number of opponents."""
     from engine.chains.ept import state_ept
 
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     ept = state_ept(chain, state)
     mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]
     return float(ept[mine].sum()) * (len(state.active_players()) - 1)

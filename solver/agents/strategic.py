@@ -46,7 +46,7 @@ from engine.rules.actions import (
     Unmortgage,
 )
 from engine.rules.agents import BaseAgent, check_options
-from engine.chains.markov import PositionChain, columns
+from engine.chains.markov import chain_for, columns
 from engine.rules.seeding import SeedLike
 from solver.analysis.static_value import StaticValuation
 from engine.rules.view import GameView
@@ -383,7 +383,7 @@ class StrategicTradeAgent(BaseAgent):
 def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
     """Long-run expected landings per turn on each square (any arrival kind),
     from the exact position chain with the long jail policy."""
-    chain = PositionChain(board, rules, "long")
+    chain = chain_for(board, rules, "long")
     lpt = chain.landings_per_turn
     cols = columns(board.size)
     per = lpt[cols["plain"]] + lpt[cols["rr"]] + lpt[cols["ut"]]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.chains.ept import street_ept
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from models.board import HOTEL
 from models.state import GameState
 
@@ -180,7 +180,7 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
 
     A cell reads only cells of smaller budgets, so the frontier built to a budget is the
     full one cut there, gains and plans alike (``truncated`` says it was cut)."""
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     groups = [g for g in state.complete_groups(player)]
     options = {g: group_options(state, chain, player, g) for g in groups}
     current = 0.0
@@ -228,7 +228,7 @@ def greedy_ranking(state: GameState, player: int, chain: PositionChain | None = 
     gain per dollar)``, best per dollar first (mortgaged groups count their lifting cost)."""
     from engine.rules.legal import why_not_build
 
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     out = []
     for g in state.complete_groups(player):
         lots = [sq for sq in state.board.groups[g] if state.owner[sq] == player]

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.chains import dice as dice_math
-from engine.chains.markov import PositionChain, columns
+from engine.chains.markov import PositionChain, chain_for, columns
 from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
 from models.state import GameState
 from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
@@ -92,7 +92,7 @@ def assess_position(
     """Assess ``player``'s position (module docstring)."""
     if isinstance(player, str):
         player = state.player_index(player)
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     fr = frontier or build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)
     affordable = [r for r in greedy_ranking(state, player, chain) if r[1] <= spare]
@@ -144,7 +144,7 @@ def frontier_value(
     does not depend on the player's cash)."""
     from engine.chains.ept import state_ept
 
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     fr = frontier if frontier is not None else build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)
     complete = set(state.complete_groups(player))

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from engine.chains.state_risk import ruin_within_by_wealth
 from models.state import GameState
 from models.errors import BankruptPlayerError, InvalidArgumentError
@@ -181,7 +181,7 @@ def reserves(state: GameState, players: Iterable[int | str] | None = None, **kw:
     by player index, sharing one :class:`~engine.chains.markov.PositionChain`.
     Keyword arguments go to :func:`cash_reserve`."""
     if kw.get("chain") is None:
-        kw["chain"] = PositionChain(state.board, state.rules, "long")
+        kw["chain"] = chain_for(state.board, state.rules, "long")
     chosen = state.active_players() if players is None else players
     out: dict[int, int] = {}
     for p in chosen:

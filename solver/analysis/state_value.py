@@ -55,7 +55,7 @@ import numpy as np
 
 from engine.chains import dice as dice_math
 from engine.chains.ept import player_landing_blocks, state_ept
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from models.board import HOTEL
 from models.state import BANK, GameState
 
@@ -163,7 +163,7 @@ def state_value(state: GameState, player: int | str, k: int = K, chain: Position
     """``V(s)`` of seed 002 for ``player`` (module docstring)."""
     if isinstance(player, str):
         player = state.player_index(player)
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     collect, owe = r_short(state, player, chain, k)
     rl = r_long(state, player, k)
     return StateValue(m_assets(state, player), collect - owe, rl, m_monopoly(state, player, rl, k))
@@ -197,7 +197,7 @@ def move_is_safe(
     """The seed's two bankruptcy-avoidance conditions for a move costing ``cost`` (module docstring)."""
     if isinstance(player, str):
         player = state.player_index(player)
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules, "long")
     cash = state.players[player].cash
     collect, owe = r_short(state, player, chain, 1)
     cond1 = cash + (collect - owe) - cost >= cash_min

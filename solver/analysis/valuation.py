@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from engine.chains.ept import player_landing_blocks, state_ept
-from engine.chains.markov import JailPolicy, PositionChain
+from engine.chains.markov import JailPolicy, PositionChain, chain_for
 from engine.chains.state_risk import state_ruin_pmf
 from models.state import BANK, GameState
 
@@ -112,7 +112,7 @@ def purchase_value(
     if state.owner[square] != BANK:
         raise InvalidArgumentError(f"{sq.name} is not the bank's")
     price = sq.price if price is None else int(price)
-    chain = chain or PositionChain(state.board, state.rules, jail)
+    chain = chain or chain_for(state.board, state.rules, jail)
     after = state.copy()
     after.owner[square] = player
     after.players[player].cash -= price
