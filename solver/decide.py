@@ -68,6 +68,7 @@ from models.trade import Trade
 from solver.analysis.frontier import build_frontier
 from solver.analysis.funded_build import FundedPlan, funded_plan
 from solver.analysis.position import Position, assess_position
+from solver.analysis.reserve import reserves
 from solver.bidding.auction import AuctionBid, auction_bid
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.schemas import stamp
@@ -449,8 +450,6 @@ def _phase(name: str, start: float, what: str) -> float:
 
 
 def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
-    from solver.analysis.reserve import reserves
-
     return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
 
 

@@ -31,6 +31,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import jsonsafe
+from solver.schemas import output_schema
+from models.errors import InvalidStateError
+from models.io import load_state
 from models.errors import MonopolyError
 
 __all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
@@ -218,8 +221,6 @@ def _publish_output_schemas(server: Any) -> None:
     version the extra pins); ``tests/solver/test_mcp_server.py`` checks the listing, so a
     change in the SDK shows there.
     """
-    from solver.schemas import output_schema
-
     manager = server._tool_manager
     for name in TOOLS:
         schema = VALIDATE_SCHEMA if name == "validate" else output_schema(name.replace("_", "-"))
@@ -231,9 +232,6 @@ def _validate_path(path: str) -> None:
 
 
 def _validate_object(doc: Any) -> None:
-    from models.errors import InvalidStateError
-    from models.io import load_state
-
     if not isinstance(doc, dict):
         raise CommandFailed(f"expected a state object or a path, got {type(doc).__name__}")
     try:

@@ -71,6 +71,7 @@ import numpy as np
 
 from engine.chains import dice as dice_math
 from engine.chains.bankruptcy import cash_grid, cash_moves, compiled_chains
+from engine.chains.ept import state_ept
 from engine.chains.markov import (
     ChainError,
     JailPolicy,
@@ -443,8 +444,6 @@ def roll_slots(rules: Rules) -> tuple[int, bool]:
 def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
     """Rent ``player`` expects to collect per round: the long-run EPT of its
     properties (exact chain, long jail policy) times the number of opponents."""
-    from engine.chains.ept import state_ept
-
     chain = chain or chain_for(state.board, state.rules, "long")
     ept = state_ept(chain, state)
     mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]

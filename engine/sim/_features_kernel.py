@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from engine.sim import win_model as wm
 
 _jit: Any = njit(cache=True, nogil=True)
 PW_BLOCKSIZE = 128
@@ -210,8 +211,6 @@ def features(tables: Any, cash: np.ndarray, owner: np.ndarray, houses: np.ndarra
     The ``arcsinh`` of feature 2 is NumPy's, applied to the compiled argument (NumPy may
     use its own vectorised ``arcsinh``, which need not round as the C library's does).
     A board above :data:`MAX_LEN` squares or players goes to the NumPy function."""
-    from engine.sim import win_model as wm
-
     if owner.shape[1] > MAX_LEN or cash.shape[1] > MAX_LEN:
         return wm.features_from_arrays(tables, cash, owner, houses, mortgaged, bankrupt)
     t = [getattr(tables, f) for f in TABLE_FIELDS]

@@ -80,6 +80,8 @@ from typing import Any
 import numpy as np
 
 from engine.sim import _kernel
+from engine.sim import win_model as wm
+from engine.sim._features_kernel import features
 from engine.rules.game import Game, Observer
 from engine.sim.rollout_policy import PolicyAgent, PolicyLike, seat_policies
 from engine.sim.rollout_tables import DECK_NAMES, Tables, encode
@@ -318,9 +320,6 @@ DEFAULT_SCORING = "model"
 def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarray]:
     """``f(final, n_players, n_squares) -> scores``: the shipped horizon model on the end
     states written by :func:`engine.sim._kernel.run_batch` (one row per game)."""
-    from engine.sim import win_model as wm
-    from engine.sim._features_kernel import features
-
     tables = wm.tables_for(state.board, state.rules)
     weights = wm.default_model().weights
 

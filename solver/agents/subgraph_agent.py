@@ -199,6 +199,8 @@ from models.state import GameState
 from models.trade import Trade
 from solver.agents.opponent_model import OpponentModels, TradeHabits, offer_features
 from solver.analysis.frontier import Frontier, build_frontier
+from solver.analysis.reserve import reserves
+from solver.analysis.reserve import cash_reserve
 from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan, plan_budget
 from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
@@ -390,8 +392,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         first met through :meth:`_reserve_of` (one player, for a bid) keeps the state it was
         met in, and the other players' reserves are computed from that state, so the result
         is the same whichever question came first."""
-        from solver.analysis.reserve import reserves
-
         key = _holdings(state)
         hit = self._reserves.get(key)
         if hit is not None:
@@ -419,8 +419,6 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _reserve_of(self, state: GameState, player: int) -> int:
         """``player``'s reserve alone (a bid's risk cap needs no other), from the cache of
         :meth:`_reserves_for` when it has the holdings, else computed and kept as a partial entry."""
-        from solver.analysis.reserve import cash_reserve
-
         key = _holdings(state)
         hit = self._reserves.get(key)
         if hit is not None:

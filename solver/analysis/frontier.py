@@ -43,6 +43,7 @@ import numpy as np
 
 from engine.chains.ept import street_ept
 from engine.chains.markov import PositionChain, chain_for
+from engine.rules.legal import why_not_build
 from models.board import HOTEL
 from models.state import GameState
 
@@ -226,8 +227,6 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
 def greedy_ranking(state: GameState, player: int, chain: PositionChain | None = None) -> list[tuple[int, int, float, float]]:
     """The seed's fast answer: each legal next building ``(square, cost, rent gain per round,
     gain per dollar)``, best per dollar first (mortgaged groups count their lifting cost)."""
-    from engine.rules.legal import why_not_build
-
     chain = chain or chain_for(state.board, state.rules, "long")
     out = []
     for g in state.complete_groups(player):

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.chains import dice as dice_math
+from engine.chains.ept import state_ept
 from engine.chains.markov import PositionChain, chain_for, columns
 from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
 from models.state import GameState
@@ -142,8 +143,6 @@ def frontier_value(
 
     ``frontier`` is ``build_frontier(state, player, chain)`` when the caller has it (it
     does not depend on the player's cash)."""
-    from engine.chains.ept import state_ept
-
     chain = chain or chain_for(state.board, state.rules, "long")
     fr = frontier if frontier is not None else build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)

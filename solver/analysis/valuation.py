@@ -34,6 +34,7 @@ import numpy as np
 
 from engine.chains.ept import player_landing_blocks, state_ept
 from engine.chains.markov import JailPolicy, PositionChain, chain_for
+from models.errors import InvalidArgumentError
 from engine.chains.state_risk import state_ruin_pmf
 from models.state import BANK, GameState
 
@@ -135,7 +136,6 @@ def purchase_value(
 # re-exported here, the valuation entry point.
 from solver.analysis.position import frontier_value, property_value  # noqa: E402
 from solver.analysis.state_value import move_is_safe, state_value  # noqa: E402
-from models.errors import InvalidArgumentError
 
 __all__ = [
     "PurchaseValue",

@@ -160,7 +160,6 @@ from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve, relative_reserve
 from solver.bidding.auction import liquidity_cap, resolve_lot
 from models.errors import InvalidArgumentError
-from solver.bidding.graph import BiddingGameError
 
 if TYPE_CHECKING:
     import networkx as nx  # type: ignore[import-untyped]
@@ -208,7 +207,7 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     import networkx as nx  # type: ignore[import-untyped]
 
     if not nx.is_directed_acyclic_graph(graph):
-        raise BiddingGameError("tree_costs needs an acyclic graph")
+        raise InvalidArgumentError("tree_costs needs an acyclic graph")
     poor: dict[Any, float] = {}
     rich: dict[Any, float] = {}
     for v in reversed(list(nx.topological_sort(graph))):
@@ -223,10 +222,10 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
 def _terminal_cost(terminal: dict[Any, float], v: Any) -> float:
     """The cost of a vertex without successors, checked to be given and in [0, 1]."""
     if v not in terminal:
-        raise BiddingGameError(f"vertex {v!r} has no successors and no terminal cost")
+        raise InvalidArgumentError(f"vertex {v!r} has no successors and no terminal cost")
     c = float(terminal[v])
     if not 0.0 <= c <= 1.0:
-        raise BiddingGameError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
+        raise InvalidArgumentError(f"terminal cost of {v!r} must be in [0, 1], got {c}")
     return c
 
 
