@@ -599,7 +599,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 cost = state.rules.unmortgage_cost(state.mortgage_value(sq))
                 if sq in view.legal_unmortgages() and cash >= cost:
                     return Unmortgage(sq)
-                return self._fund(state, plan, cost)
+                return self._fund(state, plan)
         ready = [
             sq for sq, lv in plan.levels.items() if state.houses[sq] < lv and why_not_build(state, me, sq, ignore_cash=True) is None
         ]
@@ -609,9 +609,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         cost = state.board.squares[sq].house_cost
         if cash >= cost:  # then the building is legal: only the cash was left out above
             return Build(sq)
-        return self._fund(state, plan, cost)
+        return self._fund(state, plan)
 
-    def _fund(self, state: GameState, plan: FundedPlan, cost: int) -> Action | None:
+    def _fund(self, state: GameState, plan: FundedPlan) -> Action | None:
         """Mortgage the plan's next spare lot still unmortgaged (``None`` when none is left)."""
         for sq in plan.mortgages:
             if not state.mortgaged[sq] and state.houses[sq] == 0:
