@@ -218,7 +218,7 @@ def cash_moves(
         from engine.chains._chain_kernel import move_entries
 
         has_pre = pre is not None
-        pre_s = np.ascontiguousarray(pre[order], dtype=float) if has_pre else np.zeros(0)
+        pre_s = np.ascontiguousarray(pre[order], dtype=float) if pre is not None else np.zeros(0)
         grid_f, delta_f, prob_f = (np.ascontiguousarray(a, dtype=float) for a in (grid, delta, prob))
         data, indices, indptr, ruin = move_entries(grid_f, n_pos, n_dst, src, dst, delta_f, prob_f, pre_s, has_pre)
         m = sp.csr_matrix((data, indices, indptr), shape=(k * n_pos, k * n_dst))

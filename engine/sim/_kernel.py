@@ -112,15 +112,17 @@ def _low_bit(typingctx, x):
     return sig, codegen
 
 
-if config.DISABLE_JIT:  # pure Python (NUMBA_DISABLE_JIT=1, for debugging): the tuple is its own pointer
+# numba.config sets DISABLE_JIT from the environment at import, so the stubs do not know it; the
+# pure-Python functions replace the intrinsics above, whose type is numba's, hence [misc].
+if config.DISABLE_JIT:  # type: ignore[attr-defined]  # pure Python (NUMBA_DISABLE_JIT=1): the tuple is its own pointer
 
-    def _pin(tup):  # type: ignore[no-redef]
+    def _pin(tup):  # type: ignore[misc]  # replaces the intrinsic (see above)
         return tup
 
-    def _unpin(ptr):  # type: ignore[no-redef]
+    def _unpin(ptr):  # type: ignore[misc]  # replaces the intrinsic
         return ptr
 
-    def _low_bit(x):  # type: ignore[no-redef]
+    def _low_bit(x):  # type: ignore[misc]  # replaces the intrinsic
         return (int(x) & -int(x)).bit_length() - 1
 
 

@@ -548,6 +548,7 @@ def reference_trace(
     (``observers`` see its events); the same rows."""
     game = reference_game(state, key, horizon, policy, observers)
     stream = game.stream
+    assert isinstance(stream, CounterStream)  # reference_game's stream (for the type checker)
     s = game.state
     layout = TraceLayout.of(s)
     rolls: list[int] = []

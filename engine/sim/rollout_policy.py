@@ -208,7 +208,7 @@ def build_targets(view: GameView, p: int, policy: RolloutPolicy) -> list[int]:
     """Lots of ``p`` where a building would be legal if ``p`` had the cash, below ``max_level``."""
     s = view
     board = s.board
-    out = []
+    out: list[int] = []
     houses = hotels = None
     for g in _street_groups(view):
         if not s.can_build_on_group(p, g):

@@ -153,9 +153,9 @@ def board_tables(board: Board, rules: Rules, chain: PositionChain | None = None)
             s_ept[sq] = [float(street_ept(chain, sq, r, b)) for r in rents]
         elif s.kind == "railroad":
             kind[sq] = 2
-            rents = board.railroad_rents[:n_rr]
-            r_rent[sq, : len(rents)] = rents
-            r_ept[sq, : len(rents)] = [float(railroad_ept(chain, sq, r, b)) for r in rents]
+            rr_rents = board.railroad_rents[:n_rr]
+            r_rent[sq, : len(rr_rents)] = rr_rents
+            r_ept[sq, : len(rr_rents)] = [float(railroad_ept(chain, sq, r, b)) for r in rr_rents]
         else:
             kind[sq] = 3
             mults = board.utility_multipliers[:n_ut]

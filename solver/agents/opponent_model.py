@@ -51,8 +51,10 @@ PRIOR_MEAN = np.array([0.0, 40.0, 0.0, 0.0, 0.0, 0.0])
 PRIOR_SD = np.array([2.0, 30.0, 2.0, 4.0, 4.0, 4.0])
 
 
-def _sigmoid(z: np.ndarray | float) -> np.ndarray | float:
-    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z)))
+def _sigmoid(z: np.ndarray | float) -> np.ndarray:
+    """The logistic function, elementwise, as ``(1 + tanh(z / 2)) / 2`` (no overflow)."""
+    out: np.ndarray = 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z)))
+    return out
 
 
 def offer_features(before: GameState, after: GameState, q: int, gain: float) -> np.ndarray:

@@ -160,7 +160,7 @@ def cheapest_funding(lots: list[SpareLot], horizon: int) -> tuple[np.ndarray, li
     total = sum(lot.value for lot in lots) // unit
     cost = np.full(total + 1, np.inf)
     cost[0] = 0.0
-    take: list[tuple[int, ...]] = [()] + [()] * total
+    take: list[tuple[int, ...]] = [()] * (total + 1)
     for lot in lots:
         w = lot.value // unit
         c = horizon * lot.rent + lot.interest
@@ -264,7 +264,7 @@ def funded_plan(
     loss_base = state.net_worth(player) + horizon * income_now
     ruin_now = curve(w_now)
     hold = -loss_base * ruin_now
-    best: tuple[float, list[Option], tuple[int, ...], float] | None = None
+    best: tuple[float, list[Option], tuple[int, ...], int] | None = None
     seen: set[int] = set()
     for i in range(1, min(len(fr.gains), top // fr.unit + 1)):
         options = fr.plan(i * fr.unit)

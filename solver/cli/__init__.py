@@ -34,7 +34,7 @@ from solver.cli import (
     cmd_trial,
     cmd_validate,
 )
-from solver.cli.common import PROG, Parser, UsageError, agent_errors
+from solver.cli.common import PROG, Parser
 from solver.cli.examples import ExampleFormatter, epilog
 
 # In the order of ``--help``.
@@ -113,10 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_logging(args.verbose, args.quiet)
         _ran[:] = [args.command]
         return COMMANDS[args.command].run(args)
-    except (UsageError, *agent_errors()) as err:
-        print(str(err), file=sys.stderr)
-        return 2
-    except MonopolyError as err:
+    except MonopolyError as err:  # bad input of any kind (UsageError included): one line, status 2
         print(str(err), file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly

@@ -1,8 +1,8 @@
 """What the ``monopoly-trade`` commands share: the program name, :class:`UsageError` (bad
 command-line input, printed as one line with exit status 2), the :class:`Parser` that raises it
 instead of exiting, the bounded argument types :func:`int_in` and :func:`float_in` (``SEED``
-for seeds), :func:`player_arg` for the ``--player`` option and :func:`agent_errors` for
-:func:`solver.cli.main`. It imports nothing heavy, so every command module can use it.
+for seeds), and :func:`player_arg` for the ``--player`` option.
+It imports nothing heavy, so every command module can use it.
 """
 
 from __future__ import annotations
@@ -86,16 +86,6 @@ def player_arg(state: GameState, name: str | None) -> int:
         return state.player_index(name)
     except KeyError:
         raise UsageError(f"--player: no player named {name!r} in the state") from None
-
-
-def agent_errors() -> tuple[type[Exception], ...]:
-    """The agent registry's ``UnknownAgentError`` if the registry is loaded, else nothing.
-
-    The registry pulls in numba and OR-Tools through its agents, so only the commands that
-    take agent specs import it; an ``UnknownAgentError`` cannot exist unless it was.
-    """
-    registry = sys.modules.get("solver.agents.registry")
-    return () if registry is None else (registry.UnknownAgentError,)
 
 
 STDIN_LIMIT = 64 * 1024 * 1024
