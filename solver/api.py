@@ -62,7 +62,8 @@ class SolveResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``solve --json``, with undefined numbers as ``None``."""
-        return jsonsafe.json_safe(self.decision.to_dict(self.state))  # type: ignore[no-any-return]
+        doc: dict[str, Any] = jsonsafe.json_safe(self.decision.to_dict(self.state))
+        return doc
 
     def to_json(self, **kwargs: Any) -> str:
         """:meth:`to_dict` as JSON text (valid JSON: no ``NaN`` or ``Infinity``); ``kwargs`` go to :func:`json.dumps`."""

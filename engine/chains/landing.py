@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.rules.actions import Event
+from engine.rules.actions import Event, JailChoice
 from engine.rules.agents import BaseAgent
 from engine.rules.game import Game
 from engine.rules.streams import SeededStream
@@ -57,7 +57,7 @@ class JailPolicyAgent(BaseAgent):
             raise InvalidArgumentError("jail policy is 'long' or 'short'")
         self.policy = policy
 
-    def jail_choice(self, view: GameView):  # type: ignore[no-untyped-def]
+    def jail_choice(self, view: GameView) -> JailChoice:
         return "roll" if self.policy == "long" else "pay"
 
 

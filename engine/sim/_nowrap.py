@@ -58,7 +58,7 @@ def register(module: str) -> bool:
                 return context.cast(builder, idx, idxty, types.intp)
             return original(context, builder, idxty, idx, size)
 
-        fix_integer_index._nowrap = True  # type: ignore[attr-defined]
+        fix_integer_index._nowrap = True  # type: ignore[attr-defined]  # a marker on the function: wrapped once
         arrayobj.fix_integer_index = fix_integer_index
     _PREFIXES.add(_mangled(module))
     return True

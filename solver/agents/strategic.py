@@ -208,7 +208,7 @@ class StrategicTradeAgent(BaseAgent):
             if view.has_monopoly(self.me, group) and cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= keep:
                 return Unmortgage(sq)
         # 2. Build, toward three houses everywhere first.
-        best: tuple[float, int] | None = None
+        best: tuple[tuple[int, float], int] | None = None
         state = view.copy() if view.legal_builds() else None
         for sq in view.legal_builds() if self._may_build(view) else ():
             s = board.squares[sq]
@@ -218,8 +218,8 @@ class StrategicTradeAgent(BaseAgent):
             level = view.level(sq)
             gain = self.valuation.ept(state, sq, self.me, level + 1) - self.valuation.ept(state, sq, self.me, level)
             score = (1 if level < 3 else 0, gain / max(1, s.house_cost))
-            if best is None or score > best[0]:  # type: ignore[operator]
-                best = (score, sq)  # type: ignore[assignment]
+            if best is None or score > best[0]:
+                best = (score, sq)
         if best is not None:
             return Build(best[1])
         # 3. Trade.

@@ -100,6 +100,7 @@ Reference: seed 002 (an open-world Monopoly agent, "state evaluation" and
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from engine.rules import legal
 from engine.rules.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
@@ -141,6 +142,10 @@ def largest(pred: Callable[[int], bool], lo: int, hi: int) -> int | None:
         else:
             hi = mid - 1
     return lo
+
+
+M = TypeVar("M")
+"""A move of :meth:`ValueAgent._best` (an action, or ``True`` for a yes-or-no question)."""
 
 
 class ValueAgent(BaseAgent):
@@ -226,13 +231,13 @@ class ValueAgent(BaseAgent):
             ok.add(c)
         return ok
 
-    def _best(self, state: GameState, moves: list[tuple[object, float, GameState]]) -> object | None:
+    def _best(self, state: GameState, moves: list[tuple[M, float, GameState]]) -> M | None:
         """The seed's choice among ``(move, cost, s'_m)``: the safe move with the largest
         ``V`` if it beats doing nothing by more than ``eps``, else ``None``."""
         if not moves:
             return None
         ok = self._safe_costs(state, [c for _, c, _ in moves])
-        best: tuple[float, object] | None = None
+        best: tuple[float, M] | None = None
         for move, cost, after in moves:
             if cost > 0 and cost not in ok:
                 continue
@@ -321,13 +326,12 @@ class ValueAgent(BaseAgent):
         if not builds and not lifts:
             return None
         state = self._prepare(view)
-        moves: list[tuple[object, float, GameState]] = []
+        moves: list[tuple[Action, float, GameState]] = []
         for sq in builds:
             moves.append((Build(sq), view.board.squares[sq].house_cost, self._built(state, sq)))
         for sq in lifts:
             moves.append((Unmortgage(sq), view.rules.unmortgage_cost(view.mortgage_value(sq)), self._lifted(state, sq)))
-        best = self._best(state, moves)
-        return best  # type: ignore[return-value]
+        return self._best(state, moves)
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
         state = self._prepare(view)

@@ -162,7 +162,7 @@ from solver.bidding.auction import liquidity_cap, resolve_lot
 from models.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    import networkx as nx  # type: ignore[import-untyped]
+    import networkx as nx
 
 __all__ = ["MAX_CONTESTED", "ContestBid", "contest_bid", "contest_graph", "race_costs", "strongest_rival", "tree_costs"]
 
@@ -175,7 +175,7 @@ Vertex = tuple[str, ...]
 
 def contest_graph(u: int) -> nx.DiGraph:
     """The race for ``u`` lots: a binary tree of owner lists, root ``()``, arcs ``v -> v + (side,)``."""
-    import networkx as nx  # type: ignore[import-untyped]  # on demand: 0.17 s, and only an auction's advice needs it
+    import networkx as nx  # on demand: 0.17 s, and only an auction's advice needs it
 
     if not 0 <= u <= MAX_CONTESTED:
         raise InvalidArgumentError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
@@ -204,7 +204,7 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     -------
     (poorman, richman) : tuple of dict
     """
-    import networkx as nx  # type: ignore[import-untyped]
+    import networkx as nx
 
     if not nx.is_directed_acyclic_graph(graph):
         raise InvalidArgumentError("tree_costs needs an acyclic graph")

@@ -91,7 +91,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import numpy as np
 
 from models.errors import MonopolyError

@@ -32,10 +32,10 @@ import warnings
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
-import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from solver.bidding.graph import (
     POORMAN_ACCURACY,

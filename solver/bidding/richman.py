@@ -53,11 +53,11 @@ from collections import deque
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse as sp
 from models.errors import ComputationError
-from scipy.optimize import linprog  # type: ignore[import-untyped]
+from scipy.optimize import linprog
 
 from solver.bidding.graph import (
     BiddingGameError,

@@ -15,7 +15,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from models.errors import MonopolyError
 from solver.cli import (
@@ -92,16 +92,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler[TextIO]):
+    """The command line's own handler (told apart from a caller's when main runs again)."""
+
+
 def configure_logging(verbose: int, quiet: bool) -> None:
     """The standard ``logging`` module to stderr: warnings by default, ``-v`` info,
     ``-vv`` debug, ``-q`` errors only. Never on stdout, so ``--json`` output is unchanged."""
     level = logging.ERROR if quiet else logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     root = logging.getLogger()
-    for h in [h for h in root.handlers if getattr(h, "_monopoly_trade", False)]:
+    for h in [h for h in root.handlers if isinstance(h, _StderrHandler)]:
         root.removeHandler(h)
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-    handler._monopoly_trade = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
 
