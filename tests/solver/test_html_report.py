@@ -45,10 +45,10 @@ from solver import solve
 from solver.html_report import (
     PLAYER_COLOURS,
     Z95,
-    _perimeter_cell,
     render_report,
     win_rows,
 )
+from solver.report.board import perimeter_cell
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -345,7 +345,7 @@ def test_hostile_names_are_shown_as_text(hostile_page: Page) -> None:
 @pytest.mark.parametrize("n", [4, 12, 13, 40, 41, 199, 200])
 def test_any_number_of_squares_goes_round_the_edge(n: int) -> None:
     per_side = -(-n // 4)
-    cells = [_perimeter_cell(i, per_side) for i in range(n)]
+    cells = [perimeter_cell(i, per_side) for i in range(n)]
     assert len(set(cells)) == n
     assert all(c in (0, per_side) or r in (0, per_side) for c, r in cells)
     assert cells[0] == (per_side, per_side)
