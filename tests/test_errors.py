@@ -33,8 +33,8 @@ SOURCES = sorted(p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py"))
 BUILTIN_ERRORS = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)}
 ALLOWED = {"NotImplementedError", "SystemExit", "StopIteration", "ToolError"}
 SIGNALS = {
-    "solver.rl.aec_env._Abort": "ends the engine's game loop from inside an agent call when the episode is closed",
-    "solver.rl.aec_env._NoLearnerLeft": "ends the game loop when every learner seat is out",
+    "solver.rl.engine_thread._Abort": "ends the engine's game loop from inside an agent call when the episode is closed",
+    "solver.rl.engine_thread._NoLearnerLeft": "ends the game loop when every learner seat is out",
 }
 """Private ``BaseException`` subclasses used for control flow, and why."""
 
