@@ -34,7 +34,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from models._check import (
+from models.checks import (
     expect_int,
     expect_list,
     expect_object,

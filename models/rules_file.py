@@ -20,7 +20,8 @@ from typing import Any
 
 from models.board import Board
 from models.errors import InvalidStateError
-from models.io import FORMAT, _read_json, load_state, parse_rules, state_to_dict
+from models.io import FORMAT, load_state, parse_rules, state_to_dict
+from models.io.json_text import read_json
 from models.rules import PRESETS, Rules
 from models.state import GameState
 
@@ -41,7 +42,7 @@ def load_rules(spec: str, board: Board) -> Rules:
     path = Path(spec)
     if not path.is_file():
         raise InvalidStateError("", f"{spec!r} is neither a rules preset ({', '.join(PRESETS)}) nor a rules file")
-    doc: Any = _read_json(path)
+    doc: Any = read_json(path)
     return parse_rules(doc, board, "rules")
 
 
