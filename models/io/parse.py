@@ -59,6 +59,7 @@ from models.rules import (
     PRESETS,
     VARIANT_FIELDS,
     DiceSpec,
+    InvalidRulesError,
     Rules,
 )
 from models.state import PHASES, GameState, PlayerState
@@ -216,7 +217,7 @@ def parse_rules(
             kwargs[key] = _parse_set_size(value, board, where)
     try:
         return replace(base, **kwargs)
-    except ValueError as e:  # models.rules.InvalidRulesError: two rules that contradict each other
+    except InvalidRulesError as e:  # a field out of range or two rules that contradict each other
         raise InvalidStateError(field, str(e)) from None
 
 
