@@ -34,7 +34,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from models._check import (
+from models.checks import (
     expect_int,
     expect_list,
     expect_object,
@@ -43,8 +43,6 @@ from models._check import (
 )
 from models.errors import InvalidStateError
 from models.limits import MAX_AMOUNT, MAX_CARDS, MAX_SQUARES
-
-Square_ = int  # a square index, 0..N-1
 
 SQUARE_TYPES = (
     "go",
@@ -58,7 +56,9 @@ SQUARE_TYPES = (
     "free_parking",
     "go_to_jail",
 )
+"""The kinds of square (a square's ``type`` in a board document)."""
 PROPERTY_TYPES = ("street", "railroad", "utility")
+"""The kinds of square that can be owned."""
 CARD_ACTIONS = (
     "advance_to",
     "advance_nearest",
@@ -69,8 +69,11 @@ CARD_ACTIONS = (
     "cash",
     "each_player",
 )
+"""The card actions (module docstring: their parameters)."""
 BUILTIN_BOARDS = ("standard-us",)
-HOTEL = 5  # building level of a hotel; 1..4 are houses
+"""The boards a state may name instead of giving one inline."""
+HOTEL = 5
+"""The building level of a hotel; 1..4 are houses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,32 @@ class Square:
     ``group`` is the colour group of a street, ``"railroad"`` or
     ``"utility"`` for those, and ``None`` otherwise. ``rents`` holds six
     numbers for a street: unimproved, 1..4 houses, hotel.
+
+    Attributes
+    ----------
+    index:
+        The square's place on the board (0 = Go).
+    kind:
+        One of :data:`SQUARE_TYPES`.
+    name:
+        The square's name (unique among properties).
+    group:
+        The group (above).
+    price:
+        A property's price (0 for other squares).
+    rents:
+        A street's six rents (above; empty for other squares).
+    house_cost:
+        A street's cost per house (a hotel costs the same, on four houses).
+    amount:
+        A tax square's tax.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> baltic = standard_board().squares[3]
+    >>> baltic.name, baltic.group, baltic.price, baltic.rents[5]
+    ('Baltic Avenue', 'brown', 60, 450)
     """
 
     index: int
@@ -93,19 +122,65 @@ class Square:
 
     @property
     def is_property(self) -> bool:
+        """Whether the square can be owned (a street, a railroad or a utility).
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> board = standard_board()
+        >>> board.squares[5].is_property, board.squares[7].is_property
+        (True, False)
+        """
         return self.kind in PROPERTY_TYPES
 
     @property
     def mortgage_value(self) -> int:
-        """Half the price (rounded down), the standard rule. The engine uses
-        :meth:`models.state.GameState.mortgage_value`, which follows
-        ``Rules.mortgage_rate`` (the ``mortgage-rate`` novelty changes it)."""
+        """Half the price (rounded down), the standard rule.
+
+        The engine uses :meth:`models.state.GameState.mortgage_value`, which follows
+        ``Rules.mortgage_rate`` (the ``mortgage-rate`` novelty changes it).
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> standard_board().squares[39].mortgage_value
+        200
+        """
         return self.price // 2
 
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One Chance or Community Chest card (see the module docstring)."""
+    """One Chance or Community Chest card (see the module docstring).
+
+    Attributes
+    ----------
+    action:
+        One of :data:`CARD_ACTIONS`.
+    text:
+        What the card says (may be empty).
+    square:
+        ``advance_to``: the target square's index.
+    group:
+        ``advance_nearest``: ``railroad`` or ``utility``.
+    rent_multiplier:
+        ``advance_nearest`` to a railroad: the rent's multiplier (2 = double rent).
+    dice_multiplier:
+        ``advance_nearest`` to a utility: the multiplier of a fresh roll (0: the usual rent).
+    steps:
+        ``move``: squares to move (negative = backwards).
+    house, hotel:
+        ``repairs``: dollars per house and per hotel owned.
+    amount:
+        ``cash`` and ``each_player``: dollars (> 0 collected, < 0 paid).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> card = standard_board().chance[0]
+    >>> card.action, card.square, card.text
+    ('advance_to', 39, 'Advance to Boardwalk.')
+    """
 
     action: str
     text: str = ""
@@ -119,6 +194,26 @@ class Card:
     amount: int = 0
 
     def to_dict(self, board: Board) -> dict[str, Any]:
+        """The card's document in a board's ``decks`` list: its action and that action's parameters.
+
+        Parameters
+        ----------
+        board:
+            The board the card belongs to: an ``advance_to`` target is written by
+            name when the name is unique on it, else by index.
+
+        Returns
+        -------
+        dict[str, Any]
+            The document (``text`` only when not empty).
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> board = standard_board()
+        >>> board.chance[0].to_dict(board)
+        {'action': 'advance_to', 'square': 'Boardwalk', 'text': 'Advance to Boardwalk.'}
+        """
         out: dict[str, Any] = {"action": self.action}
         if self.action == "advance_to":
             assert self.square is not None
@@ -147,6 +242,46 @@ class Board:
 
     Derived lookups (``groups``, ``property_index``, ``jail`` ...) are built once
     at construction. Go is square 0 (passing it pays the salary).
+
+    Attributes
+    ----------
+    name:
+        The board's name (``standard-us`` for the built-in one).
+    squares:
+        The squares in order, ``squares[i].index == i``.
+    railroad_rents:
+        The rent of a railroad when its owner holds 1, 2, ... railroads.
+    utility_multipliers:
+        The multiplier of the roll for a utility when its owner holds 1, 2, ... utilities.
+    chance, community_chest:
+        The two decks, in their printed order.
+    builtin:
+        Whether this is a built-in board (saved by name, not inline).
+    groups:
+        Group -> its squares, in board order (streets by colour, ``railroad``, ``utility``).
+    property_squares:
+        The squares that can be owned, in board order.
+    property_index:
+        Property name -> square.
+    jail:
+        The jail square.
+    go_to_jail:
+        The Go to Jail square, or ``None`` when the board has none.
+    railroads, utilities:
+        Those squares, in board order.
+    street_groups:
+        The colour groups, in board order.
+    other_squares:
+        The squares that cannot be owned.
+    jail_card_supply:
+        The Get Out of Jail Free cards in the two decks together.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> board = standard_board()
+    >>> board.size, board.jail, board.groups["dark_blue"], board.jail_card_supply
+    (40, 10, (37, 39), 2)
     """
 
     name: str
@@ -169,6 +304,7 @@ class Board:
     jail_card_supply: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        """Build the derived lookups (class docstring) from the squares and the decks."""
         groups: dict[str, list[int]] = {}
         index: dict[str, int] = {}
         for sq in self.squares:
@@ -194,18 +330,77 @@ class Board:
 
     @property
     def size(self) -> int:
+        """The number of squares.
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> standard_board().size
+        40
+        """
         return len(self.squares)
 
     def is_unique_name(self, index: int) -> bool:
+        """Whether no other square has the name of square ``index`` (three squares are called Chance).
+
+        Parameters
+        ----------
+        index:
+            A square.
+
+        Returns
+        -------
+        bool
+            The answer.
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> board = standard_board()
+        >>> board.is_unique_name(39), board.is_unique_name(7)
+        (True, False)
+        """
         name = self.squares[index].name
         return sum(1 for sq in self.squares if sq.name == name) == 1
 
     def deck(self, kind: str) -> tuple[Card, ...]:
-        """The deck drawn on a square of type ``kind`` (``chance`` or ``community_chest``)."""
+        """The deck drawn on a square of type ``kind`` (``chance`` or ``community_chest``).
+
+        Parameters
+        ----------
+        kind:
+            ``chance``; any other kind gives the Community Chest deck.
+
+        Returns
+        -------
+        tuple[Card, ...]
+            The deck, in its printed order.
+
+        Examples
+        --------
+        >>> from models.board import standard_board
+        >>> len(standard_board().deck("community_chest"))
+        16
+        """
         return self.chance if kind == "chance" else self.community_chest
 
     def to_dict(self) -> dict[str, Any]:
-        """The inline-board document of this board (loads back to an equal board)."""
+        """The inline-board document of this board (loads back to an equal board).
+
+        Returns
+        -------
+        dict[str, Any]
+            ``name``, ``squares``, ``railroad_rents``, ``utility_multipliers`` and ``decks``.
+
+        Examples
+        --------
+        >>> from models.board import parse_board, standard_board
+        >>> board = standard_board()
+        >>> doc = board.to_dict()
+        >>> again = parse_board(doc)
+        >>> doc["squares"][1]["rents"], again.squares == board.squares, again.chance == board.chance
+        ([2, 10, 30, 90, 160, 250], True, True)
+        """
         squares: list[dict[str, Any]] = []
         for sq in self.squares:
             d: dict[str, Any] = {"type": sq.kind, "name": sq.name}
@@ -229,6 +424,7 @@ class Board:
 
 
 def _parse_square(doc: Any, index: int, field_: str) -> Square:
+    """One ``squares[i]`` object: its ``type`` and the keys that type allows and needs."""
     obj = expect_object(doc, field_, ("type", "name", "group", "price", "rents", "house_cost", "amount"), ("type",))
     kind = expect_str(obj["type"], key_path(field_, "type"), SQUARE_TYPES)
     allowed = {
@@ -269,6 +465,7 @@ def _parse_square(doc: Any, index: int, field_: str) -> Square:
 
 
 def _parse_card(doc: Any, field_: str, squares: tuple[Square, ...]) -> Card:
+    """One card of a deck: its ``action`` and that action's parameters, targets checked against ``squares``."""
     base = expect_object(
         doc,
         field_,
@@ -326,10 +523,38 @@ def _parse_card(doc: Any, field_: str, squares: tuple[Square, ...]) -> Card:
 def parse_board(doc: Any, field_: str = "board", *, builtin: bool = False) -> Board:
     """Build a :class:`Board` from an inline-board document, checking every field.
 
+    Square 0 must be Go, there must be one jail and at most one Go to Jail
+    square, property names must be unique, and there must be a rent per
+    railroad and a multiplier per utility. A document without ``decks`` gets the
+    standard decks, their ``advance_to`` targets found by name on the new board.
+
+    Parameters
+    ----------
+    doc:
+        The parsed inline-board document (docs/state-format.md#inline-board).
+    field_:
+        Where the document is, for messages.
+    builtin:
+        Whether this is a built-in board's document (it is then saved by name).
+
+    Returns
+    -------
+    Board
+        The board.
+
     Raises
     ------
     InvalidStateError
         Naming the field, e.g. ``board.squares[3].rents``.
+
+    Examples
+    --------
+    >>> import json
+    >>> from models.board import parse_board
+    >>> with open("instances/mini-board.json", encoding="utf-8") as fh:
+    ...     board = parse_board(json.load(fh)["board"])
+    >>> board.name, board.size, board.street_groups
+    ('mini-12', 12, ('grey', 'gold'))
     """
     obj = expect_object(
         doc, field_, ("name", "squares", "railroad_rents", "utility_multipliers", "decks"), ("squares",)
@@ -404,19 +629,76 @@ def _rebind_cards(cards: tuple[Card, ...], std: Board, squares: tuple[Square, ..
 
 @cache
 def _builtin(name: str) -> Board:
+    """A built-in board, parsed from its package data file ``models/data/NAME.json`` (once: cached)."""
     text = resources.files("models").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
     return parse_board(json.loads(text), "board", builtin=True)
 
 
 def standard_board() -> Board:
-    """The standard US board with the 2008+ decks (cached; boards are immutable)."""
+    """The standard US board with the 2008+ decks (cached; boards are immutable).
+
+    Returns
+    -------
+    Board
+        The same object on every call.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> board = standard_board()
+    >>> board.name, board.squares[39].name, board.squares[39].price
+    ('standard-us', 'Boardwalk', 400)
+    """
     return _builtin("standard-us")
 
 
 def load_board(name_or_doc: str | Mapping[str, Any], field_: str = "board") -> Board:
-    """A built-in board by name, or an inline board document."""
+    """A built-in board by name, or an inline board document.
+
+    Parameters
+    ----------
+    name_or_doc:
+        A name of :data:`BUILTIN_BOARDS`, or an inline-board document (:func:`parse_board`).
+    field_:
+        Where the name or the document is, for messages.
+
+    Returns
+    -------
+    Board
+        The board.
+
+    Raises
+    ------
+    InvalidStateError
+        An unknown built-in name, or a document that :func:`parse_board` refuses.
+
+    Examples
+    --------
+    >>> from models.board import load_board
+    >>> load_board("standard-us").jail
+    10
+    >>> load_board("standard-uk")
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidStateError: board: unknown built-in board 'standard-uk' (known: standard-us)
+    """
     if isinstance(name_or_doc, str):
         if name_or_doc not in BUILTIN_BOARDS:
             raise InvalidStateError(field_, f"unknown built-in board {name_or_doc!r} (known: {', '.join(BUILTIN_BOARDS)})")
         return _builtin(name_or_doc)
     return parse_board(name_or_doc, field_)
+
+
+__all__ = [
+    "BUILTIN_BOARDS",
+    "CARD_ACTIONS",
+    "HOTEL",
+    "PROPERTY_TYPES",
+    "SQUARE_TYPES",
+    "Board",
+    "Card",
+    "Square",
+    "load_board",
+    "parse_board",
+    "standard_board",
+]

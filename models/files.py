@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 PathLike = str | os.PathLike[str]
+"""A path given as text or as a path object."""
 
 NEW_FILE_MODE = 0o644
 """Permissions of a new file (:func:`tempfile.mkstemp` creates 0o600; our files are ordinary files)."""
@@ -26,6 +27,31 @@ def atomic_write(path: PathLike, data: str | bytes, *, encoding: str = "utf-8") 
 
     An existing file keeps its permissions; a new one gets :data:`NEW_FILE_MODE`.
     The target's folder must exist.
+
+    Parameters
+    ----------
+    path:
+        The target file.
+    data:
+        The contents: text (encoded) or bytes (written as they are).
+    encoding:
+        The encoding of text.
+
+    Raises
+    ------
+    OSError
+        The folder does not exist or the file cannot be written; the target is
+        then unchanged and the temporary file removed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from models.files import atomic_write
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     atomic_write(Path(tmp) / "note.txt", "one line")
+    ...     print(sorted(p.name for p in Path(tmp).iterdir()), oct((Path(tmp) / "note.txt").stat().st_mode & 0o777))
+    ['note.txt'] 0o644
     """
     target = Path(path)
     payload = data.encode(encoding) if isinstance(data, str) else data

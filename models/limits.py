@@ -38,7 +38,29 @@ MAX_NAME = 64
 
 
 def name_problem(name: str) -> str | None:
-    """Why ``name`` is not acceptable as a player name, or ``None``."""
+    """Why ``name`` is not acceptable as a player name, or ``None``.
+
+    A name is 1 to :data:`MAX_NAME` characters of printable Unicode text (no
+    control character, no line break, no lone surrogate), so that every
+    message and report that shows it stays on one line.
+
+    Parameters
+    ----------
+    name:
+        The candidate name.
+
+    Returns
+    -------
+    str or None
+        The problem in words (it follows the field in an error message), or
+        ``None`` for an acceptable name.
+
+    Examples
+    --------
+    >>> from models.limits import name_problem
+    >>> name_problem("Ann") is None, name_problem("Ann" + chr(10) + "Bob")
+    (True, 'holds a character that is not printable (a control character or a line break)')
+    """
     if not name:
         return "must not be empty"
     if len(name) > MAX_NAME:

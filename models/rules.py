@@ -55,9 +55,45 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from models.errors import InvalidArgumentError, UnknownKeyError
+
 CARD_DRAWS = ("shuffled", "replacement")
+"""The values of ``card_draw``."""
 FREE_PARKING = ("off", "taxes", "bank")
+"""The values of ``free_parking``."""
 JAIL_RELEASES = ("pay", "free")
+"""The values of ``jail_release``."""
+
+
+class InvalidRulesError(InvalidArgumentError):
+    """Rules constructed with a field out of its range or choices, or with two rules that contradict each other.
+
+    Also a :class:`ValueError`; the state format's parser turns it into an
+    :class:`~models.errors.InvalidStateError` on the ``rules`` field.
+
+    Examples
+    --------
+    >>> from models.rules import InvalidRulesError, Rules
+    >>> try:
+    ...     Rules(auctions=False, auction_only=True)
+    ... except InvalidRulesError as err:
+    ...     print(err)
+    auction_only needs auctions (a lot that is never offered and never auctioned could not be bought)
+    """
+
+
+class UnknownPresetError(UnknownKeyError):
+    """A rules preset's name that names no preset (:func:`preset`); also a :class:`KeyError`.
+
+    Examples
+    --------
+    >>> from models.rules import UnknownPresetError, preset
+    >>> try:
+    ...     preset("monopoly-junior")
+    ... except KeyError as err:
+    ...     print(type(err).__name__, err)
+    UnknownPresetError unknown rules preset 'monopoly-junior' (presets: standard-us, house-jackpot, no-doubles, short-game)
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +101,22 @@ class DiceSpec:
     """``count`` dice with ``sides`` faces; ``weights`` (one per face) loads them.
 
     Doubles means every die shows the same face; with one die there are no doubles.
+
+    Attributes
+    ----------
+    count:
+        How many dice are rolled (>= 1).
+    sides:
+        Faces per die, numbered 1..``sides`` (>= 2).
+    weights:
+        Relative weights of the faces, one per face, the same for every die (``None``: fair dice).
+
+    Examples
+    --------
+    >>> from models.rules import DiceSpec
+    >>> loaded = DiceSpec(2, 6, (1, 1, 1, 1, 1, 3))
+    >>> round(loaded.face_probabilities()[5], 4)
+    0.375
     """
 
     count: int = 2
@@ -72,12 +124,38 @@ class DiceSpec:
     weights: tuple[float, ...] | None = None
 
     def face_probabilities(self) -> tuple[float, ...]:
+        """The probability of each face of one die, faces 1..``sides`` in order.
+
+        Returns
+        -------
+        tuple[float, ...]
+            ``1 / sides`` each for fair dice, else the weights normalised to sum 1.
+
+        Examples
+        --------
+        >>> from models.rules import DiceSpec
+        >>> [round(p, 4) for p in DiceSpec(1, 4).face_probabilities()]
+        [0.25, 0.25, 0.25, 0.25]
+        """
         if self.weights is None:
             return tuple(1.0 / self.sides for _ in range(self.sides))
         total = float(sum(self.weights))
         return tuple(w / total for w in self.weights)
 
     def to_dict(self) -> dict[str, Any]:
+        """The ``rules.dice`` object of the state format (whole-number weights written as integers).
+
+        Returns
+        -------
+        dict[str, Any]
+            ``count``, ``sides`` and, for loaded dice, ``weights``.
+
+        Examples
+        --------
+        >>> from models.rules import DiceSpec
+        >>> DiceSpec(2, 6, (1, 1, 1, 1, 1, 3.0)).to_dict()
+        {'count': 2, 'sides': 6, 'weights': [1, 1, 1, 1, 1, 3]}
+        """
         out: dict[str, Any] = {"count": self.count, "sides": self.sides}
         if self.weights is not None:
             out["weights"] = [w if not float(w).is_integer() else int(w) for w in self.weights]
@@ -88,11 +166,38 @@ class DiceSpec:
 class Rules:
     """The rules of one game (module docstring: every field, its standard value and meaning).
 
+    Attributes
+    ----------
+    go_salary, jail_fine, houses, hotels, mortgage_interest, mortgage_rate, building_sell_rate:
+        Money and supply (module docstring, "Money and supply").
+    dice, doubles_again, doubles_to_jail:
+        The dice (:class:`DiceSpec`) and what doubles do.
+    set_size:
+        Group -> lots one player needs for a monopoly there (a group not named:
+        all its lots); read-only.
+    max_jail_rolls, jail_doubles, jail_release:
+        Jail.
+    card_draw:
+        How the decks are drawn.
+    free_parking, free_parking_seed, go_landing_bonus:
+        Free Parking and Go.
+    auctions, auction_only, even_building:
+        Buying and building.
+    bank_cash, cash_target, round_limit:
+        The bank and the end of the game.
+
     Raises
     ------
-    ValueError
+    InvalidRulesError
         On construction, a field out of its range or choices, or two rules that contradict
         each other (``auction_only`` without ``auctions``).
+
+    Examples
+    --------
+    >>> from models.rules import PRESETS, Rules
+    >>> rules = PRESETS["house-jackpot"]
+    >>> rules.pot_enabled, rules.go_landing_bonus, rules == Rules()
+    (True, True, False)
     """
 
     go_salary: int = 200
@@ -121,13 +226,15 @@ class Rules:
     round_limit: int | None = None  # the game ends after this many complete rounds
 
     def __post_init__(self) -> None:
+        """Freeze ``set_size`` (a read-only copy) and refuse rules out of range or contradictory."""
         if not isinstance(self.set_size, MappingProxyType):
             object.__setattr__(self, "set_size", MappingProxyType(dict(self.set_size)))
         problem = _problem(self)
         if problem is not None:
-            raise ValueError(problem)
+            raise InvalidRulesError(problem)
 
     def __hash__(self) -> int:
+        """A hash over every field (``set_size`` by its items)."""
         return hash(tuple(frozenset(v.items()) if isinstance(v, Mapping) else v for v in _values(self)))
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -136,7 +243,14 @@ class Rules:
 
     @property
     def pot_enabled(self) -> bool:
-        """Whether a Free Parking pot is played."""
+        """Whether a Free Parking pot is played (``free_parking`` is not ``"off"``).
+
+        Examples
+        --------
+        >>> from models.rules import PRESETS
+        >>> PRESETS["standard-us"].pot_enabled, PRESETS["house-jackpot"].pot_enabled
+        (False, True)
+        """
         return self.free_parking != "off"
 
     def interest(self, mortgage_value: int) -> int:
@@ -145,19 +259,84 @@ class Rules:
         Rounding up is this project's choice (the printed rules only meet
         multiples of $10 on the standard streets; Electric Company's $75
         mortgage costs $83 to lift).
+
+        Parameters
+        ----------
+        mortgage_value:
+            The mortgage's value in dollars.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules().interest(75), Rules().interest(100)
+        (8, 10)
         """
         return math.ceil(round(mortgage_value * self.mortgage_interest, 9))
 
     def unmortgage_cost(self, mortgage_value: int) -> int:
-        """Lifting a mortgage costs the mortgage value plus the interest."""
+        """What lifting a mortgage costs: the mortgage value plus the interest (:meth:`interest`).
+
+        Parameters
+        ----------
+        mortgage_value:
+            The mortgage's value in dollars.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules().unmortgage_cost(75)
+        83
+        """
         return mortgage_value + self.interest(mortgage_value)
 
     def sell_value(self, house_cost: int) -> int:
-        """What the bank pays for one building (half its cost, rounded down)."""
+        """What the bank pays for one building: its cost times ``building_sell_rate`` (half), rounded down.
+
+        Parameters
+        ----------
+        house_cost:
+            The building's cost in dollars.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules().sell_value(150)
+        75
+        """
         return int(house_cost * self.building_sell_rate)
 
     def overrides(self) -> dict[str, Any]:
-        """The ``rules`` object of the state format: only fields that differ from the defaults."""
+        """The ``rules`` object of the state format: only fields that differ from the defaults.
+
+        ``mortgage_rate`` and ``building_sell_rate`` are left out (the state format
+        does not override them).
+
+        Returns
+        -------
+        dict[str, Any]
+            Field -> value, JSON-ready (``dice`` and ``set_size`` as objects).
+
+        Examples
+        --------
+        >>> from models.rules import PRESETS
+        >>> PRESETS["house-jackpot"].overrides()
+        {'free_parking': 'bank', 'go_landing_bonus': True, 'auctions': False}
+        """
         default = Rules()
         out: dict[str, Any] = {}
         for f in fields(self):
@@ -173,20 +352,68 @@ class Rules:
         return out
 
     def variant_overrides(self) -> dict[str, Any]:
-        """The overrides among the variant rules (those that need format ``monopoly-state/2``)."""
+        """The overrides among the variant rules (those that need format ``monopoly-state/2``).
+
+        Returns
+        -------
+        dict[str, Any]
+            The items of :meth:`overrides` whose field is in :data:`VARIANT_FIELDS`.
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules(go_salary=400, round_limit=60).variant_overrides()
+        {'round_limit': 60}
+        """
         return {k: v for k, v in self.overrides().items() if k in VARIANT_FIELDS}
 
     def preset(self) -> str | None:
-        """The name of the preset these rules are exactly, or ``None``."""
+        """The name of the preset these rules are exactly, or ``None``.
+
+        Returns
+        -------
+        str or None
+            A key of :data:`PRESETS`.
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules(round_limit=60).preset(), Rules(round_limit=61).preset()
+        ('short-game', None)
+        """
         return next((name for name, rules in PRESETS.items() if rules == self), None)
 
     def summary(self) -> dict[str, Any]:
-        """What the commands report as the rules they used: ``name`` (:meth:`describe`),
-        ``preset`` (or ``None``) and ``overrides`` (the fields that differ from the standard rules)."""
+        """What the commands report as the rules they used.
+
+        Returns
+        -------
+        dict[str, Any]
+            ``name`` (:meth:`describe`), ``preset`` (or ``None``) and ``overrides``
+            (the fields that differ from the standard rules).
+
+        Examples
+        --------
+        >>> from models.rules import Rules
+        >>> Rules(go_salary=400).summary()
+        {'name': 'standard-us with go_salary=400', 'preset': None, 'overrides': {'go_salary': 400}}
+        """
         return {"name": self.describe(), "preset": self.preset(), "overrides": self.overrides()}
 
     def describe(self) -> str:
-        """One line naming the rules: the preset, or the standard rules and what differs."""
+        """One line naming the rules: the preset, or the standard rules and what differs.
+
+        Returns
+        -------
+        str
+            E.g. ``short-game`` or ``standard-us with go_salary=400``.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/novelty-rules.json").rules.describe()[:60]
+        'standard-us with go_salary=400, houses=24, hotels=8, mortgag'
+        """
         name = self.preset()
         if name is not None:
             return name
@@ -195,10 +422,12 @@ class Rules:
 
 
 def _values(rules: Rules) -> tuple[Any, ...]:
+    """Every field's value, in field order."""
     return tuple(getattr(rules, f.name) for f in fields(rules))
 
 
 def _show(value: Any) -> str:
+    """A field's value as :meth:`Rules.describe` writes it (JSON's ``true``/``false``; ``none``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -302,12 +531,44 @@ command line (``--rules NAME``).
 def preset(name: str) -> Rules:
     """The preset called ``name``.
 
+    Parameters
+    ----------
+    name:
+        A key of :data:`PRESETS`.
+
+    Returns
+    -------
+    Rules
+        The preset's rules.
+
     Raises
     ------
-    KeyError
-        No such preset; the message lists the presets.
+    UnknownPresetError
+        No such preset (also a :class:`KeyError`); the message lists the presets.
+
+    Examples
+    --------
+    >>> from models.rules import preset
+    >>> preset("short-game").round_limit
+    60
     """
     try:
         return PRESETS[name]
     except KeyError:
-        raise KeyError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
+        raise UnknownPresetError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
+
+
+__all__ = [
+    "CARD_DRAWS",
+    "FREE_PARKING",
+    "JAIL_RELEASES",
+    "MAX_RULE_AMOUNT",
+    "MAX_RULE_ROUNDS",
+    "PRESETS",
+    "VARIANT_FIELDS",
+    "DiceSpec",
+    "InvalidRulesError",
+    "Rules",
+    "UnknownPresetError",
+    "preset",
+]

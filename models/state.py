@@ -12,14 +12,62 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from models.board import HOTEL, Board
+from models.errors import UnknownKeyError
 from models.rules import Rules
 
 BANK = -1
+"""The owner index of a property that no player owns."""
 PHASES = ("start", "rolled")
+"""The phases of a turn: before the roll (``start``) and after it (``rolled``)."""
+
+
+class UnknownPlayerError(UnknownKeyError):
+    """A player name that names no player of the state (:meth:`GameState.player_index`).
+
+    Also a :class:`KeyError` (callers that look a name up catch that); its text is the
+    plain message.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from models.state import UnknownPlayerError
+    >>> try:
+    ...     load_state("instances/two-player.json").player_index("Zed")
+    ... except KeyError as err:
+    ...     print(type(err).__name__, err)
+    UnknownPlayerError no player named 'Zed' (players: Ann, Bob)
+    """
 
 
 @dataclass(slots=True)
 class PlayerState:
+    """One player: cash, position, jail, cards and bankruptcy (the ``players[i]`` object of the state format).
+
+    Attributes
+    ----------
+    name:
+        The player's name, unique in its state.
+    cash:
+        Dollars held (>= 0 in a valid state).
+    position:
+        The square the token stands on (0 = Go).
+    in_jail:
+        Whether the player is in jail (then on the jail square).
+    jail_turns:
+        Failed rolls in jail so far (0 when not in jail; at most ``rules.max_jail_rolls - 1``).
+    jail_cards:
+        Get Out of Jail Free cards held.
+    bankrupt:
+        Whether the player is out of the game (it then owns nothing).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> bob = load_state("instances/two-player.json").players[1]
+    >>> bob.name, bob.cash, bob.in_jail, bob.jail_turns
+    ('Bob', 340, True, 1)
+    """
+
     name: str
     cash: int
     position: int = 0
@@ -31,6 +79,47 @@ class PlayerState:
 
 @dataclass
 class GameState:
+    """A game in progress: board, rules, players, holdings and whose turn it is.
+
+    Holdings are lists indexed by square (module docstring); empty lists given
+    to the constructor are filled with the bank's holdings (no owner, no
+    buildings, no mortgage).
+
+    Attributes
+    ----------
+    board:
+        The board (immutable, shared by copies).
+    rules:
+        The rules (immutable, shared by copies).
+    players:
+        The players in seat (turn) order.
+    owner:
+        Per square: the owning player's index, or :data:`BANK`.
+    houses:
+        Per square: 0..4 houses, or 5 (:data:`models.board.HOTEL`) for a hotel.
+    mortgaged:
+        Per square: whether the property is mortgaged.
+    to_move:
+        The index of the player whose turn it is.
+    round:
+        Complete rounds played.
+    phase:
+        Where the turn is: one of :data:`PHASES`.
+    doubles_rolled:
+        Consecutive doubles rolled in this turn.
+    pot:
+        The Free Parking pot (``rules.free_parking`` not ``"off"``; always 0 otherwise).
+    bank_cash:
+        The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/two-player.json")
+    >>> state.players[state.to_move].name, state.houses_on_board(), state.complete_groups(0)
+    ('Ann', 15, ['brown', 'orange'])
+    """
+
     board: Board
     rules: Rules
     players: list[PlayerState]
@@ -47,6 +136,7 @@ class GameState:
     """The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out)."""
 
     def __post_init__(self) -> None:
+        """Fill empty holdings lists with the bank's holdings, one entry per square."""
         n = self.board.size
         if not self.owner:
             self.owner = [BANK] * n
@@ -64,8 +154,34 @@ class GameState:
         rules: Rules | None = None,
         cash: int = 1500,
     ) -> GameState:
-        """A fresh game: everyone on Go with ``cash`` dollars, the bank owns everything; the
-        Free Parking pot holds ``rules.free_parking_seed`` and the bank ``rules.bank_cash``."""
+        """A fresh game: everyone on Go with ``cash`` dollars, the bank owns everything.
+
+        The Free Parking pot holds ``rules.free_parking_seed`` and the bank ``rules.bank_cash``.
+
+        Parameters
+        ----------
+        names:
+            The players' names, in seat order.
+        board:
+            The board (``None``: :func:`models.board.standard_board`).
+        rules:
+            The rules (``None``: the standard rules).
+        cash:
+            Each player's starting cash.
+
+        Returns
+        -------
+        GameState
+            The new state, player 0 to move in round 0.
+
+        Examples
+        --------
+        >>> from models.rules import PRESETS
+        >>> from models.state import GameState
+        >>> state = GameState.new_game(["Ann", "Bob"], rules=PRESETS["no-doubles"])
+        >>> state.players[1].cash, state.bank_cash, state.owner.count(-1)
+        (1500, 14580, 40)
+        """
         from models.board import standard_board
 
         b = board or standard_board()
@@ -73,7 +189,22 @@ class GameState:
         return cls(b, r, [PlayerState(n, cash) for n in names], pot=r.free_parking_seed, bank_cash=r.bank_cash)
 
     def copy(self) -> GameState:
-        """A deep copy of the mutable parts (board and rules are immutable and shared)."""
+        """A deep copy of the mutable parts (board and rules are immutable and shared).
+
+        Returns
+        -------
+        GameState
+            A state equal to this one that shares no list and no player with it.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/two-player.json")
+        >>> other = state.copy()
+        >>> other.players[0].cash = 0
+        >>> other == state, state.players[0].cash
+        (False, 560)
+        """
         return GameState(
             self.board,
             self.rules,
@@ -94,35 +225,194 @@ class GameState:
 
     # -- lookups ------------------------------------------------------
     def player_index(self, name: str) -> int:
+        """The seat of the player called ``name``.
+
+        Parameters
+        ----------
+        name:
+            A player's name.
+
+        Returns
+        -------
+        int
+            Its index in :attr:`players`.
+
+        Raises
+        ------
+        UnknownPlayerError
+            No player has that name (also a :class:`KeyError`).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/midgame-no-monopolies.json").player_index("Cy")
+        2
+        """
         for i, p in enumerate(self.players):
             if p.name == name:
                 return i
-        raise KeyError(name)
+        raise UnknownPlayerError(f"no player named {name!r} (players: {', '.join(p.name for p in self.players)})")
 
     def square_of(self, property_name: str) -> int:
+        """The square index of a property, by name.
+
+        Parameters
+        ----------
+        property_name:
+            The name of a property of the board.
+
+        Returns
+        -------
+        int
+            Its square index.
+
+        Raises
+        ------
+        KeyError
+            No property of the board has that name (a plain dictionary lookup:
+            callers check names against ``board.property_index`` first).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/two-player.json").square_of("Boardwalk")
+        39
+        """
         return self.board.property_index[property_name]
 
     def active_players(self) -> list[int]:
+        """The seats of the players not bankrupt, in seat order.
+
+        Returns
+        -------
+        list[int]
+            Their indices.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/near-ruin.json").active_players()
+        [0, 1, 3]
+        """
         return [i for i, p in enumerate(self.players) if not p.bankrupt]
 
     def properties_of(self, player: int) -> list[int]:
+        """The squares ``player`` owns, in board order.
+
+        Parameters
+        ----------
+        player:
+            A seat.
+
+        Returns
+        -------
+        list[int]
+            Their square indices.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/mortgaged.json")
+        >>> [state.board.squares[sq].name for sq in state.properties_of(0)][:3]
+        ['Reading Railroad', 'Oriental Avenue', 'Vermont Avenue']
+        """
         return [sq for sq in self.board.property_squares if self.owner[sq] == player]
 
     def group_of(self, square: int) -> str:
+        """The group of a property square: a colour, ``railroad`` or ``utility``.
+
+        Parameters
+        ----------
+        square:
+            The index of a property square (a square that is not one has no group:
+            an assertion fails).
+
+        Returns
+        -------
+        str
+            The group's name.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/two-player.json")
+        >>> state.group_of(39), state.group_of(5)
+        ('dark_blue', 'railroad')
+        """
         group = self.board.squares[square].group
         assert group is not None
         return group
 
     def set_size(self, group: str) -> int:
-        """How many lots of ``group`` one player must own for monopoly rent and building."""
+        """How many lots of ``group`` one player must own for monopoly rent and building.
+
+        ``rules.set_size`` when it names the group, else the group's size.
+
+        Parameters
+        ----------
+        group:
+            A group of the board.
+
+        Returns
+        -------
+        int
+            The lots needed.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/novelty-rules.json")
+        >>> state.set_size("orange"), state.set_size("red")
+        (2, 3)
+        """
         return self.rules.set_size.get(group, len(self.board.groups[group]))
 
     def count_in_group(self, player: int, group: str) -> int:
+        """How many lots of ``group`` ``player`` owns.
+
+        Parameters
+        ----------
+        player:
+            A seat (or :data:`BANK`: the lots nobody owns).
+        group:
+            A group of the board.
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/mortgaged.json").count_in_group(1, "dark_blue")
+        1
+        """
         owner = self.owner
         return [owner[sq] for sq in self.board.groups[group]].count(player)
 
     def has_monopoly(self, player: int, group: str) -> bool:
-        """``player`` owns at least ``set_size(group)`` lots of the colour group."""
+        """Whether ``player`` owns at least ``set_size(group)`` lots of the group.
+
+        Parameters
+        ----------
+        player:
+            A seat (:data:`BANK` never has a monopoly).
+        group:
+            A group of the board.
+
+        Returns
+        -------
+        bool
+            The answer (mortgages do not matter here; see :meth:`can_build_on_group`).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/two-player.json")
+        >>> state.has_monopoly(0, "orange"), state.has_monopoly(1, "orange")
+        (True, False)
+        """
         if player == BANK:
             return False
         owner = self.owner
@@ -131,36 +421,180 @@ class GameState:
         return [owner[sq] for sq in lots].count(player) >= need
 
     def can_build_on_group(self, player: int, group: str) -> bool:
-        """A monopoly whose lots in ``player``'s hand are all unmortgaged (streets only)."""
+        """Whether ``player`` may build on ``group``: a street monopoly whose lots in its hand are all unmortgaged.
+
+        Parameters
+        ----------
+        player:
+            A seat.
+        group:
+            A group of the board (``railroad`` and ``utility`` carry no buildings).
+
+        Returns
+        -------
+        bool
+            The answer (the supply and the cash are not considered).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/mortgaged.json").can_build_on_group(0, "light_blue")
+        True
+        """
         if group in ("railroad", "utility") or not self.has_monopoly(player, group):
             return False
         return not any(self.mortgaged[sq] for sq in self.board.groups[group] if self.owner[sq] == player)
 
     def complete_groups(self, player: int) -> list[str]:
+        """The street groups ``player`` has a monopoly of, in board order.
+
+        Parameters
+        ----------
+        player:
+            A seat.
+
+        Returns
+        -------
+        list[str]
+            The groups' names (railroads and utilities are not street groups).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/near-ruin.json").complete_groups(1)
+        ['red', 'yellow']
+        """
         return [g for g in self.board.street_groups if self.has_monopoly(player, g)]
 
     def group_has_buildings(self, group: str) -> bool:
+        """Whether any lot of ``group`` carries a house or a hotel (a group's lots then cannot be traded).
+
+        Parameters
+        ----------
+        group:
+            A group of the board.
+
+        Returns
+        -------
+        bool
+            The answer.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/mortgaged.json")
+        >>> state.group_has_buildings("light_blue"), state.group_has_buildings("green")
+        (True, False)
+        """
         houses = self.houses
         return any([houses[sq] for sq in self.board.groups[group]])
 
     def mortgage_value(self, square: int) -> int:
+        """What the bank lends on a property: its price times ``rules.mortgage_rate``, rounded down.
+
+        Parameters
+        ----------
+        square:
+            A property's square index.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/mortgaged.json")
+        >>> state.mortgage_value(state.square_of("Electric Company"))
+        75
+        """
         return int(self.board.squares[square].price * self.rules.mortgage_rate)
 
     # -- buildings ----------------------------------------------------
     def houses_on_board(self) -> int:
+        """The houses standing on the board: levels 1..4 summed (a hotel's four houses went back to the bank).
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/late-game-house-shortage.json").houses_on_board()
+        31
+        """
         return sum(h for h in self.houses if h < HOTEL)
 
     def hotels_on_board(self) -> int:
+        """The hotels standing on the board.
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/late-game-house-shortage.json").hotels_on_board()
+        2
+        """
         return sum(1 for h in self.houses if h == HOTEL)
 
     def houses_in_bank(self) -> int:
+        """The houses left in the bank's supply (``rules.houses`` less those on the board).
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/late-game-house-shortage.json").houses_in_bank()
+        1
+        """
         return self.rules.houses - self.houses_on_board()
 
     def hotels_in_bank(self) -> int:
+        """The hotels left in the bank's supply (``rules.hotels`` less those on the board).
+
+        Returns
+        -------
+        int
+            The count.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/late-game-house-shortage.json").hotels_in_bank()
+        10
+        """
         return self.rules.hotels - self.hotels_on_board()
 
     def building_counts(self, player: int) -> tuple[int, int]:
-        """(houses, hotels) that ``player`` owns."""
+        """The houses and hotels that ``player`` owns (what the repairs cards charge for).
+
+        Parameters
+        ----------
+        player:
+            A seat.
+
+        Returns
+        -------
+        tuple[int, int]
+            ``(houses, hotels)``.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> load_state("instances/late-game-house-shortage.json").building_counts(3)
+        (0, 2)
+        """
         houses = hotels = 0
         for sq in self.board.property_squares:
             if self.owner[sq] == player:
@@ -178,6 +612,23 @@ class GameState:
 
         This is the valuation of the official short-game rule, used to rank
         players at a round cap.
+
+        Parameters
+        ----------
+        player:
+            A seat.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/midgame-no-monopolies.json")
+        >>> [state.net_worth(i) for i in range(len(state.players))]
+        [1400, 1755, 1720, 1725]
         """
         p = self.players[player]
         total = p.cash
@@ -195,6 +646,23 @@ class GameState:
 
         A hotel sells for five half-prices (the hotel and the four houses it
         stands for), also under a house shortage.
+
+        Parameters
+        ----------
+        player:
+            A seat.
+
+        Returns
+        -------
+        int
+            Dollars.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/mortgaged.json")
+        >>> state.players[0].cash, state.liquidation_value(0)
+        (60, 720)
         """
         p = self.players[player]
         total = p.cash
@@ -206,11 +674,24 @@ class GameState:
                 total += self.mortgage_value(sq)
         return total
 
-    def total_cash(self) -> int:
-        return sum(p.cash for p in self.players)
-
     def iter_owned(self) -> Iterator[tuple[int, int]]:
-        """(square, owner) for every owned property."""
+        """Every owned property, in board order.
+
+        Yields
+        ------
+        tuple[int, int]
+            ``(square, owner)``.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/two-player.json")
+        >>> next(state.iter_owned())
+        (1, 0)
+        """
         for sq in self.board.property_squares:
             if self.owner[sq] != BANK:
                 yield sq, self.owner[sq]
+
+
+__all__ = ["BANK", "PHASES", "GameState", "PlayerState", "UnknownPlayerError"]

@@ -14,6 +14,16 @@ Rules enforced by :meth:`Trade.validate`:
 * each receiver of a mortgaged property can pay what it owes at once: the
   interest (10%) now, or, if it chooses to lift the mortgage at acceptance,
   the mortgage value plus the interest.
+
+Examples
+--------
+>>> from models.io import load_state
+>>> from models.trade import Trade
+>>> state = load_state("instances/mortgaged.json")
+>>> trade = Trade.bilateral("Bob", "Cy", ["Boardwalk"], cash_a_to_b=-100)
+>>> trade.validate(state)
+>>> trade.mortgage_charges(state)  # Boardwalk is mortgaged: Cy pays 10% of $200 at once
+{'Cy': 20}
 """
 
 from __future__ import annotations
@@ -28,6 +38,28 @@ from models.state import GameState
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
+    """What one player gives another in a trade.
+
+    Attributes
+    ----------
+    frm:
+        The giver's name.
+    to:
+        The receiver's name.
+    properties:
+        The names of the properties given.
+    cash:
+        Dollars given (>= 0).
+    jail_cards:
+        Get Out of Jail Free cards given (>= 0).
+
+    Examples
+    --------
+    >>> from models.trade import Transfer
+    >>> Transfer("Ann", "Bob", ("Boardwalk",), 50).to_dict()
+    {'from': 'Ann', 'to': 'Bob', 'properties': ['Boardwalk'], 'cash': 50, 'jail_cards': 0}
+    """
+
     frm: str
     to: str
     properties: tuple[str, ...] = ()
@@ -35,9 +67,29 @@ class Transfer:
     jail_cards: int = 0
 
     def is_empty(self) -> bool:
+        """Whether nothing moves: no property, no cash, no card.
+
+        Returns
+        -------
+        bool
+            The answer.
+
+        Examples
+        --------
+        >>> from models.trade import Transfer
+        >>> Transfer("Ann", "Bob").is_empty(), Transfer("Ann", "Bob", cash=1).is_empty()
+        (True, False)
+        """
         return not self.properties and self.cash == 0 and self.jail_cards == 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The transfer's JSON object: ``from``, ``to``, ``properties``, ``cash``, ``jail_cards``.
+
+        Returns
+        -------
+        dict[str, Any]
+            Every key, also at its default.
+        """
         return {
             "from": self.frm,
             "to": self.to,
@@ -49,6 +101,21 @@ class Transfer:
 
 @dataclass(frozen=True, slots=True)
 class Trade:
+    """A trade: transfers that all take effect at once (module docstring: its rules).
+
+    Attributes
+    ----------
+    transfers:
+        The transfers, in order (a player may appear in several).
+
+    Examples
+    --------
+    >>> from models.trade import Trade
+    >>> trade = Trade.bilateral("Ann", "Bob", ["Baltic Avenue"], ["Reading Railroad"], cash_a_to_b=-40)
+    >>> trade.participants(), trade.properties_received("Ann"), trade.net_cash("Ann")
+    (['Ann', 'Bob'], ['Reading Railroad'], 40)
+    """
+
     transfers: tuple[Transfer, ...]
 
     # -- constructors ----------------------------------------------------
@@ -63,14 +130,64 @@ class Trade:
         cards_a_to_b: int = 0,
         cards_b_to_a: int = 0,
     ) -> Trade:
-        """A two-player trade; a negative ``cash_a_to_b`` is paid by ``b``."""
+        """A two-player trade; a negative ``cash_a_to_b`` is paid by ``b``.
+
+        Parameters
+        ----------
+        a, b:
+            The two players' names.
+        a_gives, b_gives:
+            The properties each gives the other.
+        cash_a_to_b:
+            Dollars from ``a`` to ``b`` (negative: from ``b`` to ``a``).
+        cards_a_to_b, cards_b_to_a:
+            Get Out of Jail Free cards each gives the other.
+
+        Returns
+        -------
+        Trade
+            One transfer per direction in which something moves (none when nothing does).
+
+        Examples
+        --------
+        >>> from models.trade import Trade
+        >>> [(t.frm, t.to, t.cash) for t in Trade.bilateral("Ann", "Bob", ["Boardwalk"], cash_a_to_b=-300).transfers]
+        [('Ann', 'Bob', 0), ('Bob', 'Ann', 300)]
+        """
         ab = Transfer(a, b, tuple(a_gives), max(cash_a_to_b, 0), cards_a_to_b)
         ba = Transfer(b, a, tuple(b_gives), max(-cash_a_to_b, 0), cards_b_to_a)
         return cls(tuple(t for t in (ab, ba) if not t.is_empty()))
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Trade:
-        """From ``{"transfers": [...]}`` or the list of transfers itself."""
+        """A trade from its JSON document: ``{"transfers": [...]}`` or the list of transfers itself.
+
+        Each transfer needs ``from`` and ``to``; ``properties``, ``cash`` and
+        ``jail_cards`` default to none. The values are converted (``str``, ``int``),
+        not checked: :meth:`validate` checks the trade against a state.
+
+        Parameters
+        ----------
+        doc:
+            The document (as :meth:`to_dict` writes it), or its ``transfers`` list.
+
+        Returns
+        -------
+        Trade
+            The trade.
+
+        Raises
+        ------
+        KeyError
+            A transfer without ``from`` or ``to`` (a plain lookup of the document).
+
+        Examples
+        --------
+        >>> from models.trade import Trade
+        >>> trade = Trade.from_dict([{"from": "Ann", "to": "Bob", "cash": 25}])
+        >>> trade.net_cash("Bob"), Trade.from_dict(trade.to_dict()) == trade
+        (25, True)
+        """
         items: Sequence[Mapping[str, Any]] = doc["transfers"] if isinstance(doc, Mapping) else doc
         return cls(
             tuple(
@@ -86,10 +203,30 @@ class Trade:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The trade's JSON document: ``{"transfers": [...]}`` (:meth:`Transfer.to_dict` each).
+
+        Returns
+        -------
+        dict[str, Any]
+            The document; :meth:`from_dict` reads it back to an equal trade.
+        """
         return {"transfers": [t.to_dict() for t in self.transfers]}
 
     # -- queries ---------------------------------------------------------
     def participants(self) -> list[str]:
+        """The players the trade involves, in order of first appearance (giver before receiver).
+
+        Returns
+        -------
+        list[str]
+            Their names, each once.
+
+        Examples
+        --------
+        >>> from models.trade import Trade, Transfer
+        >>> Trade((Transfer("Ann", "Bob", cash=1), Transfer("Bob", "Cy", cash=1), Transfer("Cy", "Ann", cash=1))).participants()
+        ['Ann', 'Bob', 'Cy']
+        """
         seen: list[str] = []
         for t in self.transfers:
             for name in (t.frm, t.to):
@@ -98,15 +235,82 @@ class Trade:
         return seen
 
     def properties_received(self, name: str) -> list[str]:
+        """The properties ``name`` receives, in transfer order.
+
+        Parameters
+        ----------
+        name:
+            A player's name.
+
+        Returns
+        -------
+        list[str]
+            The properties' names.
+        """
         return [p for t in self.transfers if t.to == name for p in t.properties]
 
     def properties_given(self, name: str) -> list[str]:
+        """The properties ``name`` gives, in transfer order.
+
+        Parameters
+        ----------
+        name:
+            A player's name.
+
+        Returns
+        -------
+        list[str]
+            The properties' names.
+
+        Examples
+        --------
+        >>> from models.trade import Trade
+        >>> Trade.bilateral("Ann", "Bob", ["Baltic Avenue", "Boardwalk"]).properties_given("Ann")
+        ['Baltic Avenue', 'Boardwalk']
+        """
         return [p for t in self.transfers if t.frm == name for p in t.properties]
 
     def net_cash(self, name: str) -> int:
+        """The cash ``name`` receives less the cash it gives (mortgage charges not counted: :meth:`mortgage_charges`).
+
+        Parameters
+        ----------
+        name:
+            A player's name.
+
+        Returns
+        -------
+        int
+            Dollars (negative: it pays).
+
+        Examples
+        --------
+        >>> from models.trade import Trade
+        >>> trade = Trade.bilateral("Ann", "Bob", cash_a_to_b=120)
+        >>> trade.net_cash("Ann"), trade.net_cash("Bob")
+        (-120, 120)
+        """
         return sum(t.cash for t in self.transfers if t.to == name) - sum(t.cash for t in self.transfers if t.frm == name)
 
     def net_jail_cards(self, name: str) -> int:
+        """The Get Out of Jail Free cards ``name`` receives less those it gives.
+
+        Parameters
+        ----------
+        name:
+            A player's name.
+
+        Returns
+        -------
+        int
+            Cards (negative: it gives more than it gets).
+
+        Examples
+        --------
+        >>> from models.trade import Trade
+        >>> Trade.bilateral("Ann", "Bob", cash_a_to_b=10, cards_b_to_a=1).net_jail_cards("Ann")
+        1
+        """
         return sum(t.jail_cards for t in self.transfers if t.to == name) - sum(
             t.jail_cards for t in self.transfers if t.frm == name
         )
@@ -116,6 +320,27 @@ class Trade:
 
         The interest is due at once; a receiver that lifts the mortgage at
         acceptance (``lift[property]`` true) pays the mortgage value as well.
+
+        Parameters
+        ----------
+        state:
+            The state the trade is made in (which lots are mortgaged, their values, the interest rule).
+        lift:
+            Property -> whether its receiver lifts the mortgage at acceptance (``None``: none is lifted).
+
+        Returns
+        -------
+        dict[str, int]
+            Receiver's name -> dollars due to the bank (only receivers of a mortgaged lot).
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> from models.trade import Trade
+        >>> state = load_state("instances/mortgaged.json")
+        >>> trade = Trade.bilateral("Bob", "Cy", ["Boardwalk"], cash_a_to_b=-100)
+        >>> trade.mortgage_charges(state), trade.mortgage_charges(state, {"Boardwalk": True})
+        ({'Cy': 20}, {'Cy': 220})
         """
         lift = lift or {}
         due: dict[str, int] = {}
@@ -130,7 +355,35 @@ class Trade:
 
     # -- validation and application ------------------------------------------
     def validate(self, state: GameState, lift: Mapping[str, bool] | None = None) -> None:
-        """Raise :class:`InvalidTradeError` if the trade cannot happen in ``state``."""
+        """Check that the trade can happen in ``state`` (the rules of the module docstring).
+
+        Parameters
+        ----------
+        state:
+            The state (not changed).
+        lift:
+            Property -> whether its receiver lifts the mortgage at acceptance, which
+            it must then be able to pay (:meth:`mortgage_charges`).
+
+        Raises
+        ------
+        InvalidTradeError
+            The first rule broken: no transfer or nothing moves, an unknown or
+            bankrupt player, a player trading with itself, a negative amount, an
+            unknown property, one that moves twice, is not the giver's, or lies in
+            a group with buildings, more jail cards given than held, or a player
+            whose cash would fall below 0.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> from models.trade import Trade
+        >>> state = load_state("instances/mortgaged.json")
+        >>> Trade.bilateral("Bob", "Cy", ["Boardwalk"], cash_a_to_b=-250).validate(state)
+        Traceback (most recent call last):
+        ...
+        models.errors.InvalidTradeError: Cy cannot pay: its cash would be -120 after the trade
+        """
         if not self.transfers:
             raise InvalidTradeError("a trade needs at least one transfer")
         names = {p.name: i for i, p in enumerate(state.players)}

@@ -35,7 +35,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from models._check import (
+from models.checks import (
     expect_bool,
     expect_int,
     expect_list,

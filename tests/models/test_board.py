@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from models._check import key_path
+from models.checks import key_path
 from models.board import Board, load_board, parse_board, standard_board
 from models.errors import InvalidStateError
 
