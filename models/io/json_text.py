@@ -143,6 +143,8 @@ def parse_json_bytes(data: bytes, source: str) -> Any:
     except json.JSONDecodeError as err:
         where = f"line {err.lineno}, column {err.colno}"
         raise InvalidStateError("", f"{source}: not valid JSON ({where}: {err.msg})") from None
+    except InvalidStateError as err:  # a duplicate key or NaN: its own message, with the source
+        raise InvalidStateError(err.field, f"{source}: {err.message}") from None
     except ValueError as err:  # e.g. an integer of more than 4,300 digits
         raise InvalidStateError("", f"{source}: a number beyond what a state may hold ({str(err).splitlines()[0][:80]})") from None
 
