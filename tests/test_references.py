@@ -12,8 +12,9 @@
   and the targets of Sphinx roles in docstrings (``:mod:`engine.chains.markov```,
   ``:func:`...```, ``:class:`...```, ``:meth:`...```, ``:data:`...```):
   the module imports and the attribute exists. Old paths of
-  :data:`engine._moved.MOVED` are refused (but in CHANGELOG.md, which says
-  what moved), so the documents name where things are now.
+  :data:`engine._moved.MOVED` are refused, so the documents name where
+  things are now. CHANGELOG.md is left out of these two checks: it names
+  what moved or went, where it was.
 """
 
 from __future__ import annotations
@@ -135,8 +136,9 @@ def test_links_resolve(doc: Path) -> None:
     assert not bad, bad
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("doc", [d for d in DOCS if d.name != "CHANGELOG.md"], ids=lambda p: str(p.relative_to(ROOT)))
 def test_ticked_paths_and_names_exist(doc: Path) -> None:
+    # CHANGELOG.md is left out: it names what moved or went, at its old place.
     bad = []
     for ticked in _TICKED.findall(_prose(doc)):
         for word in ticked.replace(",", " ").split():
@@ -149,10 +151,8 @@ def test_ticked_paths_and_names_exist(doc: Path) -> None:
             elif _DOTTED.match(word.split("(")[0]):
                 name = word.split("(")[0]
                 old = _old(name)
-                if old and doc.name != "CHANGELOG.md":  # the changelog names what moved from where
+                if old:
                     bad.append(f"{name}: an old path (now {MOVED[old]})")
-                elif old:
-                    continue
                 elif not _resolves(name):
                     bad.append(f"{name}: does not resolve")
     assert not bad, bad
