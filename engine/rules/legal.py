@@ -24,9 +24,26 @@ with it. The rules (standard US):
 from __future__ import annotations
 
 from models.board import HOTEL
-from models.errors import InvalidTradeError
+from models.errors import IllegalActionError, InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
+
+
+def require_legal(reason: str | None) -> None:
+    """Refuse an action with the reason a ``why_not_*`` function gave (``None``: legal, nothing happens).
+
+    Parameters
+    ----------
+    reason:
+        What a ``why_not_*`` function returned.
+
+    Raises
+    ------
+    IllegalActionError
+        ``reason`` is not ``None``; its message is the reason.
+    """
+    if reason is not None:
+        raise IllegalActionError(reason)
 
 
 def _player_lots(state: GameState, player: int, group: str) -> list[int]:
