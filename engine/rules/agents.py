@@ -50,6 +50,7 @@ from engine.rules.actions import (
 from engine.rules.seeding import SeedLike, make_rng
 from engine.rules.view import GameView
 from models.board import HOTEL
+from models.errors import InvalidArgumentError, MonopolyError
 from models.trade import Trade, Transfer
 
 EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -82,6 +83,17 @@ EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 ``data`` (``trade``: ``refused_by`` when refused, ``lifted`` when accepted; every other kind
 carries exactly its keys). docs/agents.md#events says when each is emitted and what
 ``player`` is."""
+
+
+class NoLegalLotError(MonopolyError, RuntimeError):
+    """``place_building`` was asked where no lot can take a building of that kind: a misuse by the host.
+
+    The reference engine never asks so (it asks only the winner of a shortage
+    auction, who could build one when it bid, and nothing changes in between);
+    a host that asks on another view can (the novelty monitor asks its inner
+    agent on the view under its model of the rules, and catches it). A
+    :class:`RuntimeError` as before, so such hosts keep catching it.
+    """
 
 
 @runtime_checkable
@@ -150,7 +162,7 @@ class BaseAgent:
         for sq in view.legal_builds():
             if (view.level(sq) == HOTEL - 1) == (kind == "hotel"):
                 return sq
-        raise RuntimeError("no legal lot for the building")
+        raise NoLegalLotError("no legal lot for the building")
 
 
 OptionLimits = Mapping[str, "tuple[float, float] | tuple[str, ...]"]
@@ -167,11 +179,11 @@ def check_options(limits: OptionLimits, values: Mapping[str, Any]) -> None:
         value = values[key]
         if isinstance(lim[0], str):
             if value not in lim:
-                raise ValueError(f"option {key!r}: {value!r} is not one of {', '.join(str(x) for x in lim)}")
+                raise InvalidArgumentError(f"option {key!r}: {value!r} is not one of {', '.join(str(x) for x in lim)}")
             continue
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number or not math.isfinite(value) or not lim[0] <= value <= lim[1]:
-            raise ValueError(f"option {key!r}: {value!r} is outside {lim[0]}..{lim[1]}")
+            raise InvalidArgumentError(f"option {key!r}: {value!r} is outside {lim[0]}..{lim[1]}")
 
 
 class RandomAgent(BaseAgent):

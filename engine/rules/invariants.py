@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING
 
 from engine.rules.actions import Event
 from models.board import HOTEL
+from models.errors import MonopolyError
 from models.state import BANK, GameState
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
 
 
-class InvariantViolation(AssertionError):
+class InvariantViolation(MonopolyError, AssertionError):
     """An invariant of the rules does not hold."""
 
 

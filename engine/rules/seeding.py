@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.errors import InvalidArgumentError
+
 SeedLike = int | np.random.SeedSequence | None
 
 
@@ -19,14 +21,14 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or a SeedSequence, got {seed!r}")
+        raise InvalidArgumentError(f"seed must be a non-negative integer or a SeedSequence, got {seed!r}")
     return np.random.SeedSequence(seed)
 
 
 def game_seed_sequence(seed: int, game: int = 0) -> np.random.SeedSequence:
     """The seed sequence of game ``game`` of a run seeded ``seed``: ``SeedSequence([seed, game])``."""
     if seed < 0 or game < 0:
-        raise ValueError("seed and game must be non-negative")
+        raise InvalidArgumentError("seed and game must be non-negative")
     return np.random.SeedSequence([seed, game])
 
 

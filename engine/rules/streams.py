@@ -29,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.rules.seeding import SeedLike, as_seed_sequence
+from models.errors import InvalidArgumentError, MonopolyError
 from models.rules import DiceSpec
 
 DECKS = ("chance", "community_chest")
@@ -234,7 +235,7 @@ class CounterStream:
         return int(counter_uniform(self.key, DRAW_STREAMS[deck], c) * n)
 
 
-class StreamExhausted(RuntimeError):
+class StreamExhausted(MonopolyError, RuntimeError):
     """A scripted stream ran out of dice or deck orders."""
 
 
@@ -286,7 +287,7 @@ class ScriptedStream:
         r = self._dice[self._pos]
         self._pos += 1
         if len(r) != dice.count:
-            raise ValueError(f"scripted roll {r} does not have {dice.count} dice")
+            raise InvalidArgumentError(f"scripted roll {r} does not have {dice.count} dice")
         return r
 
     def shuffle(self, deck: str, n: int) -> list[int]:
@@ -297,7 +298,7 @@ class ScriptedStream:
             return list(range(n))
         order = orders[min(k, len(orders) - 1)]
         if sorted(order) != list(range(n)):
-            raise ValueError(f"scripted order for {deck} is not a permutation of range({n})")
+            raise InvalidArgumentError(f"scripted order for {deck} is not a permutation of range({n})")
         return list(order)
 
     def draw(self, deck: str, n: int) -> int:
