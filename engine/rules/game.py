@@ -121,10 +121,10 @@ from typing import Any
 
 from engine.rules import auctions, building, cards, money, movement, phases, squares, trading
 from engine.rules.actions import Event
-from engine.rules.agents import Agent
 from engine.rules.cards import Deck
 from engine.rules.money import POT_REASONS
 from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE
+from engine.rules.protocol import Agent
 from engine.rules.streams import RandomStream
 from engine.rules.view import GameView
 from models.errors import InvalidArgumentError
