@@ -106,7 +106,11 @@ The rules by job
     agents' action phases and their budget). ``Game`` binds each function as
     a method (``Game._pay`` is :func:`engine.rules.money.pay`,
     :meth:`Game.liquidate` is :func:`engine.rules.money.liquidate`), so every
-    step is still a method of the game, called as before. Functions rather
+    step is still a method of the game, and the parts call one another
+    through the game (``game._pay(...)``), as before. :class:`Deck`,
+    :data:`POT_REASONS`, :data:`MAX_ACTIONS_PER_PHASE` and
+    :data:`MAX_TRADES_PER_PHASE` are imported here from the modules that use
+    them, so their paths here keep working. Functions rather
     than mixin classes: the parts call one another (a payment may sell
     buildings, a bankruptcy auctions lots), and a mixin's methods could only
     be typed against ``Game`` through a protocol repeating every method they
