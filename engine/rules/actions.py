@@ -2,6 +2,16 @@
 
 Actions name squares by index (``board.property_index`` maps names to
 indices); trades name players and properties by name, as in the state file.
+An agent answers ``act`` with one action, or ``None`` to end its phase; the
+engine carries it out or raises :class:`models.errors.IllegalActionError`
+(:func:`engine.rules.phases.apply`).
+
+Examples
+--------
+>>> from models.board import standard_board
+>>> board = standard_board()
+>>> Build(board.property_index["Boardwalk"])
+Build(square=39)
 """
 
 from __future__ import annotations
@@ -13,11 +23,18 @@ from typing import Any, Literal
 from models.trade import Trade
 
 JailChoice = Literal["roll", "pay", "card"]
+"""An answer to ``jail_choice``: roll for doubles, pay the fine, or use a Get Out of Jail Free card."""
 
 
 @dataclass(frozen=True, slots=True)
 class Build:
-    """Buy one building (a house, or the hotel after four houses) for ``square``."""
+    """Buy one building (a house, or the hotel after four houses) for ``square``.
+
+    Parameters
+    ----------
+    square:
+        The street's square index; the rules of :func:`engine.rules.legal.why_not_build` apply.
+    """
 
     square: int
 
@@ -28,6 +45,11 @@ class SellBuilding:
 
     Selling a hotel when the bank holds fewer than four houses sells the group
     further down, evenly (see :func:`engine.rules.legal.hotel_break_levels`).
+
+    Parameters
+    ----------
+    square:
+        The street's square index; the rules of :func:`engine.rules.legal.why_not_sell_building` apply.
     """
 
     square: int
@@ -35,27 +57,52 @@ class SellBuilding:
 
 @dataclass(frozen=True, slots=True)
 class Mortgage:
+    """Mortgage ``square``: the bank pays its mortgage value.
+
+    Parameters
+    ----------
+    square:
+        The property's square index; the rules of :func:`engine.rules.legal.why_not_mortgage` apply.
+    """
+
     square: int
 
 
 @dataclass(frozen=True, slots=True)
 class Unmortgage:
+    """Lift the mortgage on ``square``: pay the mortgage value plus interest.
+
+    Parameters
+    ----------
+    square:
+        The property's square index; the rules of :func:`engine.rules.legal.why_not_unmortgage` apply.
+    """
+
     square: int
 
 
 @dataclass(frozen=True, slots=True)
 class ProposeTrade:
+    """Propose ``trade`` to its other participants (:meth:`engine.rules.game.Game.propose_trade`).
+
+    Parameters
+    ----------
+    trade:
+        The trade; the proposer takes part in it (:func:`engine.rules.legal.why_not_propose`).
+    """
+
     trade: Trade
 
 
 Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
+"""An answer to ``act`` or ``raise_cash`` (``raise_cash`` takes only sales, mortgages and trades)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened in play.
 
-    ``kind`` is one of the keys of :data:`engine.rules.agents.EVENT_KINDS`, which lists
+    ``kind`` is one of the keys of :data:`engine.rules.protocol.EVENT_KINDS`, which lists
     each kind's data keys (``turn`` starts a turn; ``cash`` moves money, the bank
     or the Free Parking pot being ``None``; ``declined`` is a lot left with the
     bank when auctions are off); docs/agents.md#the-protocol says when each is
@@ -63,6 +110,22 @@ class Event:
 
     Every change of a player's cash is reported by exactly one ``cash``
     event, so an observer can account for every dollar.
+
+    Parameters
+    ----------
+    kind:
+        What happened.
+    player:
+        Whom it concerns most (the mover, the payer, the winner; the table in
+        docs/agents.md#events), or ``None``.
+    data:
+        The kind's details, exactly the keys :data:`engine.rules.protocol.EVENT_KINDS` lists.
+
+    Examples
+    --------
+    >>> event = Event("cash", 0, {"frm": 0, "to": None, "amount": 200, "why": "Income Tax"})
+    >>> event.kind, event.data["amount"]
+    ('cash', 200)
     """
 
     kind: str

@@ -1,39 +1,24 @@
-"""The agent protocol, a do-little base class, and the random agent.
+"""Two agents that answer the protocol, and the check of an agent's options.
 
-An agent is asked at each decision point and told what happens through
-``notify``. It sees a :class:`engine.rules.view.GameView` (read-only), never the
-engine. Decision points:
+:class:`BaseAgent` answers every question of the protocol
+(:class:`engine.rules.protocol.Agent`) passively, the base of every agent;
+:class:`RandomAgent` answers at random among the legal answers, with the
+probabilities its methods state, from its own seeded generator (the
+conformance test and the soak, bench/soak.py, play it against the engine's
+invariants). :func:`check_options` is the one place an agent's option ranges
+are enforced.
 
-==================  ==========================================================
-``buy``             landing on an unowned property with cash for it
-``auction_max``     the most it would pay in an auction (0 = no bid)
-``jail_choice``     before rolling in jail: ``roll``, ``pay`` or ``card``
-``act``             between turns and after each of its own rolls: one
-                    :data:`engine.rules.actions.Action` at a time, ``None`` to stop
-``accept_trade``    another player proposes a trade that involves it
-``lift_on_receipt`` it receives a mortgaged property: lift now (``True``) or
-                    pay the interest only
-``raise_cash``      it owes ``owed`` and lacks the cash: one action at a time
-                    (sell, mortgage, propose a trade), ``None`` to stop
-``building_bid``    a shortage auction for the bank's last houses/hotels: the
-                    most it pays above the list price, ``None`` = not wanted
-``place_building``  it won a shortage auction: where to put the building
-==================  ==========================================================
-
-During ``act`` and ``raise_cash`` the view says how much of the phase is
-left (``view.actions_left``, ``view.trades_left``; ``None`` at the other
-questions). Every event kind and its data fields are in :data:`EVENT_KINDS`;
-a ``turn`` event starts each turn (agents reset their once-per-turn state
-on it). docs/agents.md#the-protocol says what the host does with each
-answer, illegal ones included.
+``Agent`` and ``EVENT_KINDS`` are imported here from
+:mod:`engine.rules.protocol`, where the protocol is, so that the path of 0.1
+(``engine.agents``, an alias of this module until 0.3) and the code that
+imports them from here keep working.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
@@ -47,65 +32,44 @@ from engine.rules.actions import (
     SellBuilding,
     Unmortgage,
 )
+from engine.rules.protocol import EVENT_KINDS, Agent
 from engine.rules.seeding import SeedLike, make_rng
 from engine.rules.view import GameView
 from models.board import HOTEL
+from models.errors import InvalidArgumentError, MonopolyError
 from models.trade import Trade, Transfer
 
-EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "game_start": ("round",),
-        "turn": ("round",),
-        "roll": ("dice", "doubles", "why"),
-        "move": ("frm", "to", "passed_go", "why"),
-        "cash": ("frm", "to", "amount", "why"),
-        "card": ("deck", "card", "text"),
-        "jail": ("why",),
-        "leave_jail": ("how",),
-        "roll_end": ("position", "in_jail"),
-        "refused": ("action", "why"),
-        "buy": ("square", "price"),
-        "declined": ("square",),
-        "auction": ("square", "winner", "price"),
-        "build": ("square", "level", "premium"),
-        "building_auction": ("building", "premium", "requester"),
-        "sell_building": ("square", "levels"),
-        "mortgage": ("square",),
-        "unmortgage": ("square",),
-        "even_out": ("levels",),
-        "trade": ("trade", "accepted", "refused_by", "lifted"),
-        "bankrupt": ("creditor", "properties"),
-        "game_end": ("reason",),
-    }
-)
-"""Every kind of :class:`engine.rules.actions.Event` the reference engine emits -> the keys of its
-``data`` (``trade``: ``refused_by`` when refused, ``lifted`` when accepted; every other kind
-carries exactly its keys). docs/agents.md#events says when each is emitted and what
-``player`` is."""
 
+class NoLegalLotError(MonopolyError, RuntimeError):
+    """``place_building`` was asked where no lot can take a building of that kind: a misuse by the host.
 
-@runtime_checkable
-class Agent(Protocol):
-    name: str
-
-    def start_game(self, me: int, names: tuple[str, ...]) -> None: ...
-    def notify(self, event: Event) -> None: ...
-    def buy(self, view: GameView, square: int) -> bool: ...
-    def auction_max(self, view: GameView, square: int) -> int: ...
-    def jail_choice(self, view: GameView) -> JailChoice: ...
-    def act(self, view: GameView) -> Action | None: ...
-    def accept_trade(self, view: GameView, trade: Trade) -> bool: ...
-    def lift_on_receipt(self, view: GameView, square: int) -> bool: ...
-    def raise_cash(self, view: GameView, owed: int) -> Action | None: ...
-    def building_bid(self, view: GameView, kind: str) -> int | None: ...
-    def place_building(self, view: GameView, kind: str) -> int: ...
+    The reference engine never asks so (it asks only the winner of a shortage
+    auction, who could build one when it bid, and nothing changes in between);
+    a host that asks on another view can (the novelty monitor asks its inner
+    agent on the view under its model of the rules, and catches it). A
+    :class:`RuntimeError` as before, so such hosts keep catching it.
+    """
 
 
 class BaseAgent:
     """Sensible, passive defaults: buy nothing, bid nothing, never trade.
 
     ``raise_cash`` returns ``None``, which lets the engine liquidate in its
-    fixed order (:meth:`engine.rules.game.Game.liquidate`).
+    fixed order (:meth:`engine.rules.game.Game.liquidate`). Subclasses
+    override the questions they answer otherwise; :class:`Agent` documents
+    each question's parameters and answer.
+
+    Parameters
+    ----------
+    seed:
+        Seed of the agent's own generator, :attr:`rng` (:func:`engine.rules.seeding.make_rng`).
+
+    Examples
+    --------
+    >>> from engine.rules.game import new_game
+    >>> from engine.rules.streams import SeededStream
+    >>> new_game(["A", "B"], [BaseAgent(), BaseAgent()], SeededStream(3), max_rounds=10).play().net_worths
+    {'A': 1600, 'B': 1350}
     """
 
     name = "base"
@@ -116,41 +80,184 @@ class BaseAgent:
         self.names: tuple[str, ...] = ()
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        """Keep its seat (:attr:`me`) and the players' names (:attr:`names`).
+
+        Parameters
+        ----------
+        me:
+            The agent's seat.
+        names:
+            Every player's name, in seat order.
+        """
         self.me = me
         self.names = names
 
     def notify(self, event: Event) -> None:
+        """Ignore the event.
+
+        Parameters
+        ----------
+        event:
+            What happened.
+        """
         return None
 
     def buy(self, view: GameView, square: int) -> bool:
+        """Never buy.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot.
+
+        Returns
+        -------
+        bool
+            ``False``.
+        """
         return False
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """Never bid.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot.
+
+        Returns
+        -------
+        int
+            0.
+        """
         return 0
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """Always roll for doubles.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+
+        Returns
+        -------
+        JailChoice
+            ``roll``.
+        """
         return "roll"
 
     def act(self, view: GameView) -> Action | None:
+        """Never act.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+
+        Returns
+        -------
+        None
+            The phase ends.
+        """
         return None
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """Refuse every trade.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        trade:
+            The proposal.
+
+        Returns
+        -------
+        bool
+            ``False``.
+        """
         return False
 
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        """Never lift on receipt (interest only).
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot received.
+
+        Returns
+        -------
+        bool
+            ``False``.
+        """
         return False
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        """Leave the debt to the engine's fixed liquidation order.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        owed:
+            The whole payment.
+
+        Returns
+        -------
+        None
+            Stop.
+        """
         return None
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
+        """Want no building in a shortage (as the requester: a $0 premium).
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        kind:
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        None
+            Not wanted.
+        """
         return None
 
     def place_building(self, view: GameView, kind: str) -> int:
+        """The first legal lot for a ``kind``, in board order.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        kind:
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int
+            The lot's square index.
+
+        Raises
+        ------
+        NoLegalLotError
+            No lot can take a building of that kind (the reference engine never asks then).
+        """
         for sq in view.legal_builds():
             if (view.level(sq) == HOTEL - 1) == (kind == "hotel"):
                 return sq
-        raise RuntimeError("no legal lot for the building")
+        raise NoLegalLotError("no legal lot for the building")
 
 
 OptionLimits = Mapping[str, "tuple[float, float] | tuple[str, ...]"]
@@ -159,19 +266,40 @@ OptionLimits = Mapping[str, "tuple[float, float] | tuple[str, ...]"]
 
 def check_options(limits: OptionLimits, values: Mapping[str, Any]) -> None:
     """Refuse any of ``values`` outside its entry of ``limits`` (a finite number in range, or one of the
-    choices), with a one-line :class:`ValueError` naming the option. The single place an agent's option
-    ranges are enforced: each constructor calls it, and the agent registry builds the agent to check a spec."""
+    choices). The single place an agent's option ranges are enforced: each constructor calls it, and the
+    agent registry builds the agent to check a spec.
+
+    Parameters
+    ----------
+    limits:
+        The agent class's ``OPTION_LIMITS``.
+    values:
+        Option values by name; names without limits are not checked, limits without a value are skipped.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A value out of its range or not one of its choices; the one-line message names the option.
+
+    Examples
+    --------
+    >>> check_options({"p_stop": (0.0, 1.0), "mode": ("fast", "exact")}, {"p_stop": 0.5, "mode": "fast"})
+    >>> check_options({"p_stop": (0.0, 1.0)}, {"p_stop": 1.5})
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: option 'p_stop': 1.5 is outside 0.0..1.0
+    """
     for key, lim in limits.items():
         if key not in values:
             continue
         value = values[key]
         if isinstance(lim[0], str):
             if value not in lim:
-                raise ValueError(f"option {key!r}: {value!r} is not one of {', '.join(str(x) for x in lim)}")
+                raise InvalidArgumentError(f"option {key!r}: {value!r} is not one of {', '.join(str(x) for x in lim)}")
             continue
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number or not math.isfinite(value) or not lim[0] <= value <= lim[1]:
-            raise ValueError(f"option {key!r}: {value!r} is outside {lim[0]}..{lim[1]}")
+            raise InvalidArgumentError(f"option {key!r}: {value!r} is outside {lim[0]}..{lim[1]}")
 
 
 class RandomAgent(BaseAgent):
@@ -188,6 +316,18 @@ class RandomAgent(BaseAgent):
     p_trade:
         Probability that an action is a trade proposal (random properties,
         cash and cards between random players, sometimes a 3-way cycle).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``p_stop`` or ``p_trade`` outside 0..1.
+
+    Examples
+    --------
+    >>> from engine.rules.game import new_game
+    >>> from engine.rules.streams import SeededStream
+    >>> new_game(["A", "B"], [RandomAgent(1), RandomAgent(2)], SeededStream(3), max_rounds=20).play().reason
+    'round_cap'
     """
 
     name = "random"
@@ -200,15 +340,55 @@ class RandomAgent(BaseAgent):
         self.p_trade = p_trade
 
     def buy(self, view: GameView, square: int) -> bool:
+        """Buy with probability 0.7.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot.
+
+        Returns
+        -------
+        bool
+            Whether to buy.
+        """
         return bool(self.rng.random() < 0.7)
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """No bid with probability 0.3 (or without cash), else uniform in 0..min(cash, twice the price).
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot.
+
+        Returns
+        -------
+        int
+            The maximum.
+        """
         cash = view.cash(self.me)
         if cash <= 0 or self.rng.random() < 0.3:
             return 0
         return int(self.rng.integers(0, min(cash, 2 * view.board.squares[square].price) + 1))
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """Uniform over the choices open to it: ``roll``, ``pay`` if it has the fine, ``card`` if it holds one.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+
+        Returns
+        -------
+        JailChoice
+            The choice.
+        """
         me = view.player(self.me)
         options: list[JailChoice] = ["roll"]
         if me.cash >= view.rules.jail_fine:
@@ -218,6 +398,19 @@ class RandomAgent(BaseAgent):
         return options[int(self.rng.integers(len(options)))]
 
     def act(self, view: GameView) -> Action | None:
+        """Stop with probability ``p_stop``; else a random trade with probability ``p_trade``
+        (:meth:`random_trade`), else a random legal action of a random kind.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+
+        Returns
+        -------
+        Action or None
+            The action, or ``None`` (stop, or nothing legal).
+        """
         if self.rng.random() < self.p_stop:
             return None
         if self.rng.random() < self.p_trade:
@@ -240,6 +433,20 @@ class RandomAgent(BaseAgent):
         return None
 
     def random_trade(self, view: GameView) -> Trade | None:
+        """A random trade with one other active player, or (probability 0.2, with two or more
+        others) a 3-way cycle: each transfer up to three of the giver's tradable lots (probability
+        0.7), up to half its cash (0.5) and a held jail card (0.3).
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+
+        Returns
+        -------
+        Trade or None
+            The trade, or ``None`` when it is empty or not a legal proposal now.
+        """
         others = [i for i in view.active_players() if i != self.me]
         if not others:
             return None
@@ -263,12 +470,54 @@ class RandomAgent(BaseAgent):
         return trade if trade.transfers and view.why_not_trade(trade) is None else None
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """Accept with probability 0.5.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        trade:
+            The proposal.
+
+        Returns
+        -------
+        bool
+            Whether to accept.
+        """
         return bool(self.rng.random() < 0.5)
 
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        """Lift with probability 0.5.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        square:
+            The lot received.
+
+        Returns
+        -------
+        bool
+            Whether to lift.
+        """
         return bool(self.rng.random() < 0.5)
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        """Stop with probability 0.2; else a random legal building sale or mortgage.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        owed:
+            The whole payment.
+
+        Returns
+        -------
+        Action or None
+            The sale or mortgage, or ``None`` (stop, or nothing left to sell or mortgage).
+        """
         if self.rng.random() < 0.2:
             return None  # leave the rest to the engine's fixed liquidation order
         choices: list[Action] = [SellBuilding(sq) for sq in view.legal_building_sales()]
@@ -278,10 +527,41 @@ class RandomAgent(BaseAgent):
         return choices[int(self.rng.integers(len(choices)))]
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
+        """Not wanted with probability 0.5, else a premium uniform in 0..99.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        kind:
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int or None
+            The premium, or ``None``.
+        """
         if self.rng.random() < 0.5:
             return None
         return int(self.rng.integers(0, 100))
 
     def place_building(self, view: GameView, kind: str) -> int:
+        """A legal lot for a ``kind``, uniformly.
+
+        Parameters
+        ----------
+        view:
+            The game as this seat sees it.
+        kind:
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int
+            The lot's square index.
+        """
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
         return legal[int(self.rng.integers(len(legal)))]
+
+
+__all__ = ["EVENT_KINDS", "Agent", "BaseAgent", "NoLegalLotError", "OptionLimits", "RandomAgent", "check_options"]

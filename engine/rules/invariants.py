@@ -32,14 +32,16 @@ from typing import TYPE_CHECKING
 
 from engine.rules.actions import Event
 from models.board import HOTEL
+from models.errors import MonopolyError
 from models.state import BANK, GameState
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
 
 
-class InvariantViolation(AssertionError):
-    """An invariant of the rules does not hold."""
+class InvariantViolation(MonopolyError, AssertionError):
+    """An invariant of the rules does not hold: a bug of the engine, never of a caller (an
+    :class:`AssertionError`, as a failed check of a test)."""
 
 
 def check_state(state: GameState) -> list[str]:
@@ -47,6 +49,30 @@ def check_state(state: GameState) -> list[str]:
 
     Written for speed (it runs after every event of the soak test): the common
     case is a handful of list scans; details are worked out only on failure.
+
+    Parameters
+    ----------
+    state:
+        The state to check.
+
+    Returns
+    -------
+    list of str
+        One line per violation; empty when every invariant holds.
+
+    Examples
+    --------
+    >>> from models.state import GameState
+    >>> state = GameState.new_game(["A", "B"])
+    >>> check_state(state)
+    []
+    >>> state.owner[1], state.mortgaged[1] = 0, True  # Mediterranean Avenue to A, mortgaged
+    >>> state.players[1].cash = -5
+    >>> check_state(state)
+    ['B has negative cash -5']
+    >>> state.houses[3] = 1  # a house on Baltic Avenue, which the bank owns
+    >>> check_state(state)[0]
+    'Baltic Avenue belongs to the bank but is mortgaged or built'
     """
     out: list[str] = []
     board = state.board
@@ -121,8 +147,34 @@ def check_state(state: GameState) -> list[str]:
 class InvariantChecker:
     """Observer that checks :func:`check_state` and the cash ledger after every event.
 
-    Raises :class:`InvariantViolation` at the first violation (``strict``), or
-    records them in ``violations``.
+    Parameters
+    ----------
+    strict:
+        Raise at the first violation; otherwise record every one in ``violations``.
+    violations:
+        The violations recorded (``strict`` off).
+
+    Attributes
+    ----------
+    events, checks:
+        Events seen, and checks made (every event but ``cash``).
+
+    Raises
+    ------
+    InvariantViolation
+        At the first violation, with ``strict``.
+
+    Examples
+    --------
+    >>> from engine.rules.game import Game
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.rules.streams import SeededStream
+    >>> from models.state import GameState
+    >>> checker = InvariantChecker()
+    >>> game = Game(GameState.new_game(["A", "B"]), [RandomAgent(1), RandomAgent(2)], SeededStream(3), max_rounds=10, observers=[checker])
+    >>> _ = game.play()
+    >>> checker.violations, checker.checks > 0
+    ([], True)
     """
 
     strict: bool = True
@@ -135,6 +187,20 @@ class InvariantChecker:
     _start_money: int | None = None
 
     def __call__(self, event: Event, game: Game) -> None:
+        """Take in one event of ``game``: book a ``cash`` event in the ledger, check after any other.
+
+        Parameters
+        ----------
+        event:
+            The event.
+        game:
+            The game that emitted it.
+
+        Raises
+        ------
+        InvariantViolation
+            An invariant fails, with ``strict``.
+        """
         state = game.state
         if self._ledger is None:
             self._ledger = [p.cash for p in state.players]

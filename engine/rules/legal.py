@@ -24,9 +24,26 @@ with it. The rules (standard US):
 from __future__ import annotations
 
 from models.board import HOTEL
-from models.errors import InvalidTradeError
+from models.errors import IllegalActionError, InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
+
+
+def require_legal(reason: str | None) -> None:
+    """Refuse an action with the reason a ``why_not_*`` function gave (``None``: legal, nothing happens).
+
+    Parameters
+    ----------
+    reason:
+        What a ``why_not_*`` function returned.
+
+    Raises
+    ------
+    IllegalActionError
+        ``reason`` is not ``None``; its message is the reason.
+    """
+    if reason is not None:
+        raise IllegalActionError(reason)
 
 
 def _player_lots(state: GameState, player: int, group: str) -> list[int]:
@@ -34,8 +51,35 @@ def _player_lots(state: GameState, player: int, group: str) -> list[int]:
 
 
 def why_not_build(state: GameState, player: int, square: int, *, ignore_cash: bool = False) -> str | None:
-    """Why ``player`` may not build on ``square`` now (``None``: it may); with ``ignore_cash``
-    every rule but the cash (a building the player could place if it had the money)."""
+    """Why ``player`` may not build one level on ``square`` now (the rules in the module docstring).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+    square:
+        The lot.
+    ignore_cash:
+        Check every rule but the cash (a building the player could place if it had the money).
+
+    Returns
+    -------
+    str or None
+        ``None`` if it may, else the reason.
+
+    Examples
+    --------
+    >>> from models.state import GameState
+    >>> state = GameState.new_game(["A", "B"])
+    >>> state.owner[1] = state.owner[3] = 0  # the brown group to A
+    >>> why_not_build(state, 0, 1) is None, why_not_build(state, 1, 1)
+    (True, 'Mediterranean Avenue is not yours')
+    >>> state.houses[1] = 1
+    >>> why_not_build(state, 0, 1)
+    "uneven building: Mediterranean Avenue is above the group's lowest level"
+    """
     sq = state.board.squares[square]
     if sq.kind != "street":
         return f"{sq.name} is not a street"
@@ -62,6 +106,23 @@ def why_not_build(state: GameState, player: int, square: int, *, ignore_cash: bo
 
 
 def why_not_sell_building(state: GameState, player: int, square: int) -> str | None:
+    """Why ``player`` may not sell a building level of ``square`` now: it must own the lot, the lot
+    must have a building and, under even building, stand at the group's highest level.
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+    square:
+        The lot.
+
+    Returns
+    -------
+    str or None
+        ``None`` if it may, else the reason.
+    """
     sq = state.board.squares[square]
     if state.owner[square] != player:
         return f"{sq.name} is not yours"
@@ -76,6 +137,23 @@ def why_not_sell_building(state: GameState, player: int, square: int) -> str | N
 
 
 def why_not_mortgage(state: GameState, player: int, square: int) -> str | None:
+    """Why ``player`` may not mortgage ``square`` now: it must own the property, unmortgaged, in a
+    group without buildings.
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+    square:
+        The property.
+
+    Returns
+    -------
+    str or None
+        ``None`` if it may, else the reason.
+    """
     sq = state.board.squares[square]
     if not sq.is_property:
         return f"{sq.name} is not a property"
@@ -89,6 +167,23 @@ def why_not_mortgage(state: GameState, player: int, square: int) -> str | None:
 
 
 def why_not_unmortgage(state: GameState, player: int, square: int) -> str | None:
+    """Why ``player`` may not lift the mortgage on ``square`` now: it must own it, mortgaged, and
+    have the mortgage value plus interest (``rules.unmortgage_cost``) in cash.
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+    square:
+        The property.
+
+    Returns
+    -------
+    str or None
+        ``None`` if it may, else the reason.
+    """
     sq = state.board.squares[square]
     if not sq.is_property or state.owner[square] != player:
         return f"{sq.name} is not yours"
@@ -116,7 +211,29 @@ def hotel_break_levels(state: GameState, player: int, square: int) -> dict[int, 
     Without the even-building rule only ``square`` changes: to four houses, or as many as
     the bank holds.
 
-    Returns ``{square: new_level}`` for every lot whose level changes.
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The hotel's owner.
+    square:
+        The lot whose hotel is sold.
+
+    Returns
+    -------
+    dict
+        ``{square: new_level}`` for every lot whose level changes.
+
+    Examples
+    --------
+    >>> from models.rules import Rules
+    >>> from models.state import GameState
+    >>> state = GameState.new_game(["A", "B"], rules=Rules(houses=2))  # a bank of two houses
+    >>> for sq in (37, 39):  # hotels on Park Place and Boardwalk
+    ...     state.owner[sq], state.houses[sq] = 0, 5
+    >>> hotel_break_levels(state, 0, 39)  # one house each: the two the bank has
+    {37: 1, 39: 1}
     """
     if not state.rules.even_building:
         return {square: min(HOTEL - 1, state.houses_in_bank())}
@@ -144,6 +261,20 @@ def hotel_break_levels(state: GameState, player: int, square: int) -> dict[int, 
 
 
 def legal_builds(state: GameState, player: int) -> list[int]:
+    """Where ``player`` may build one level now (:func:`why_not_build`).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+
+    Returns
+    -------
+    list of int
+        The lots, group by group.
+    """
     out = []
     for group in state.complete_groups(player):
         for sq in state.board.groups[group]:
@@ -153,6 +284,20 @@ def legal_builds(state: GameState, player: int) -> list[int]:
 
 
 def legal_building_sales(state: GameState, player: int) -> list[int]:
+    """Where ``player`` may sell a building level now (:func:`why_not_sell_building`).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+
+    Returns
+    -------
+    list of int
+        The lots, in board order.
+    """
     return [
         sq
         for sq in state.board.property_squares
@@ -161,6 +306,20 @@ def legal_building_sales(state: GameState, player: int) -> list[int]:
 
 
 def legal_mortgages(state: GameState, player: int) -> list[int]:
+    """What ``player`` may mortgage now (:func:`why_not_mortgage`).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+
+    Returns
+    -------
+    list of int
+        The properties, in board order.
+    """
     return [
         sq
         for sq in state.board.property_squares
@@ -169,6 +328,20 @@ def legal_mortgages(state: GameState, player: int) -> list[int]:
 
 
 def legal_unmortgages(state: GameState, player: int) -> list[int]:
+    """Which mortgages ``player`` may lift now, cash included (:func:`why_not_unmortgage`).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+
+    Returns
+    -------
+    list of int
+        The properties, in board order.
+    """
     return [
         sq
         for sq in state.board.property_squares
@@ -177,7 +350,20 @@ def legal_unmortgages(state: GameState, player: int) -> list[int]:
 
 
 def tradable_properties(state: GameState, player: int) -> list[int]:
-    """Properties ``player`` may trade away: those whose group has no buildings."""
+    """Properties ``player`` may trade away: those whose group has no buildings.
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The player's seat.
+
+    Returns
+    -------
+    list of int
+        The properties, in board order.
+    """
     return [
         sq
         for sq in state.board.property_squares
@@ -186,7 +372,23 @@ def tradable_properties(state: GameState, player: int) -> list[int]:
 
 
 def why_not_propose(state: GameState, player: int, trade: Trade) -> str | None:
-    """A proposer must take part in its trade, and the trade must be valid now."""
+    """Why ``player`` may not propose ``trade`` now: a proposer must take part in its trade, and the
+    trade must be valid now (:meth:`models.trade.Trade.validate`).
+
+    Parameters
+    ----------
+    state:
+        The game state.
+    player:
+        The proposer's seat.
+    trade:
+        The trade.
+
+    Returns
+    -------
+    str or None
+        ``None`` if it may, else the reason.
+    """
     if state.players[player].name not in trade.participants():
         return f"{state.players[player].name} proposes a trade it takes no part in"
     try:

@@ -29,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.rules.seeding import SeedLike, as_seed_sequence
+from models.errors import InvalidArgumentError, MonopolyError
 from models.rules import DiceSpec
 
 DECKS = ("chance", "community_chest")
@@ -36,27 +37,93 @@ _BLOCK = 256
 
 
 class RandomStream(Protocol):
+    """Where a game's dice and cards come from (:class:`SeededStream`, :class:`CounterStream`,
+    :class:`ScriptedStream`)."""
+
     def begin_turn(self, player: int) -> None:
-        """Called by the engine at the start of each turn (each :meth:`Game.play_turn`):
-        ``player`` is about to throw the dice of this turn, if any. Streams that index
-        dice by (player, turn) use it; the others ignore it."""
+        """Called by the engine at the start of each turn (each :meth:`engine.rules.game.Game.play_turn`).
+
+        Streams that index dice by (player, turn) use it; the others ignore it.
+
+        Parameters
+        ----------
+        player:
+            The seat about to throw the dice of this turn, if any.
+        """
         ...
 
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
-        """Throw ``dice.count`` dice; return the faces (1-based)."""
+        """Throw ``dice.count`` dice.
+
+        Parameters
+        ----------
+        dice:
+            The dice (count, sides, face weights).
+
+        Returns
+        -------
+        tuple of int
+            The faces, 1-based.
+        """
         ...
 
     def shuffle(self, deck: str, n: int) -> list[int]:
-        """A permutation of ``range(n)``: the draw order of a freshly shuffled deck."""
+        """The draw order of a freshly shuffled deck.
+
+        Parameters
+        ----------
+        deck:
+            ``chance`` or ``community_chest``.
+        n:
+            The number of cards shuffled.
+
+        Returns
+        -------
+        list of int
+            A permutation of ``range(n)``.
+        """
         ...
 
     def draw(self, deck: str, n: int) -> int:
-        """One card index in ``range(n)``, drawn with replacement (movement-only mode)."""
+        """One card drawn with replacement (movement-only mode, ``rules.card_draw="replacement"``).
+
+        Parameters
+        ----------
+        deck:
+            ``chance`` or ``community_chest``.
+        n:
+            The number of cards to draw from.
+
+        Returns
+        -------
+        int
+            An index in ``range(n)``.
+        """
         ...
 
 
 class SeededStream:
-    """Dice and cards from a seed (see the module docstring for the exact mapping)."""
+    """Dice and cards from a seed (see the module docstring for the exact mapping).
+
+    Its methods are those of :class:`RandomStream`; ``dice_thrown`` counts the dice thrown.
+
+    Parameters
+    ----------
+    seed:
+        Any seed :func:`engine.rules.seeding.as_seed_sequence` takes.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A seed that is not a non-negative integer or a ``SeedSequence``.
+
+    Examples
+    --------
+    >>> from models.rules import DiceSpec
+    >>> stream = SeededStream(42)
+    >>> stream.roll(DiceSpec()), stream.shuffle("chance", 5), stream.dice_thrown
+    ((6, 6), [0, 4, 1, 2, 3], 2)
+    """
 
     def __init__(self, seed: SeedLike = None) -> None:
         ss = as_seed_sequence(seed)
@@ -123,16 +190,58 @@ PLAYER_SHIFT, TURN_SHIFT = 40, 16
 
 
 def dice_counter(player: int, turn: int, die: int) -> int:
-    """The dice counter of die ``die`` (from 0) of ``player``'s ``turn``-th turn:
-    ``(player + 1) << 40 | turn << 16 | die`` (below 2**48 for up to 254 players,
-    2**24 turns each and 65,536 dice a turn)."""
+    """The dice counter of a die: ``(player + 1) << 40 | turn << 16 | die``.
+
+    Below 2**48 for up to 254 players, 2**24 turns each and 65,536 dice a turn.
+
+    Parameters
+    ----------
+    player:
+        The thrower's seat.
+    turn:
+        The thrower's turn, counted from 1 from the stream's start.
+    die:
+        The die within the turn, from 0.
+
+    Returns
+    -------
+    int
+        The counter ``c`` of ``u(K, 0, c)`` (:func:`counter_uniform`).
+
+    Examples
+    --------
+    >>> dice_counter(0, 1, 0) == (1 << 40) | (1 << 16)
+    True
+    """
     return ((player + 1) << PLAYER_SHIFT) | (turn << TURN_SHIFT) | die
 
 
 def mix64(z: int) -> int:
-    """The SplitMix64 finaliser (Steele, Lea and Flood, "Fast splittable
-    pseudorandom number generators", OOPSLA 2014): a bijection of 64-bit words
-    with good avalanche, used as a hash."""
+    """The SplitMix64 finaliser: a bijection of 64-bit words with good avalanche, used as a hash.
+
+    ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB;
+    z ^= z >> 31``, modulo 2**64.
+
+    Parameters
+    ----------
+    z:
+        A word (taken modulo 2**64).
+
+    Returns
+    -------
+    int
+        The hashed word, in ``[0, 2**64)``.
+
+    References
+    ----------
+    G. L. Steele, D. Lea and C. H. Flood, "Fast splittable pseudorandom number
+    generators", OOPSLA 2014.
+
+    Examples
+    --------
+    >>> hex(mix64(1))
+    '0x5692161d100b05e5'
+    """
     z &= _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -144,6 +253,26 @@ def counter_uniform(key: int, stream: int, counter: int) -> float:
 
     The inner hash is a bijection of ``(stream, counter)`` (for ``counter <
     2**48``), so within one game no two draws share a hash input.
+
+    Parameters
+    ----------
+    key:
+        The game's key ``K`` (:func:`stream_keys`).
+    stream:
+        ``k``: 0 the dice, 1 and 2 the Chance and Community Chest shuffles, 3 and 4 their
+        with-replacement draws.
+    counter:
+        ``c``: the draw's index within the stream (:func:`dice_counter` for the dice).
+
+    Returns
+    -------
+    float
+        The uniform, a multiple of 2**-53.
+
+    Examples
+    --------
+    >>> round(counter_uniform(1, 0, 0), 6)
+    0.338167
     """
     inner = mix64(((stream << 48) | counter) & _MASK)
     return (mix64(key ^ inner) >> 11) * (1.0 / 9007199254740992.0)
@@ -151,10 +280,31 @@ def counter_uniform(key: int, stream: int, counter: int) -> float:
 
 def stream_keys(seed: SeedLike, n_games: int, first: int = 0) -> np.ndarray:
     """Keys of games ``first .. first + n_games - 1`` of a run: ``mix64(B + g * golden)``
-    where ``B`` is the first 64-bit word that ``SeedSequence(seed)`` generates.
+    where ``B`` is the first 64-bit word that ``SeedSequence(seed)`` generates and
+    ``golden`` is 0x9E3779B97F4A7C15.
 
     Game ``g``'s key does not depend on how many games are asked for, so a
     larger run extends a smaller one.
+
+    Parameters
+    ----------
+    seed:
+        The run's seed (:func:`engine.rules.seeding.as_seed_sequence`).
+    n_games:
+        How many keys.
+    first:
+        The first game's index.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n_games`` keys, ``uint64``.
+
+    Examples
+    --------
+    >>> keys = stream_keys(7, 3)
+    >>> bool(stream_keys(7, 2, first=1)[0] == keys[1]), int(keys[0])
+    (True, 10946952438034858134)
     """
     ss = as_seed_sequence(seed)
     base = int(ss.generate_state(1, np.uint64)[0])
@@ -181,6 +331,22 @@ class CounterStream:
     for ``i = n-1 .. 1``, swap ``i`` with ``floor(u(K, d, (k << 16) | i) * (i +
     1))``, where ``d`` is 1 for Chance and 2 for Community Chest. The batch
     kernel computes the same numbers, so the two engines play the same game.
+    The ``c``-th with-replacement draw of a deck of ``n`` is ``floor(u(K, d + 2, c) * n)``.
+
+    Its methods are those of :class:`RandomStream`; ``dice_thrown`` counts the dice thrown.
+
+    Parameters
+    ----------
+    key:
+        The game's 64-bit key (taken modulo 2**64), e.g. from :func:`stream_keys`.
+
+    Examples
+    --------
+    >>> from models.rules import DiceSpec
+    >>> stream = CounterStream(12345)
+    >>> stream.begin_turn(0)
+    >>> stream.roll(DiceSpec()), stream.shuffle("chance", 5)
+    ((1, 5), [0, 3, 4, 2, 1])
     """
 
     def __init__(self, key: int) -> None:
@@ -234,8 +400,8 @@ class CounterStream:
         return int(counter_uniform(self.key, DRAW_STREAMS[deck], c) * n)
 
 
-class StreamExhausted(RuntimeError):
-    """A scripted stream ran out of dice or deck orders."""
+class StreamExhausted(MonopolyError, RuntimeError):
+    """A scripted stream ran out of dice or with-replacement draws (a test scripted too few)."""
 
 
 class ScriptedStream:
@@ -253,7 +419,25 @@ class ScriptedStream:
         indices. Decks not
         given are left in printed order.
     draws:
-        Per deck, card indices returned by with-replacement draws.
+        Per deck, card indices returned by with-replacement draws (taken modulo the deck size).
+
+    Its methods are those of :class:`RandomStream`: ``roll`` raises
+    :class:`StreamExhausted` when the dice are used up and
+    :class:`models.errors.InvalidArgumentError` for a roll of the wrong number
+    of dice, ``shuffle`` raises :class:`models.errors.InvalidArgumentError`
+    for an order that is not a permutation of the cards shuffled, ``draw``
+    raises :class:`StreamExhausted` when a deck's draws are used up.
+
+    Examples
+    --------
+    >>> from models.rules import DiceSpec
+    >>> stream = ScriptedStream([(3, 4)], decks={"chance": [2, 0, 1]}, draws={"chance": [5]})
+    >>> stream.roll(DiceSpec()), stream.remaining_rolls, stream.shuffle("chance", 3), stream.draw("chance", 16)
+    ((3, 4), 0, [2, 0, 1], 5)
+    >>> stream.roll(DiceSpec())
+    Traceback (most recent call last):
+    ...
+    engine.rules.streams.StreamExhausted: the scripted dice are used up
     """
 
     def __init__(
@@ -275,6 +459,7 @@ class ScriptedStream:
 
     @property
     def remaining_rolls(self) -> int:
+        """The scripted rolls not thrown yet."""
         return len(self._dice) - self._pos
 
     def begin_turn(self, player: int) -> None:
@@ -286,7 +471,7 @@ class ScriptedStream:
         r = self._dice[self._pos]
         self._pos += 1
         if len(r) != dice.count:
-            raise ValueError(f"scripted roll {r} does not have {dice.count} dice")
+            raise InvalidArgumentError(f"scripted roll {r} does not have {dice.count} dice")
         return r
 
     def shuffle(self, deck: str, n: int) -> list[int]:
@@ -297,7 +482,7 @@ class ScriptedStream:
             return list(range(n))
         order = orders[min(k, len(orders) - 1)]
         if sorted(order) != list(range(n)):
-            raise ValueError(f"scripted order for {deck} is not a permutation of range({n})")
+            raise InvalidArgumentError(f"scripted order for {deck} is not a permutation of range({n})")
         return list(order)
 
     def draw(self, deck: str, n: int) -> int:

@@ -17,8 +17,9 @@ from engine.rules.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.rules.agents import EVENT_KINDS, Agent, RandomAgent
+from engine.rules.agents import RandomAgent
 from engine.rules.game import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Game
+from engine.rules.protocol import EVENT_KINDS, Agent
 from engine.rules.streams import ScriptedStream, SeededStream
 from engine.rules.view import GameView
 from models.rules import PRESETS, Rules
