@@ -2,7 +2,7 @@
 
 The batch kernel (:mod:`engine.sim.rollout`) plays every seat with a fixed,
 deterministic policy (one :class:`RolloutPolicy` per seat). The same policy
-is an ordinary :class:`engine.rules.agents.Agent` here, so that the reference
+is an ordinary :class:`engine.rules.protocol.Agent` here, so that the reference
 engine can play the same games on the same dice and cards and the two engines
 can be compared turn by turn (``tests/engine/test_rollout_differential.py``).
 

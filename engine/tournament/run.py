@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.rules.agents import Agent
+from engine.rules.protocol import Agent
 from engine.rules.game import Game
 from engine.rules.seeding import SeedLike, game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream

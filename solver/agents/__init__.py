@@ -4,8 +4,10 @@ Modules, one job each:
 
 - :mod:`solver.agents.subgraph_agent`: ``SubgraphTradeAgent`` (``subgraph``), the decision engine in play.
 - :mod:`solver.agents.value_agent`: ``ValueAgent`` (``value``), seed 002's agent.
+- :mod:`solver.agents.strategic`: ``StrategicTradeAgent`` (``strategic``), the heuristic baseline.
+- :mod:`solver.agents.opponent_model`: each opponent's acceptance, learned online.
 - :mod:`solver.agents.registry`: one registry of agent specs (``name:key=value``).
 
-The baseline ``StrategicTradeAgent`` and ``RandomAgent`` live in :mod:`engine`
-(the rollout kernel and the reference engine need them).
+``RandomAgent`` (``random``) lives with the agent protocol in :mod:`engine.rules.agents`:
+it answers every question the reference engine asks, and the engine's tests play with it.
 """

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules.agents import Agent, RandomAgent
+from engine.rules.agents import RandomAgent
+from engine.rules.protocol import Agent
 from engine.rules.seeding import SeedLike
 from solver.agents.strategic import StrategicTradeAgent
 from models.errors import UnknownNameError

@@ -95,13 +95,14 @@ from engine.rules.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.rules.agents import Agent
+from engine.rules.agents import NoLegalLotError
+from engine.rules.protocol import Agent
 from engine.rules.view import GameView
 from models.board import HOTEL, Board
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
 from models.trade import Trade
-from models.errors import IllegalActionError, NotReadyError
+from models.errors import NotReadyError
 
 ALPHA = 1e-6
 """False-alarm level of each statistical test, per game."""
@@ -631,12 +632,12 @@ class AdaptiveAgent:
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
         try:
             sq = self._to_true(f, self.inner.place_building(f.view, kind))
-        except (RuntimeError, IllegalActionError):  # the inner agent found no lot it could name
+        except RuntimeError:  # the inner agent found no lot it could name (NoLegalLotError, say)
             sq = None
         if sq in legal:
             return sq
         if not legal:
-            raise IllegalActionError("no legal lot for the building")
+            raise NoLegalLotError("no legal lot for the building")
         return legal[0]
 
 

@@ -110,7 +110,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         f"solver.rl needs PettingZoo and Gymnasium ({err.name or err} is missing): pip install -e '.[rl]'"
     ) from err
 
-from engine.rules.agents import Agent
+from engine.rules.protocol import Agent
 from engine.rules.game import Game, GameResult
 from engine.rules.seeding import game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream

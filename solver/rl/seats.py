@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from os import PathLike
 from typing import Any
 
-from engine.rules.agents import Agent
+from engine.rules.protocol import Agent
 from engine.rules.seeding import SeedLike
 from models.errors import InvalidArgumentError
 from models.io import MAX_PLAYERS, MIN_PLAYERS, load_state, validate_state
