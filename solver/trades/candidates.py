@@ -1,8 +1,8 @@
 """The explicit trade generator and the pruning funnel (seed 000, Phase 2; Test 3).
 
 Every candidate of the trade space (:mod:`solver.trades.space`) is listed,
-then the five rules are applied in order as named filters, and the survivors
-after each rule are counted. This is the reference that the CP-SAT model
+then the five rules (:mod:`solver.trades.rules`) are applied in order as
+named filters, and the survivors after each rule are counted. This is the reference that the CP-SAT model
 (:mod:`solver.trades.cpsat`) is checked against, and the source of the
 pruning-validation report (``monopoly-trade prune-report``).
 
@@ -21,16 +21,9 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from solver.trades.space import (
-    RULES,
-    Candidate,
-    Evaluation,
-    TradeSpace,
-    ValueFn,
-    evaluate,
-    undominated,
-    with_cash,
-)
+from solver.trades.rules import RULES, Evaluation, evaluate, undominated
+from solver.trades.space import Candidate, TradeSpace, with_cash
+from solver.trades.values import ValueFn
 
 
 def _subsets(items: tuple[int, ...], lo: int, hi: int) -> Iterator[tuple[int, ...]]:

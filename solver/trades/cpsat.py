@@ -26,8 +26,8 @@ variables (:class:`_Vars`)
     each participant's change in win probability
     (:mod:`solver.trades.value_model`: own and rivals' holdings and cash, in
     micro-probabilities), or the older horizon-rent estimate in dollars
-    (:class:`solver.trades.space.LinearValues`, ``value="linear"``). Either is
-    a :class:`~solver.trades.space.GainTerms` per player: a table per (holder,
+    (:class:`solver.trades.values.LinearValues`, ``value="linear"``). Either is
+    a :class:`~solver.trades.values.GainTerms` per player: a table per (holder,
     group) of counts, linear cash terms and ``min(cash, cap)`` terms
     (``add_min_equality``), so the model stays linear. The proposer does not
     lose; every other participant gains at least the value's ``min_gain``.
@@ -60,9 +60,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.chains.markov import PositionChain
+from models.errors import ComputationError, UnknownNameError
 from models.state import BANK, GameState
 from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel
@@ -79,7 +80,10 @@ from solver.trades.value_model import (
     trade_values,
 )
 
-cp_model = cp_model_module()  # ortools.sat.python.cp_model; without pandas under the CLI (solver._cp_model)
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+else:
+    cp_model = cp_model_module()  # ortools.sat.python.cp_model; without pandas under the CLI (solver._cp_model)
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
@@ -132,7 +136,6 @@ class _Vars:
     onehot: dict[tuple[int, str], dict[int, Any]] = field(default_factory=dict)
     completes: dict[int, Any] = field(default_factory=dict)
     gain: dict[int, Any] = field(default_factory=dict)
-    net_cash: dict[int, Any] = field(default_factory=dict)
 
 
 class TradeModel:
@@ -300,13 +303,13 @@ class TradeModel:
                 u = self._and(short, cond, f"near_open_{j}_{g}")
                 ind = (short - u, u, 0) if b == 0 else (0, u, short - u)
             st = near_status(s, j, g, p)
-            before = tuple(int(st == k) for k in range(3))
-            out = (ind, before)  # type: ignore[assignment]
+            before = (int(st == 0), int(st == 1), int(st == 2))
+            out = (ind, before)
         self._nears[key] = out
         return out
 
     def _set_cash(self, j: int, reserve: int) -> tuple[Any, int]:
-        """``S_j`` after the trade (:class:`~solver.trades.space.GainTerms`) as an integer
+        """``S_j`` after the trade (:class:`~solver.trades.values.GainTerms`) as an integer
         variable, and its value before. ``m = min(max(0, cash_j after - reserve), cap)``
         by ``add_max_equality`` and ``add_min_equality``; a player without a complete
         colour group gets one only by completing one in the trade (complete sets are never
@@ -343,7 +346,7 @@ class TradeModel:
         return out
 
     def _gain_expr(self, i: int) -> Any:
-        """``i``'s value change (:class:`~solver.trades.space.GainTerms` of the values):
+        """``i``'s value change (:class:`~solver.trades.values.GainTerms` of the values):
         group terms through the one-hot counts, cash terms through the net cash."""
         s = self.space.state
         t = self.values.terms(i)
@@ -360,13 +363,13 @@ class TradeModel:
             cap = t.cap[j]
             expr += c * (self._kink(j, cap) - min(s.players[j].cash, cap))
         for j, c in t.set_cash.items():
-            var, before = self._set_cash(j, t.reserve[j])
-            expr += c * (var - before)
-        for (j, g), coef in t.near.items():
+            var, spare_before = self._set_cash(j, t.reserve[j])
+            expr += c * (var - spare_before)
+        for (j, g), weights in t.near.items():
             near = self._near(j, g)
             if near is not None:
-                ind, before = near
-                expr += sum(c * (x - x0) for c, x, x0 in zip(coef, ind, before, strict=True) if c)
+                ind, status_before = near
+                expr += sum(w * (x - x0) for w, x, x0 in zip(weights, ind, status_before, strict=True) if w)
         return expr
 
     def _cash_change(self, i: int) -> Any:
@@ -418,8 +421,7 @@ class TradeModel:
 
     def _rule_gains(self) -> None:
         sp, m = self.space, self.model
-        need = getattr(self.values, "min_gain", sp.settings.min_gain)
-        own = getattr(self.values, "proposer_min", 0)
+        need, own = self.values.min_gain, self.values.proposer_min
         for i in sp.participants:
             gain = m.new_int_var(-(10**9), 10**9, f"gain_{i}")
             m.add(gain == self._gain_expr(i))
@@ -446,7 +448,7 @@ class TradeModel:
             m.maximize(mine * MOVE_WEIGHT - moves)
             return
         if sp.settings.objective != "balanced":
-            raise ValueError(f"unknown trade objective {sp.settings.objective!r} (expected 'balanced' or 'proposer')")
+            raise UnknownNameError(f"unknown trade objective {sp.settings.objective!r} (expected 'balanced' or 'proposer')")
         # the least gain of the participants of the chosen structure (the proposer always)
         least = m.new_int_var(-(10**9), 10**9, "least_gain")
         m.add(least <= mine)
@@ -528,9 +530,9 @@ def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool
         elif status == cp_model.UNKNOWN:
             return out, True, solves
         elif status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"invalid trade model: {model.model.validate()}")
+            raise ComputationError(f"invalid trade model: {model.model.validate()}")
         else:  # pragma: no cover - no other status exists
-            raise RuntimeError(f"unexpected CP-SAT status {solver.status_name(status)}")
+            raise ComputationError(f"unexpected CP-SAT status {solver.status_name(status)}")
     return out, False, solves
 
 
@@ -553,7 +555,7 @@ def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candi
     cb = _Collector(model)
     status = solver.solve(model.model, cb)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
-        raise RuntimeError(f"enumeration stopped: {solver.status_name(status)}")
+        raise ComputationError(f"enumeration stopped: {solver.status_name(status)}")
     return sorted(set(cb.found))
 
 

@@ -7,7 +7,7 @@ raw candidates per opponent down to ~5-20 serious candidates total".
 
 For each state and each active player as proposer, the explicit funnel
 (:func:`solver.trades.candidates.run_funnel`) is run with the true values
-(:class:`solver.trades.space.FrontierValues`: ``frontier_value + cash``) and
+(:class:`solver.trades.values.FrontierValues`: ``frontier_value + cash``) and
 the default cash reserves (:func:`solver.analysis.reserve.reserves` at the settings'
 ``reserve_epsilon``); one row per (state, proposer) records the raw count,
 the raw count per opponent, the survivors after each rule, the rule that
@@ -47,11 +47,14 @@ from engine.chains.markov import PositionChain, chain_for
 from engine.rules.seeding import game_seed_sequence, game_seeds
 from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
+from models.errors import ExtraNotInstalledError, InvalidArgumentError
 from models.files import atomic_write
 from models.state import GameState
 from solver.analysis.reserve import cash_reserve
 from solver.trades.candidates import run_funnel
-from solver.trades.space import RULES, FrontierValues, TradeSettings, TradeSpace
+from solver.trades.rules import RULES
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import FrontierValues
 
 STAGES: tuple[str, ...] = ("raw", *RULES)
 MANY = 100  # the seed's "too many survive"
@@ -64,8 +67,20 @@ SEED_EXPECTS = {
 }
 
 
-class PlotUnavailableError(RuntimeError):
+class PlotUnavailableError(ExtraNotInstalledError):
     """matplotlib (the ``plot`` extra) is not installed."""
+
+
+class NoReserveError(InvalidArgumentError, KeyError):
+    """A cash reserve asked of :class:`_LazyReserves` for a player who is not active.
+
+    A :class:`KeyError` as well, as a dict's missing key is (``_LazyReserves``
+    reads as the dict of the active players' reserves); its message is the
+    player, unquoted.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
 
 
 # ---------------------------------------------------------------------------
@@ -86,7 +101,7 @@ class _LazyReserves(dict[int, int]):
 
     def __missing__(self, player: int) -> int:
         if player not in self._active:
-            raise KeyError(player)
+            raise NoReserveError(player)
         value = cash_reserve(self._state, player, epsilon=self._epsilon, chain=self._chain)
         self[player] = value
         return value
@@ -107,7 +122,7 @@ def funnel_rows(
     A row: ``label``, ``proposer`` (name), ``raw``, ``per_opponent_raw``
     (opponent name -> raw candidates that involve it, 0 included),
     ``stages`` (``raw`` and the survivors after each rule of
-    :data:`solver.trades.space.RULES`), ``final`` (after domination),
+    :data:`solver.trades.rules.RULES`), ``final`` (after domination),
     ``emptied_by`` (the rule after which nothing survived, or ``None``),
     ``many`` (``final`` > 100), ``none`` (``final`` == 0) and ``reserves``
     (player name -> cash reserve, for the players whose reserve rule 4
@@ -175,7 +190,7 @@ def sample_game_states(
     ``info``, when given, receives ``games_played`` and ``states_per_game``.
     """
     if n_games < 1 or every < 1 or max_states < 1 or max_rounds < 1:
-        raise ValueError("n_games, every, max_states and max_rounds must be at least 1")
+        raise InvalidArgumentError("n_games, every, max_states and max_rounds must be at least 1")
     n = 4
     out: list[tuple[str, GameState]] = []
     per_game: list[int] = []
@@ -455,6 +470,7 @@ __all__ = [
     "PERCENTILE_METHOD",
     "SEED_EXPECTS",
     "STAGES",
+    "NoReserveError",
     "PlotUnavailableError",
     "Timer",
     "default_meta",

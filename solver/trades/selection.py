@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta
+from models.errors import UnknownNameError
 from solver.trades.rescore import Rescored, beyond_noise
 
 MODES = ("fair", "best")
@@ -50,7 +51,7 @@ def qualifies(
     if mode == "fair":
         return r.nash_zone and r.balanced
     if mode != "best":
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        raise UnknownNameError(f"mode must be one of {MODES}, got {mode!r}")
     if r.after is None:
         return False
     if not all(gains_beyond_noise(base, r.after, n, z) for n in (traders or [proposer])):

@@ -10,7 +10,7 @@ Features
 --------
 For a player ``j`` and a state (before or after a trade), with ``T_jg(k)``
 the horizon value in dollars of ``j`` holding ``k`` lots of group ``g`` (the
-table of :func:`solver.trades.space.linear_values`: expected rent over the
+table of :func:`solver.trades.values.linear_values`: expected rent over the
 horizon, a complete colour group valued with the development ``j`` can
 afford) and ``W`` the summed net worth of the active players before the
 trade:
@@ -94,8 +94,10 @@ from typing import Any
 import numpy as np
 
 from engine.chains.markov import PositionChain
+from models.errors import InvalidArgumentError, UnknownNameError
 from models.state import BANK, GameState
-from solver.trades.space import GainTerms, LinearValues, TradeSpace, linear_values
+from solver.trades.space import TradeSpace
+from solver.trades.values import GainTerms, LinearValues, linear_values
 
 BASE_FEATURES = ("completion", "lots", "near_blocked", "near_open", "near_bank", "cash", "cash_near_reserve", "set_cash")
 NEAR = (2, 3, 4)  # indices of near_blocked, near_open, near_bank
@@ -110,6 +112,10 @@ CASH_BUFFER = 200
 """Dollars above the ruin reserve within which cash counts twice (``cap_j``)."""
 
 
+class TradeValueModelError(InvalidArgumentError):
+    """A trade-value document or set of weights that breaks the format (:data:`FORMAT`)."""
+
+
 @dataclass(frozen=True)
 class TradeValueModel:
     """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``."""
@@ -120,15 +126,11 @@ class TradeValueModel:
 
     def __post_init__(self) -> None:
         if self.features[: len(BASE_FEATURES)] != BASE_FEATURES or not all(f.startswith("set:") for f in self.features[len(BASE_FEATURES) :]):
-            raise ValueError(f"trade value features must be {', '.join(BASE_FEATURES)} then set:<group> entries")
+            raise TradeValueModelError(f"trade value features must be {', '.join(BASE_FEATURES)} then set:<group> entries")
         if set(self.weights) != set(BLOCKS) or any(len(w) != len(self.features) for w in self.weights.values()):
-            raise ValueError(f"trade value weights must have the blocks {', '.join(BLOCKS)}, one weight per feature")
+            raise TradeValueModelError(f"trade value weights must have the blocks {', '.join(BLOCKS)}, one weight per feature")
         if not all(np.isfinite(w).all() for w in self.weights.values()):
-            raise ValueError("trade value weights must be finite")
-
-    @property
-    def set_groups(self) -> tuple[str, ...]:
-        return tuple(f[4:] for f in self.features[len(BASE_FEATURES) :])
+            raise TradeValueModelError("trade value weights must be finite")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,7 +143,7 @@ class TradeValueModel:
 
 def load_model(doc: dict[str, Any]) -> TradeValueModel:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT} document")
+        raise TradeValueModelError(f"not a {FORMAT} document")
     weights = {b: tuple(map(float, doc["weights"][b])) for b in BLOCKS}
     return TradeValueModel(tuple(map(str, doc["features"])), weights, dict(doc.get("provenance", {})))
 
@@ -256,7 +258,7 @@ def context(
 class FittedValues:
     """``dp_i`` in :data:`UNIT` s, as a value function of after-states.
 
-    ``terms[i]`` (:class:`~solver.trades.space.GainTerms`): units of ``i``'s value
+    ``terms[i]`` (:class:`~solver.trades.values.GainTerms`): units of ``i``'s value
     when ``j`` holds ``k`` lots of ``g``, when ``j`` is one short of ``g`` with each
     :func:`near_status` (relative to ``proposer``), and per dollar of ``cash_j`` and
     of ``min(cash_j, cap_j)``. ``values(after, i) - values(before, i)`` is the integer
@@ -332,7 +334,7 @@ def fitted_values(
 
 
 TradeValues = LinearValues | FittedValues
-"""A value the CP-SAT model can write: per-player :class:`~solver.trades.space.GainTerms`."""
+"""A value the CP-SAT model can write: per-player :class:`~solver.trades.values.GainTerms`."""
 
 
 def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: TradeValueModel | None = None) -> TradeValues:
@@ -345,7 +347,7 @@ def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: T
     if kind == "linear":
         return lin
     if kind != "fitted":
-        raise ValueError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
+        raise UnknownNameError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
     model = model or default_trade_model()
     ctx = context(space.state, space.proposer, lin, space.reserves, model.features)
     st = space.settings
@@ -423,6 +425,7 @@ __all__ = [
     "FittedValues",
     "Sample",
     "TradeValueModel",
+    "TradeValueModelError",
     "TradeValues",
     "block_of",
     "context",

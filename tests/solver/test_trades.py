@@ -12,13 +12,8 @@ from engine.chains.markov import PositionChain
 from models.io import load_state
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
-from solver.trades.space import (
-    FrontierValues,
-    TradeSettings,
-    TradeSpace,
-    after_state,
-    linear_values,
-)
+from solver.trades.space import TradeSettings, TradeSpace, after_state
+from solver.trades.values import FrontierValues, linear_values
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
