@@ -127,6 +127,31 @@ def funnel_rows(
     ``many`` (``final`` > 100), ``none`` (``final`` == 0) and ``reserves``
     (player name -> cash reserve, for the players whose reserve rule 4
     needed: a reserve is computed only when a candidate reaches rule 4).
+
+    Parameters
+    ----------
+    states:
+        ``(label, state)`` pairs; a state with fewer than two active players gives no row.
+    cycles:
+        Also 3-cycles.
+    settings:
+        The trade space and the rules (default :class:`~solver.trades.space.TradeSettings`).
+    progress:
+        Called after each state.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> rows = funnel_rows([("mid", load_state("instances/midgame-no-monopolies.json"))])
+    >>> row = rows[0]
+    >>> row["proposer"], row["per_opponent_raw"]
+    ('Ann', {'Bob': 184, 'Cy': 40, 'Dee': 0})
+    >>> row["stages"]
+    {'raw': 224, 'completion': 104, 'proposer': 27, 'counterparty': 6, 'cash': 6, 'domination': 4}
     """
     st = settings or TradeSettings()
     rows: list[dict[str, Any]] = []
@@ -188,6 +213,11 @@ def sample_game_states(
     ``max_states`` states in all: the game that reaches that stops there and
     later games are not played. Returns ``("game I round R", state)`` pairs.
     ``info``, when given, receives ``games_played`` and ``states_per_game``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When ``n_games``, ``every``, ``max_states`` or ``max_rounds`` is below 1.
     """
     if n_games < 1 or every < 1 or max_states < 1 or max_rounds < 1:
         raise InvalidArgumentError("n_games, every, max_states and max_rounds must be at least 1")
@@ -294,7 +324,13 @@ def _pyplot() -> Any:
 
 
 def require_plot() -> None:
-    """Raise :class:`PlotUnavailableError` now if the funnel plot cannot be drawn."""
+    """Raise :class:`PlotUnavailableError` now if the funnel plot cannot be drawn.
+
+    Raises
+    ------
+    PlotUnavailableError
+        matplotlib (the ``plot`` extra) is not installed.
+    """
     _pyplot()
 
 
@@ -437,8 +473,26 @@ def plot_funnel(summary: dict[str, Any], title: str = "Pruning funnel") -> bytes
 def write_report(rows: Sequence[dict[str, Any]], summary: dict[str, Any], out_dir: str | os.PathLike[str], *, meta: dict[str, Any]) -> dict[str, Path]:
     """Write ``report.md``, ``report.json`` and ``funnel.png`` to ``out_dir`` (created), each atomically.
 
-    The plot is drawn first: without matplotlib (:class:`PlotUnavailableError`)
-    nothing is written.
+    The plot is drawn first: without matplotlib nothing is written.
+
+    Parameters
+    ----------
+    rows, summary:
+        :func:`funnel_rows`'s rows and :func:`summarize`'s summary of them.
+    out_dir:
+        The folder (created when missing).
+    meta:
+        The report's ``meta`` (:func:`default_meta`).
+
+    Returns
+    -------
+    dict[str, Path]
+        The paths written, by kind (``json``, ``md``, ``png``).
+
+    Raises
+    ------
+    PlotUnavailableError
+        matplotlib (the ``plot`` extra) is not installed.
     """
     png = plot_funnel(summary)
     out = Path(out_dir)

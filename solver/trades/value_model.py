@@ -118,7 +118,29 @@ class TradeValueModelError(InvalidArgumentError):
 
 @dataclass(frozen=True)
 class TradeValueModel:
-    """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``."""
+    """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``.
+
+    Parameters
+    ----------
+    features:
+        :data:`BASE_FEATURES`, then ``set:<group>`` entries.
+    weights:
+        Per block of :data:`BLOCKS`, one weight per feature.
+    provenance:
+        How the fit was made (script, command, states, held-out figures).
+
+    Raises
+    ------
+    TradeValueModelError
+        When the features, the blocks or the number of weights break the format,
+        or a weight is not finite.
+
+    Examples
+    --------
+    >>> m = default_trade_model()
+    >>> m.features[:3], len(m.weights["proposer_own"]) == len(m.features)
+    (('completion', 'lots', 'near_blocked'), True)
+    """
 
     features: tuple[str, ...]
     weights: dict[str, tuple[float, ...]]
@@ -133,6 +155,7 @@ class TradeValueModel:
             raise TradeValueModelError("trade value weights must be finite")
 
     def to_dict(self) -> dict[str, Any]:
+        """The document :func:`load_model` reads (``solver/data/trade-value.json``'s form)."""
         return {
             "format": FORMAT,
             "features": list(self.features),
@@ -142,6 +165,31 @@ class TradeValueModel:
 
 
 def load_model(doc: dict[str, Any]) -> TradeValueModel:
+    """The model of a ``monopoly-trade-value/2`` document (:data:`FORMAT`).
+
+    Parameters
+    ----------
+    doc:
+        The parsed JSON: ``format``, ``features``, ``weights`` per block, ``provenance``.
+
+    Returns
+    -------
+    TradeValueModel
+
+    Raises
+    ------
+    TradeValueModelError
+        When the document is not of the format or its weights are malformed.
+
+    Examples
+    --------
+    >>> load_model(default_trade_model().to_dict()) == default_trade_model()
+    True
+    >>> load_model({"format": "other"})
+    Traceback (most recent call last):
+    ...
+    solver.trades.value_model.TradeValueModelError: not a monopoly-trade-value/2 document
+    """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise TradeValueModelError(f"not a {FORMAT} document")
     weights = {b: tuple(map(float, doc["weights"][b])) for b in BLOCKS}
@@ -150,7 +198,12 @@ def load_model(doc: dict[str, Any]) -> TradeValueModel:
 
 @cache
 def default_trade_model() -> TradeValueModel:
-    """The shipped fit (``solver/data/trade-value.json``)."""
+    """The shipped fit (``solver/data/trade-value.json``), loaded once.
+
+    Returns
+    -------
+    TradeValueModel
+    """
     text = resources.files("solver").joinpath("data/trade-value.json").read_text(encoding="utf-8")
     return load_model(json.loads(text))
 
@@ -341,7 +394,35 @@ def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: T
     """The value the generator uses under ``space.settings.value``: ``"fitted"`` (this
     module's prediction; counterparties must gain at least ``min_win_gain``, the
     proposer ``min_own_win_gain``) or
-    ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``)."""
+    ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``).
+
+    Parameters
+    ----------
+    space:
+        The trade space.
+    chain:
+        The long-run position chain (default: built from the state).
+    model:
+        The fitted weights (default: :func:`default_trade_model`).
+
+    Returns
+    -------
+    TradeValues
+
+    Raises
+    ------
+    UnknownNameError
+        When ``space.settings.value`` is neither ``"fitted"`` nor ``"linear"``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> v = trade_values(TradeSpace(s, 0))
+    >>> type(v).__name__, v.unit, v.min_gain, v.proposer_min  # 0.04 in millionths
+    ('FittedValues', 'win probability', 40000, 40000)
+    """
     lin = linear_values(space, chain)
     kind = space.settings.value
     if kind == "linear":
