@@ -27,14 +27,9 @@ from models.state import GameState
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades.candidates import bilateral_candidates, cycle_candidates
 from solver.trades.rescore import RescoreSettings, baseline, rescore_one
-from solver.trades.space import (
-    Candidate,
-    TradeSettings,
-    TradeSpace,
-    after_state,
-    linear_values,
-    new_completions,
-)
+from solver.trades.rules import new_completions
+from solver.trades.space import Candidate, TradeSettings, TradeSpace, after_state
+from solver.trades.values import linear_values
 from solver.trades.value_model import context
 
 ROUNDS = (4, 40)

@@ -56,13 +56,9 @@ from solver.trades.rescore import (
     self_balancing,
     trade_after,
 )
-from solver.trades.space import (
-    FrontierValues,
-    TradeSettings,
-    TradeSpace,
-    evaluate,
-    undominated,
-)
+from solver.trades.rules import evaluate, undominated
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import FrontierValues
 
 SIG = 2.0
 _STATES: list[tuple[int, int, GameState]] = []

@@ -86,7 +86,8 @@ from solver.trades.rescore import (
     self_balancing,
 )
 from solver.trades.selection import MODES, qualifies, rank_key
-from solver.trades.space import FrontierValues, TradeSettings, TradeSpace
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import FrontierValues
 from models.errors import BankruptPlayerError, InvalidArgumentError
 
 HOLD, BUILD, TRADE = "hold", "build", "propose_trade"

@@ -37,7 +37,24 @@ from solver.trades.rescore import RescoreSettings, trade_after
 
 @dataclass(frozen=True)
 class Bargain:
-    cash: int  # A pays B (negative: B pays A)
+    """The cash found and the curves it was read from.
+
+    Parameters
+    ----------
+    cash:
+        What ``A`` pays ``B`` (negative: ``B`` pays ``A``), on the $10 grid.
+    u_a, u_b:
+        The interpolated win probabilities of ``A`` and ``B`` at ``cash``.
+    product:
+        The maximised figure: the Nash product (:func:`nash_cash`) or ``A``'s
+        expected gain (:func:`play_cash`).
+    amounts:
+        The amounts simulated (the affordable ones).
+    samples_a, samples_b:
+        The simulated win probabilities at ``amounts``.
+    """
+
+    cash: int
     u_a: float
     u_b: float
     product: float
@@ -47,7 +64,15 @@ class Bargain:
 
 
 def trade_with_cash(trade: Trade, a: str, b: str, cash: int) -> Trade:
-    """``trade`` with the cash between ``a`` and ``b`` replaced by ``cash`` (``a`` pays ``b``)."""
+    """``trade`` with the cash between ``a`` and ``b`` replaced by ``cash`` (``a`` pays ``b``;
+    negative: ``b`` pays ``a``), on the transfer that already goes that way, else a new one.
+
+    Examples
+    --------
+    >>> t = Trade((Transfer("Ann", "Bob", ("Reading Railroad",), 100), Transfer("Bob", "Ann", ("Baltic Avenue",))))
+    >>> [(x.frm, x.to, x.cash) for x in trade_with_cash(t, "Ann", "Bob", -40).transfers]
+    [('Ann', 'Bob', 0), ('Bob', 'Ann', 40)]
+    """
     legs = []
     for t in trade.transfers:
         if {t.frm, t.to} == {a, b}:
@@ -77,8 +102,41 @@ def nash_cash(
 ) -> Bargain | None:
     """The Nash bargaining cash of ``trade`` between ``a`` and ``b`` (module docstring).
 
-    Amounts the payer cannot afford are skipped; ``batna`` defaults to the
-    win probabilities without the trade (from ``base``)."""
+    Parameters
+    ----------
+    state:
+        The position.
+    trade:
+        The trade; its cash between ``a`` and ``b`` is replaced by each amount.
+    a, b:
+        The proposer's and the partner's names.
+    settings:
+        The simulations (every amount on the same dice).
+    base:
+        The simulation without the trade.
+    amounts:
+        The amounts ``a`` pays ``b`` to simulate; those the payer cannot afford
+        (:class:`~models.errors.InvalidTradeError`) are skipped.
+    batna:
+        The disagreement points of ``a`` and ``b`` (default: their win
+        probabilities without the trade, from ``base``).
+
+    Returns
+    -------
+    Bargain or None
+        ``None``: fewer than two affordable amounts, or no amount leaves both above their BATNA.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.rescore import RescoreSettings, baseline
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> swap = Trade((Transfer("Cy", "Dee", ("Atlantic Avenue",)), Transfer("Dee", "Cy", ("Virginia Avenue",))))
+    >>> st = RescoreSettings(rollouts=8)  # a few rollouts: noise, for the example
+    >>> deal = nash_cash(s, swap, "Cy", "Dee", st, base=baseline(s, st), amounts=(-200, 0, 200, 400))
+    >>> deal.cash, round(deal.u_a, 4), round(deal.u_b, 4)
+    (-180, 0.84, 0.0122)
+    """
     d_a, d_b = batna if batna is not None else (base.win_prob[a], base.win_prob[b])
     curves = _curves(state, trade, a, b, settings, amounts)
     if curves is None:
@@ -151,7 +209,33 @@ def play_cash(
     opponent model of :mod:`solver.agents.opponent_model`). ``product`` in the
     result is that expected gain. ``None``: fewer than two affordable amounts, or
     no amount where ``a`` gains. ``memo``: see :func:`_curves` (a haggling agent prices the
-    same structure again in the same state, with amounts that overlap)."""
+    same structure again in the same state, with amounts that overlap).
+
+    Parameters
+    ----------
+    state, trade, a, b, settings, base, amounts:
+        As for :func:`nash_cash`.
+    p_accept:
+        ``p_accept(c, gain_b)``: the probability that ``b`` accepts ``c`` when it gains ``gain_b``.
+    memo:
+        Amount -> the two simulated win probabilities, kept by the caller across calls.
+
+    Returns
+    -------
+    Bargain or None
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.rescore import RescoreSettings, baseline
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> swap = Trade((Transfer("Cy", "Dee", ("Atlantic Avenue",)), Transfer("Dee", "Cy", ("Virginia Avenue",))))
+    >>> st = RescoreSettings(rollouts=8)  # a few rollouts: noise, for the example
+    >>> accepts_a_gain = lambda c, gain_b: 1.0 if gain_b > 0 else 0.0
+    >>> offer = play_cash(s, swap, "Cy", "Dee", st, base=baseline(s, st), amounts=(-200, 0, 200, 400), p_accept=accepts_a_gain)
+    >>> offer.cash, round(offer.product, 4)
+    (-190, 0.0314)
+    """
     d_a, d_b = base.win_prob[a], base.win_prob[b]
     curves = _curves(state, trade, a, b, settings, amounts, memo)
     if curves is None:
@@ -162,5 +246,6 @@ def play_cash(
         return None
     k = int(np.argmax(score))
     return Bargain(int(fine[k]), float(fa[k]), float(fb[k]), float(score[k]), tuple(int(x) for x in xs), tuple(ua), tuple(ub))
+
 
 __all__ = ["Bargain", "nash_cash", "play_cash", "trade_with_cash"]

@@ -1,8 +1,8 @@
 """The explicit trade generator and the pruning funnel (seed 000, Phase 2; Test 3).
 
 Every candidate of the trade space (:mod:`solver.trades.space`) is listed,
-then the five rules are applied in order as named filters, and the survivors
-after each rule are counted. This is the reference that the CP-SAT model
+then the five rules (:mod:`solver.trades.rules`) are applied in order as
+named filters, and the survivors after each rule are counted. This is the reference that the CP-SAT model
 (:mod:`solver.trades.cpsat`) is checked against, and the source of the
 pruning-validation report (``monopoly-trade prune-report``).
 
@@ -21,16 +21,9 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from solver.trades.space import (
-    RULES,
-    Candidate,
-    Evaluation,
-    TradeSpace,
-    ValueFn,
-    evaluate,
-    undominated,
-    with_cash,
-)
+from solver.trades.rules import RULES, Evaluation, evaluate, undominated
+from solver.trades.space import Candidate, TradeSpace, with_cash
+from solver.trades.values import ValueFn
 
 
 def _subsets(items: tuple[int, ...], lo: int, hi: int) -> Iterator[tuple[int, ...]]:
@@ -39,6 +32,7 @@ def _subsets(items: tuple[int, ...], lo: int, hi: int) -> Iterator[tuple[int, ..
 
 
 def bilateral_candidates(space: TradeSpace) -> Iterator[Candidate]:
+    """Every bilateral candidate of ``space`` (module docstring), in a fixed order."""
     p = space.proposer
     grid = space.settings.cash_grid
     for group, holders in sorted(space.needed[p].items()):
@@ -51,6 +45,7 @@ def bilateral_candidates(space: TradeSpace) -> Iterator[Candidate]:
 
 
 def cycle_candidates(space: TradeSpace) -> Iterator[Candidate]:
+    """Every 3-cycle candidate of ``space`` (module docstring), in a fixed order."""
     hi = space.settings.max_arc
     grid = space.settings.cycle_cash_grid
     for a, b, c in space.cycles():
@@ -67,7 +62,21 @@ def cycle_candidates(space: TradeSpace) -> Iterator[Candidate]:
 
 @dataclass
 class Funnel:
-    """Survivors after each rule, per structure kind, and the surviving evaluations."""
+    """What :func:`run_funnel` counted and kept.
+
+    Parameters
+    ----------
+    raw:
+        Candidates generated.
+    after:
+        Survivors after each rule of :data:`~solver.trades.rules.RULES`.
+    per_opponent_raw:
+        Candidates generated per opponent involved.
+    survivors:
+        The evaluations after rule 5.
+    passed_rules_1_4:
+        The evaluations after rule 4.
+    """
 
     raw: int = 0
     after: dict[str, int] = field(default_factory=lambda: {r: 0 for r in RULES})
@@ -76,6 +85,7 @@ class Funnel:
     passed_rules_1_4: list[Evaluation] = field(default_factory=list)
 
     def stages(self) -> dict[str, int]:
+        """``raw`` and the survivors after each rule, in order."""
         return {"raw": self.raw, **self.after}
 
     def emptied_by(self) -> str | None:
@@ -89,7 +99,30 @@ class Funnel:
 
 
 def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False) -> Funnel:
-    """Generate, apply rules 1-4 in order (counting survivors), then rule 5."""
+    """Generate, apply rules 1-4 in order (counting survivors), then rule 5.
+
+    Parameters
+    ----------
+    space:
+        The trade space.
+    values:
+        The value and its floors (:class:`~solver.trades.values.ValueFn`).
+    cycles:
+        Also 3-cycles.
+
+    Returns
+    -------
+    Funnel
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.values import linear_values
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> space = TradeSpace(s, 0)
+    >>> run_funnel(space, linear_values(space)).stages()
+    {'raw': 224, 'completion': 104, 'proposer': 28, 'counterparty': 8, 'cash': 8, 'domination': 6}
+    """
     f = Funnel()
     s = space.state
     base = {i: values(s, i) for i in space.participants}

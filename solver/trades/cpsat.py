@@ -26,8 +26,8 @@ variables (:class:`_Vars`)
     each participant's change in win probability
     (:mod:`solver.trades.value_model`: own and rivals' holdings and cash, in
     micro-probabilities), or the older horizon-rent estimate in dollars
-    (:class:`solver.trades.space.LinearValues`, ``value="linear"``). Either is
-    a :class:`~solver.trades.space.GainTerms` per player: a table per (holder,
+    (:class:`solver.trades.values.LinearValues`, ``value="linear"``). Either is
+    a :class:`~solver.trades.values.GainTerms` per player: a table per (holder,
     group) of counts, linear cash terms and ``min(cash, cap)`` terms
     (``add_min_equality``), so the model stays linear. The proposer does not
     lose; every other participant gains at least the value's ``min_gain``.
@@ -60,9 +60,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.chains.markov import PositionChain
+from models.errors import ComputationError, UnknownNameError
 from models.state import BANK, GameState
 from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel
@@ -79,7 +80,10 @@ from solver.trades.value_model import (
     trade_values,
 )
 
-cp_model = cp_model_module()  # ortools.sat.python.cp_model; without pandas under the CLI (solver._cp_model)
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+else:
+    cp_model = cp_model_module()  # ortools.sat.python.cp_model; without pandas under the CLI (solver._cp_model)
 
 MOVE_WEIGHT = 1000
 """``W`` of the objective: one dollar of estimated gain outweighs any number of moves below it."""
@@ -87,17 +91,43 @@ MOVE_WEIGHT = 1000
 
 @dataclass(frozen=True)
 class Limits:
-    """Work limits: the same limits give the same answer on any machine."""
+    """Work limits: the same limits give the same answer on any machine.
+
+    Parameters
+    ----------
+    top_k:
+        The most trades listed (one solve each).
+    deterministic_time:
+        Per solve, in CP-SAT's deterministic seconds (a solve it cuts is FEASIBLE, not proven optimal).
+    wall_s:
+        A wall-clock safety cap for the whole search; a search it cuts is ``truncated``.
+    seed:
+        CP-SAT's random seed.
+    presolve:
+        CP-SAT's presolve and LP linearization (off by default: ``_solver`` says why).
+    """
 
     top_k: int = 20
-    deterministic_time: float = 2.0  # per solve, CP-SAT's deterministic seconds
-    wall_s: float = 30.0  # safety cap for the whole search
+    deterministic_time: float = 2.0
+    wall_s: float = 30.0
     seed: int = 0
-    presolve: bool = False  # CP-SAT presolve and LP linearization (``_solver``)
+    presolve: bool = False
 
 
 @dataclass(frozen=True)
 class GeneratedTrade:
+    """One trade of the list.
+
+    Parameters
+    ----------
+    candidate:
+        The trade (:meth:`~solver.trades.space.Candidate.to_trade` gives it by names).
+    gains:
+        Each participant's estimated gain, an integer in the value's units (:meth:`TradeList.gain`).
+    optimal:
+        Whether CP-SAT proved it the best of what was left (FEASIBLE: the deterministic limit cut the solve).
+    """
+
     candidate: Candidate
     gains: dict[int, int]
     optimal: bool
@@ -105,13 +135,34 @@ class GeneratedTrade:
 
 @dataclass
 class TradeList:
+    """What :func:`generate_trades` found.
+
+    Parameters
+    ----------
+    trades:
+        Best first by the objective.
+    empty_reason:
+        When the strict rules left nothing: which rule emptied the set (``None`` otherwise).
+    relaxed:
+        The trades come from the relaxed rule 1 (:func:`generate_trades`).
+    truncated:
+        The wall-clock cap or an UNKNOWN status cut the search.
+    solves:
+        CP-SAT solves run.
+    stats:
+        Free-form counters for the caller.
+    unit, scale:
+        What ``gains`` count: ``"dollars"`` (linear) or ``"win probability"``
+        (fitted), each integer gain being ``scale`` of a unit.
+    """
+
     trades: list[GeneratedTrade]
     empty_reason: str | None = None
     relaxed: bool = False
     truncated: bool = False
     solves: int = 0
     stats: dict[str, Any] = field(default_factory=dict)
-    unit: str = "dollars"  # what ``gains`` count: "dollars" (linear) or "win probability" (fitted) x ``scale``
+    unit: str = "dollars"
     scale: float = 1.0
 
     def gain(self, trade: GeneratedTrade, player: int) -> float:
@@ -132,11 +183,32 @@ class _Vars:
     onehot: dict[tuple[int, str], dict[int, Any]] = field(default_factory=dict)
     completes: dict[int, Any] = field(default_factory=dict)
     gain: dict[int, Any] = field(default_factory=dict)
-    net_cash: dict[int, Any] = field(default_factory=dict)
 
 
 class TradeModel:
-    """The CP-SAT model of one proposer's trade space (module docstring)."""
+    """The CP-SAT model of one proposer's trade space (module docstring).
+
+    Parameters
+    ----------
+    space:
+        The trade space (state, proposer, settings, reserves).
+    values:
+        The value and its floors, as :class:`~solver.trades.values.GainTerms` per player.
+    cycles, bilateral:
+        Which structures the model holds (3-cycles, bilateral trades).
+    relaxed:
+        Rule 1 relaxed: a participant may hand over a completion without one
+        of its own when it receives at least ``compensation`` dollars.
+    compensation:
+        The relaxed rule's cash.
+    objective:
+        Whether to set the objective (off: a feasibility model, for :func:`enumerate_all`).
+
+    Raises
+    ------
+    UnknownNameError
+        When ``space.settings.objective`` is neither ``"balanced"`` nor ``"proposer"``.
+    """
 
     def __init__(
         self,
@@ -300,13 +372,13 @@ class TradeModel:
                 u = self._and(short, cond, f"near_open_{j}_{g}")
                 ind = (short - u, u, 0) if b == 0 else (0, u, short - u)
             st = near_status(s, j, g, p)
-            before = tuple(int(st == k) for k in range(3))
-            out = (ind, before)  # type: ignore[assignment]
+            before = (int(st == 0), int(st == 1), int(st == 2))
+            out = (ind, before)
         self._nears[key] = out
         return out
 
     def _set_cash(self, j: int, reserve: int) -> tuple[Any, int]:
-        """``S_j`` after the trade (:class:`~solver.trades.space.GainTerms`) as an integer
+        """``S_j`` after the trade (:class:`~solver.trades.values.GainTerms`) as an integer
         variable, and its value before. ``m = min(max(0, cash_j after - reserve), cap)``
         by ``add_max_equality`` and ``add_min_equality``; a player without a complete
         colour group gets one only by completing one in the trade (complete sets are never
@@ -343,7 +415,7 @@ class TradeModel:
         return out
 
     def _gain_expr(self, i: int) -> Any:
-        """``i``'s value change (:class:`~solver.trades.space.GainTerms` of the values):
+        """``i``'s value change (:class:`~solver.trades.values.GainTerms` of the values):
         group terms through the one-hot counts, cash terms through the net cash."""
         s = self.space.state
         t = self.values.terms(i)
@@ -360,13 +432,13 @@ class TradeModel:
             cap = t.cap[j]
             expr += c * (self._kink(j, cap) - min(s.players[j].cash, cap))
         for j, c in t.set_cash.items():
-            var, before = self._set_cash(j, t.reserve[j])
-            expr += c * (var - before)
-        for (j, g), coef in t.near.items():
+            var, spare_before = self._set_cash(j, t.reserve[j])
+            expr += c * (var - spare_before)
+        for (j, g), weights in t.near.items():
             near = self._near(j, g)
             if near is not None:
-                ind, before = near
-                expr += sum(c * (x - x0) for c, x, x0 in zip(coef, ind, before, strict=True) if c)
+                ind, status_before = near
+                expr += sum(w * (x - x0) for w, x, x0 in zip(weights, ind, status_before, strict=True) if w)
         return expr
 
     def _cash_change(self, i: int) -> Any:
@@ -418,8 +490,7 @@ class TradeModel:
 
     def _rule_gains(self) -> None:
         sp, m = self.space, self.model
-        need = getattr(self.values, "min_gain", sp.settings.min_gain)
-        own = getattr(self.values, "proposer_min", 0)
+        need, own = self.values.min_gain, self.values.proposer_min
         for i in sp.participants:
             gain = m.new_int_var(-(10**9), 10**9, f"gain_{i}")
             m.add(gain == self._gain_expr(i))
@@ -446,7 +517,7 @@ class TradeModel:
             m.maximize(mine * MOVE_WEIGHT - moves)
             return
         if sp.settings.objective != "balanced":
-            raise ValueError(f"unknown trade objective {sp.settings.objective!r} (expected 'balanced' or 'proposer')")
+            raise UnknownNameError(f"unknown trade objective {sp.settings.objective!r} (expected 'balanced' or 'proposer')")
         # the least gain of the participants of the chosen structure (the proposer always)
         least = m.new_int_var(-(10**9), 10**9, "least_gain")
         m.add(least <= mine)
@@ -505,7 +576,26 @@ def _solver(limits: Limits, wall_left: float) -> cp_model.CpSolver:
 
 
 def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool, int]:
-    """Successive solves with no-good cuts: (trades, truncated, solves)."""
+    """Successive solves with no-good cuts (module docstring); ``model`` keeps the cuts.
+
+    Parameters
+    ----------
+    model:
+        A model with its objective.
+    limits:
+        ``top_k``, the per-solve and wall-clock limits, the seed.
+
+    Returns
+    -------
+    tuple[list[GeneratedTrade], bool, int]
+        The trades found, best first; whether the search was cut (wall clock
+        or UNKNOWN); the solves run.
+
+    Raises
+    ------
+    ComputationError
+        When CP-SAT finds the model invalid (MODEL_INVALID) or answers a status that does not exist.
+    """
     out: list[GeneratedTrade] = []
     start = time.perf_counter()
     solves = 0
@@ -528,9 +618,9 @@ def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool
         elif status == cp_model.UNKNOWN:
             return out, True, solves
         elif status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"invalid trade model: {model.model.validate()}")
+            raise ComputationError(f"invalid trade model: {model.model.validate()}")
         else:  # pragma: no cover - no other status exists
-            raise RuntimeError(f"unexpected CP-SAT status {solver.status_name(status)}")
+            raise ComputationError(f"unexpected CP-SAT status {solver.status_name(status)}")
     return out, False, solves
 
 
@@ -545,7 +635,25 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candidate]:
-    """Every feasible trade of a model built without an objective (for the cross-check)."""
+    """Every feasible trade of a model built without an objective (for the cross-check).
+
+    Parameters
+    ----------
+    model:
+        A model built with ``objective=False``.
+    limits:
+        The seed and the wall-clock cap (no deterministic limit: the enumeration runs to the end).
+
+    Returns
+    -------
+    list[Candidate]
+        Sorted, each once.
+
+    Raises
+    ------
+    ComputationError
+        When the enumeration stops before the end (the wall-clock cap) or the model is invalid.
+    """
     limits = limits or Limits()
     solver = _solver(limits, limits.wall_s)
     solver.parameters.enumerate_all_solutions = True
@@ -553,7 +661,7 @@ def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candi
     cb = _Collector(model)
     status = solver.solve(model.model, cb)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
-        raise RuntimeError(f"enumeration stopped: {solver.status_name(status)}")
+        raise ComputationError(f"enumeration stopped: {solver.status_name(status)}")
     return sorted(set(cb.found))
 
 
@@ -573,12 +681,57 @@ def generate_trades(
 
     Bilateral trades always; 3-cycles with ``cycles``. When the strict rules
     leave nothing, ``empty_reason`` names the rule that emptied the set
-    (from the explicit funnel on the same linear estimate) and a relaxed
-    search runs: rule 1 is replaced by "a participant may hand over a
-    completion without getting one if it receives at least $100"; its
-    trades are flagged ``relaxed``. ``explain=False`` skips both (an agent
-    in play only wants strict trades). ``relaxed=True`` runs the relaxed
-    model alone (its trades include the strict ones) and flags them.
+    (from the explicit funnel, :func:`solver.trades.candidates.run_funnel`,
+    on the same value) and a relaxed search runs: rule 1 is replaced by "a
+    participant may hand over a completion without getting one if it
+    receives at least $100"; its trades are flagged ``relaxed``.
+
+    Parameters
+    ----------
+    state:
+        The position.
+    proposer:
+        The proposer's player index.
+    settings:
+        The space, the value and the rules' floors (default :class:`~solver.trades.space.TradeSettings`).
+    limits:
+        The search's limits (default :class:`Limits`).
+    cycles:
+        Also 3-cycles.
+    chain:
+        The long-run position chain (default: built from ``state``).
+    reserves:
+        Rule 4's cash reserve per player (default: the ruin-chain reserves,
+        :func:`solver.analysis.reserve.reserves` at ``settings.reserve_epsilon``).
+    explain:
+        Off: no funnel and no relaxed search when nothing is found (an agent
+        in play only wants strict trades).
+    relaxed:
+        Run the relaxed model alone (its trades include the strict ones) and flag them.
+
+    Returns
+    -------
+    TradeList
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown ``settings.value`` or ``settings.objective``.
+    ComputationError
+        CP-SAT finds the model invalid (a bug, never expected).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> found = generate_trades(s, 0)
+    >>> best = found.trades[0]
+    >>> for t in best.candidate.to_trade(s).transfers:
+    ...     print(t.frm, "->", t.to, list(t.properties), t.cash)
+    Ann -> Bob ['Kentucky Avenue'] 300
+    Bob -> Ann ['New York Avenue'] 0
+    >>> found.unit, round(found.gain(best, 0), 4), found.relaxed
+    ('win probability', 0.2836, False)
     """
     settings = settings or TradeSettings()
     limits = limits or Limits()

@@ -7,7 +7,7 @@ raw candidates per opponent down to ~5-20 serious candidates total".
 
 For each state and each active player as proposer, the explicit funnel
 (:func:`solver.trades.candidates.run_funnel`) is run with the true values
-(:class:`solver.trades.space.FrontierValues`: ``frontier_value + cash``) and
+(:class:`solver.trades.values.FrontierValues`: ``frontier_value + cash``) and
 the default cash reserves (:func:`solver.analysis.reserve.reserves` at the settings'
 ``reserve_epsilon``); one row per (state, proposer) records the raw count,
 the raw count per opponent, the survivors after each rule, the rule that
@@ -47,11 +47,14 @@ from engine.chains.markov import PositionChain, chain_for
 from engine.rules.seeding import game_seed_sequence, game_seeds
 from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
+from models.errors import ExtraNotInstalledError, InvalidArgumentError
 from models.files import atomic_write
 from models.state import GameState
 from solver.analysis.reserve import cash_reserve
 from solver.trades.candidates import run_funnel
-from solver.trades.space import RULES, FrontierValues, TradeSettings, TradeSpace
+from solver.trades.rules import RULES
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import FrontierValues
 
 STAGES: tuple[str, ...] = ("raw", *RULES)
 MANY = 100  # the seed's "too many survive"
@@ -64,8 +67,20 @@ SEED_EXPECTS = {
 }
 
 
-class PlotUnavailableError(RuntimeError):
+class PlotUnavailableError(ExtraNotInstalledError):
     """matplotlib (the ``plot`` extra) is not installed."""
+
+
+class NoReserveError(InvalidArgumentError, KeyError):
+    """A cash reserve asked of :class:`_LazyReserves` for a player who is not active.
+
+    A :class:`KeyError` as well, as a dict's missing key is (``_LazyReserves``
+    reads as the dict of the active players' reserves); its message is the
+    player, unquoted.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
 
 
 # ---------------------------------------------------------------------------
@@ -86,7 +101,7 @@ class _LazyReserves(dict[int, int]):
 
     def __missing__(self, player: int) -> int:
         if player not in self._active:
-            raise KeyError(player)
+            raise NoReserveError(player)
         value = cash_reserve(self._state, player, epsilon=self._epsilon, chain=self._chain)
         self[player] = value
         return value
@@ -107,11 +122,36 @@ def funnel_rows(
     A row: ``label``, ``proposer`` (name), ``raw``, ``per_opponent_raw``
     (opponent name -> raw candidates that involve it, 0 included),
     ``stages`` (``raw`` and the survivors after each rule of
-    :data:`solver.trades.space.RULES`), ``final`` (after domination),
+    :data:`solver.trades.rules.RULES`), ``final`` (after domination),
     ``emptied_by`` (the rule after which nothing survived, or ``None``),
     ``many`` (``final`` > 100), ``none`` (``final`` == 0) and ``reserves``
     (player name -> cash reserve, for the players whose reserve rule 4
     needed: a reserve is computed only when a candidate reaches rule 4).
+
+    Parameters
+    ----------
+    states:
+        ``(label, state)`` pairs; a state with fewer than two active players gives no row.
+    cycles:
+        Also 3-cycles.
+    settings:
+        The trade space and the rules (default :class:`~solver.trades.space.TradeSettings`).
+    progress:
+        Called after each state.
+
+    Returns
+    -------
+    list[dict[str, Any]]
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> rows = funnel_rows([("mid", load_state("instances/midgame-no-monopolies.json"))])
+    >>> row = rows[0]
+    >>> row["proposer"], row["per_opponent_raw"]
+    ('Ann', {'Bob': 184, 'Cy': 40, 'Dee': 0})
+    >>> row["stages"]
+    {'raw': 224, 'completion': 104, 'proposer': 27, 'counterparty': 6, 'cash': 6, 'domination': 4}
     """
     st = settings or TradeSettings()
     rows: list[dict[str, Any]] = []
@@ -173,9 +213,14 @@ def sample_game_states(
     ``max_states`` states in all: the game that reaches that stops there and
     later games are not played. Returns ``("game I round R", state)`` pairs.
     ``info``, when given, receives ``games_played`` and ``states_per_game``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When ``n_games``, ``every``, ``max_states`` or ``max_rounds`` is below 1.
     """
     if n_games < 1 or every < 1 or max_states < 1 or max_rounds < 1:
-        raise ValueError("n_games, every, max_states and max_rounds must be at least 1")
+        raise InvalidArgumentError("n_games, every, max_states and max_rounds must be at least 1")
     n = 4
     out: list[tuple[str, GameState]] = []
     per_game: list[int] = []
@@ -279,7 +324,13 @@ def _pyplot() -> Any:
 
 
 def require_plot() -> None:
-    """Raise :class:`PlotUnavailableError` now if the funnel plot cannot be drawn."""
+    """Raise :class:`PlotUnavailableError` now if the funnel plot cannot be drawn.
+
+    Raises
+    ------
+    PlotUnavailableError
+        matplotlib (the ``plot`` extra) is not installed.
+    """
     _pyplot()
 
 
@@ -422,8 +473,26 @@ def plot_funnel(summary: dict[str, Any], title: str = "Pruning funnel") -> bytes
 def write_report(rows: Sequence[dict[str, Any]], summary: dict[str, Any], out_dir: str | os.PathLike[str], *, meta: dict[str, Any]) -> dict[str, Path]:
     """Write ``report.md``, ``report.json`` and ``funnel.png`` to ``out_dir`` (created), each atomically.
 
-    The plot is drawn first: without matplotlib (:class:`PlotUnavailableError`)
-    nothing is written.
+    The plot is drawn first: without matplotlib nothing is written.
+
+    Parameters
+    ----------
+    rows, summary:
+        :func:`funnel_rows`'s rows and :func:`summarize`'s summary of them.
+    out_dir:
+        The folder (created when missing).
+    meta:
+        The report's ``meta`` (:func:`default_meta`).
+
+    Returns
+    -------
+    dict[str, Path]
+        The paths written, by kind (``json``, ``md``, ``png``).
+
+    Raises
+    ------
+    PlotUnavailableError
+        matplotlib (the ``plot`` extra) is not installed.
     """
     png = plot_funnel(summary)
     out = Path(out_dir)
@@ -455,6 +524,7 @@ __all__ = [
     "PERCENTILE_METHOD",
     "SEED_EXPECTS",
     "STAGES",
+    "NoReserveError",
     "PlotUnavailableError",
     "Timer",
     "default_meta",

@@ -33,7 +33,7 @@ Which lots (all conditions together)
       missing lot from its holder first, then the one-short opponent's own
       lots (either purchase leaves that opponent one lot further away);
     * the proposer keeps its cash reserve after paying (rule 4 of
-      :mod:`solver.trades.space`).
+      :mod:`solver.trades.rules`).
 
 Candidates are ordered by the group's printed value (the sum of its lots'
 prices: dearer sets collect more rent), then as above, and cut at ``limit``.

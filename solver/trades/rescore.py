@@ -53,10 +53,30 @@ from solver.trades.space import Candidate
 class RescoreSettings:
     """How candidates are simulated and judged.
 
-    ``policy`` is the rollout policy, one for every seat or one per seat
-    (:data:`engine.sim.rollout_policy.PolicyLike`); ``scoring`` how a rollout cut
-    at the horizon is scored (:func:`engine.sim.rollout.simulate`); ``threads`` how many
-    threads play each simulation (the result is the same for any number).
+    Parameters
+    ----------
+    rollouts, horizon, seed:
+        Games per simulation, rounds per game, and the seed of the dice and
+        cards (the same for every candidate: common random numbers).
+    z:
+        The one-sided z of "beyond the noise" (1.645: 5%).
+    balance:
+        A trade is balanced when no player's win probability after it reaches this.
+    acceptance_slope:
+        ``k`` of the logistic acceptance (module docstring).
+    policy:
+        The rollout policy, one for every seat or one per seat
+        (:data:`engine.sim.rollout_policy.PolicyLike`).
+    scoring:
+        How a rollout cut at the horizon is scored (:func:`engine.sim.rollout.simulate`).
+    threads:
+        Threads per simulation (the result is the same for any number).
+
+    Examples
+    --------
+    >>> st = RescoreSettings(rollouts=8).holding(0, 4)
+    >>> [p.trade for p in st.policy]
+    [False, True, True, True]
     """
 
     rollouts: int = 800
@@ -89,6 +109,33 @@ class RescoreSettings:
 
 @dataclass
 class Rescored:
+    """One candidate's re-scoring (the module docstring defines each figure); win
+    probabilities and their changes are per player name.
+
+    Parameters
+    ----------
+    candidate, trade:
+        The candidate and the same trade by names.
+    win_before, win_after:
+        Each player's win probability without and with the trade.
+    win_delta, win_delta_se:
+        The paired change and its standard error.
+    nash_zone:
+        Every participant gains beyond the noise.
+    leader, leader_win_prob:
+        The player most likely to win after the trade, and that probability.
+    balanced:
+        ``leader_win_prob`` below the settings' ``balance``.
+    acceptance:
+        The probability that every counterparty accepts.
+    risk_adjusted_ev:
+        The proposer's ``win_delta`` x ``acceptance``.
+    self_balancing:
+        Whether some bystander has a counter-trade (:func:`self_balancing`; ``None``: not asked).
+    after:
+        The simulation after the trade (not in :meth:`to_dict`).
+    """
+
     candidate: Candidate
     trade: Trade
     win_before: dict[str, float]
@@ -105,6 +152,7 @@ class Rescored:
     after: RolloutResult | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``solve``'s trade entries): the figures, the transfers without jail cards."""
         return {
             "kind": self.candidate.kind,
             "transfers": [
@@ -123,12 +171,19 @@ class Rescored:
 
 
 def baseline(state: GameState, settings: RescoreSettings) -> RolloutResult:
-    """The state without any trade, on the settings' dice."""
+    """The simulation of ``state`` without any trade, on the settings' dice (what every candidate is paired with)."""
     return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
 
 
 def trade_after(state: GameState, trade: Trade) -> GameState:
-    """The state after ``trade`` (mortgaged lots received: interest only)."""
+    """The state after ``trade``, validated (a copy: :meth:`models.trade.Trade.apply` on it;
+    mortgaged lots received: interest only, no mortgage lifted).
+
+    Raises
+    ------
+    InvalidTradeError
+        When the trade cannot happen in ``state``.
+    """
     after = state.copy()
     trade.apply(after)
     return after
@@ -147,7 +202,21 @@ def acceptance(
     settings: RescoreSettings,
     strategic: Sequence[int] = (),
 ) -> float:
-    """Probability that every counterparty accepts (module docstring)."""
+    """Probability that every counterparty accepts (module docstring).
+
+    Parameters
+    ----------
+    state, trade:
+        The position and the trade.
+    proposer:
+        The proposer's player index (it accepts its own trade).
+    win_delta:
+        Each player's simulated change in win probability, by name.
+    settings:
+        ``acceptance_slope`` of the logistic.
+    strategic:
+        Player indices known to be :class:`~solver.agents.strategic.StrategicTradeAgent`: their own rule decides.
+    """
     p = 1.0
     for name in trade.participants():
         q = state.player_index(name)
@@ -170,7 +239,41 @@ def rescore_one(
     strategic: Sequence[int] = (),
     trade: Trade | None = None,
 ) -> Rescored | None:
-    """Re-score one candidate; ``None`` when the trade is not valid in the engine."""
+    """Re-score one candidate on the dice of ``base`` (module docstring).
+
+    Parameters
+    ----------
+    state:
+        The position.
+    cand:
+        The candidate; its first player is the proposer.
+    base:
+        The simulation without the trade (:func:`baseline` on the same settings).
+    settings:
+        The simulation and the judging.
+    strategic:
+        As for :func:`acceptance`.
+    trade:
+        The trade by names (default: ``cand.to_trade(state)``; a priced variant may be passed).
+
+    Returns
+    -------
+    Rescored or None
+        ``None`` when the trade is not valid in the engine (:class:`~models.errors.InvalidTradeError`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> cand = generate_trades(s, 0).trades[0].candidate
+    >>> st = RescoreSettings(rollouts=8, horizon=10)  # a few rollouts: noise, for the example
+    >>> r = rescore_one(s, cand, baseline(s, st), st)
+    >>> {n: round(d, 4) for n, d in r.win_delta.items()}
+    {'Ann': -0.1437, 'Bob': 0.2156, 'Cy': -0.083, 'Dee': 0.0111}
+    >>> r.nash_zone, r.leader, round(r.risk_adjusted_ev, 4)
+    (False, 'Cy', -0.1437)
+    """
     trade = trade or cand.to_trade(state)
     try:
         after_state = trade_after(state, trade)
@@ -214,8 +317,31 @@ def rescore(
 ) -> list[Rescored]:
     """Re-score candidates, best ``risk_adjusted_ev`` first (ties: the candidate order).
 
-    ``go_on`` is asked before each candidate; re-scoring stops when it says no
-    (a time budget)."""
+    Parameters
+    ----------
+    state, settings, strategic:
+        As for :func:`rescore_one`.
+    cands:
+        The candidates; those not valid in the engine are left out.
+    base:
+        The simulation without a trade (default: :func:`baseline`).
+    go_on:
+        Asked before each candidate; re-scoring stops when it says no (a time budget).
+
+    Returns
+    -------
+    list[Rescored]
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> cands = [g.candidate for g in generate_trades(s, 1).trades]
+    >>> scored = rescore(s, cands, RescoreSettings(rollouts=8, horizon=10))
+    >>> len(scored) == len(cands), scored == sorted(scored, key=lambda r: -r.risk_adjusted_ev)
+    (True, True)
+    """
     base = base or baseline(state, settings)
     out = []
     for c in cands:
@@ -228,7 +354,10 @@ def rescore(
 
 
 def self_balancing(state: GameState, scored: Rescored, settings: RescoreSettings, top: int = 3) -> bool:
-    """Whether a player outside the trade has a counter-trade that brings the leader back down."""
+    """Whether a player outside the trade has a counter-trade that brings the leader back down
+    (module docstring): the ``top`` trades of each bystander from
+    :func:`~solver.trades.cpsat.generate_trades` in the state after the trade,
+    re-scored on the dice of ``scored.after``."""
     from solver.trades.cpsat import Limits, generate_trades
 
     after_state = trade_after(state, scored.trade)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta
+from models.errors import UnknownNameError
 from solver.trades.rescore import Rescored, beyond_noise
 
 MODES = ("fair", "best")
@@ -31,7 +32,21 @@ MODES = ("fair", "best")
 
 def gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: float) -> bool:
     """``name`` gains beyond the noise in win probability; or, when that moves neither way
-    beyond the noise, in final net worth (one-sided z-tests)."""
+    beyond the noise, in final net worth (one-sided z-tests).
+
+    Parameters
+    ----------
+    base, after:
+        The simulations without and with the trade, on the same dice.
+    name:
+        The player.
+    z:
+        The one-sided z (``RescoreSettings.z``).
+
+    Returns
+    -------
+    bool
+    """
     d, se = paired_delta(base, after, name)
     if beyond_noise(d, se, z):
         return True
@@ -44,13 +59,53 @@ def gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: 
 def qualifies(
     r: Rescored, base: RolloutResult, proposer: str, mode: str, z: float, *, traders: Sequence[str] = (), balance_self: bool = False
 ) -> bool:
-    """Whether ``r`` passes the filters of ``mode`` (module docstring). ``traders`` (default:
-    the proposer only) are the participants who must gain in ``best`` mode with
-    ``exploit`` off."""
+    """Whether ``r`` passes the filters of ``mode`` (module docstring).
+
+    Parameters
+    ----------
+    r:
+        The re-scored trade.
+    base:
+        The simulation without the trade (the one ``r`` was paired with).
+    proposer:
+        The proposer's name.
+    mode:
+        ``"fair"`` or ``"best"`` (:data:`MODES`).
+    z:
+        The one-sided z.
+    traders:
+        The participants who must gain in ``best`` mode (default: the proposer
+        only; the agent names every participant with ``exploit`` off).
+    balance_self:
+        In ``best`` mode, also refuse a trade that makes the proposer the leader.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    UnknownNameError
+        When ``mode`` is not one of :data:`MODES`.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> from solver.trades.rescore import RescoreSettings, baseline, rescore_one
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)  # a few rollouts: noise, for the example
+    >>> base = baseline(s, st)
+    >>> r = rescore_one(s, generate_trades(s, 0).trades[0].candidate, base, st)
+    >>> qualifies(r, base, "Ann", "fair", st.z), qualifies(r, base, "Ann", "best", st.z)
+    (False, False)
+    >>> [round(x, 4) for x in rank_key(r, base, "Ann")]
+    [-0.1437, -821.375]
+    """
     if mode == "fair":
         return r.nash_zone and r.balanced
     if mode != "best":
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        raise UnknownNameError(f"mode must be one of {MODES}, got {mode!r}")
     if r.after is None:
         return False
     if not all(gains_beyond_noise(base, r.after, n, z) for n in (traders or [proposer])):
@@ -59,7 +114,18 @@ def qualifies(
 
 
 def rank_key(r: Rescored, base: RolloutResult, proposer: str) -> tuple[float, float]:
-    """Best first when sorted descending: risk-adjusted gain, then net-worth gain."""
+    """The ranking key, best first when sorted descending: the proposer's risk-adjusted gain,
+    then its paired net-worth gain (0 without the simulation after); example in :func:`qualifies`.
+
+    Parameters
+    ----------
+    r, base, proposer:
+        As for :func:`qualifies`.
+
+    Returns
+    -------
+    tuple[float, float]
+    """
     worth = paired_worth_delta(base, r.after, proposer)[0] if r.after is not None else 0.0
     return (r.risk_adjusted_ev, worth)
 

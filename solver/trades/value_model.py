@@ -10,7 +10,7 @@ Features
 --------
 For a player ``j`` and a state (before or after a trade), with ``T_jg(k)``
 the horizon value in dollars of ``j`` holding ``k`` lots of group ``g`` (the
-table of :func:`solver.trades.space.linear_values`: expected rent over the
+table of :func:`solver.trades.values.linear_values`: expected rent over the
 horizon, a complete colour group valued with the development ``j`` can
 afford) and ``W`` the summed net worth of the active players before the
 trade:
@@ -94,8 +94,10 @@ from typing import Any
 import numpy as np
 
 from engine.chains.markov import PositionChain
+from models.errors import InvalidArgumentError, UnknownNameError
 from models.state import BANK, GameState
-from solver.trades.space import GainTerms, LinearValues, TradeSpace, linear_values
+from solver.trades.space import TradeSpace
+from solver.trades.values import GainTerms, LinearValues, linear_values
 
 BASE_FEATURES = ("completion", "lots", "near_blocked", "near_open", "near_bank", "cash", "cash_near_reserve", "set_cash")
 NEAR = (2, 3, 4)  # indices of near_blocked, near_open, near_bank
@@ -110,9 +112,35 @@ CASH_BUFFER = 200
 """Dollars above the ruin reserve within which cash counts twice (``cap_j``)."""
 
 
+class TradeValueModelError(InvalidArgumentError):
+    """A trade-value document or set of weights that breaks the format (:data:`FORMAT`)."""
+
+
 @dataclass(frozen=True)
 class TradeValueModel:
-    """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``."""
+    """Fitted weights: for each block of :data:`BLOCKS`, one per feature of ``features``.
+
+    Parameters
+    ----------
+    features:
+        :data:`BASE_FEATURES`, then ``set:<group>`` entries.
+    weights:
+        Per block of :data:`BLOCKS`, one weight per feature.
+    provenance:
+        How the fit was made (script, command, states, held-out figures).
+
+    Raises
+    ------
+    TradeValueModelError
+        When the features, the blocks or the number of weights break the format,
+        or a weight is not finite.
+
+    Examples
+    --------
+    >>> m = default_trade_model()
+    >>> m.features[:3], len(m.weights["proposer_own"]) == len(m.features)
+    (('completion', 'lots', 'near_blocked'), True)
+    """
 
     features: tuple[str, ...]
     weights: dict[str, tuple[float, ...]]
@@ -120,17 +148,14 @@ class TradeValueModel:
 
     def __post_init__(self) -> None:
         if self.features[: len(BASE_FEATURES)] != BASE_FEATURES or not all(f.startswith("set:") for f in self.features[len(BASE_FEATURES) :]):
-            raise ValueError(f"trade value features must be {', '.join(BASE_FEATURES)} then set:<group> entries")
+            raise TradeValueModelError(f"trade value features must be {', '.join(BASE_FEATURES)} then set:<group> entries")
         if set(self.weights) != set(BLOCKS) or any(len(w) != len(self.features) for w in self.weights.values()):
-            raise ValueError(f"trade value weights must have the blocks {', '.join(BLOCKS)}, one weight per feature")
+            raise TradeValueModelError(f"trade value weights must have the blocks {', '.join(BLOCKS)}, one weight per feature")
         if not all(np.isfinite(w).all() for w in self.weights.values()):
-            raise ValueError("trade value weights must be finite")
-
-    @property
-    def set_groups(self) -> tuple[str, ...]:
-        return tuple(f[4:] for f in self.features[len(BASE_FEATURES) :])
+            raise TradeValueModelError("trade value weights must be finite")
 
     def to_dict(self) -> dict[str, Any]:
+        """The document :func:`load_model` reads (``solver/data/trade-value.json``'s form)."""
         return {
             "format": FORMAT,
             "features": list(self.features),
@@ -140,15 +165,45 @@ class TradeValueModel:
 
 
 def load_model(doc: dict[str, Any]) -> TradeValueModel:
+    """The model of a ``monopoly-trade-value/2`` document (:data:`FORMAT`).
+
+    Parameters
+    ----------
+    doc:
+        The parsed JSON: ``format``, ``features``, ``weights`` per block, ``provenance``.
+
+    Returns
+    -------
+    TradeValueModel
+
+    Raises
+    ------
+    TradeValueModelError
+        When the document is not of the format or its weights are malformed.
+
+    Examples
+    --------
+    >>> load_model(default_trade_model().to_dict()) == default_trade_model()
+    True
+    >>> load_model({"format": "other"})
+    Traceback (most recent call last):
+    ...
+    solver.trades.value_model.TradeValueModelError: not a monopoly-trade-value/2 document
+    """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT} document")
+        raise TradeValueModelError(f"not a {FORMAT} document")
     weights = {b: tuple(map(float, doc["weights"][b])) for b in BLOCKS}
     return TradeValueModel(tuple(map(str, doc["features"])), weights, dict(doc.get("provenance", {})))
 
 
 @cache
 def default_trade_model() -> TradeValueModel:
-    """The shipped fit (``solver/data/trade-value.json``)."""
+    """The shipped fit (``solver/data/trade-value.json``), loaded once.
+
+    Returns
+    -------
+    TradeValueModel
+    """
     text = resources.files("solver").joinpath("data/trade-value.json").read_text(encoding="utf-8")
     return load_model(json.loads(text))
 
@@ -256,7 +311,7 @@ def context(
 class FittedValues:
     """``dp_i`` in :data:`UNIT` s, as a value function of after-states.
 
-    ``terms[i]`` (:class:`~solver.trades.space.GainTerms`): units of ``i``'s value
+    ``terms[i]`` (:class:`~solver.trades.values.GainTerms`): units of ``i``'s value
     when ``j`` holds ``k`` lots of ``g``, when ``j`` is one short of ``g`` with each
     :func:`near_status` (relative to ``proposer``), and per dollar of ``cash_j`` and
     of ``min(cash_j, cap_j)``. ``values(after, i) - values(before, i)`` is the integer
@@ -332,20 +387,48 @@ def fitted_values(
 
 
 TradeValues = LinearValues | FittedValues
-"""A value the CP-SAT model can write: per-player :class:`~solver.trades.space.GainTerms`."""
+"""A value the CP-SAT model can write: per-player :class:`~solver.trades.values.GainTerms`."""
 
 
 def trade_values(space: TradeSpace, chain: PositionChain | None = None, model: TradeValueModel | None = None) -> TradeValues:
     """The value the generator uses under ``space.settings.value``: ``"fitted"`` (this
     module's prediction; counterparties must gain at least ``min_win_gain``, the
     proposer ``min_own_win_gain``) or
-    ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``)."""
+    ``"linear"`` (the horizon-rent estimate in dollars, at least ``min_gain``).
+
+    Parameters
+    ----------
+    space:
+        The trade space.
+    chain:
+        The long-run position chain (default: built from the state).
+    model:
+        The fitted weights (default: :func:`default_trade_model`).
+
+    Returns
+    -------
+    TradeValues
+
+    Raises
+    ------
+    UnknownNameError
+        When ``space.settings.value`` is neither ``"fitted"`` nor ``"linear"``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> v = trade_values(TradeSpace(s, 0))
+    >>> type(v).__name__, v.unit, v.min_gain, v.proposer_min  # 0.04 in millionths
+    ('FittedValues', 'win probability', 40000, 40000)
+    """
     lin = linear_values(space, chain)
     kind = space.settings.value
     if kind == "linear":
         return lin
     if kind != "fitted":
-        raise ValueError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
+        raise UnknownNameError(f"unknown trade value {kind!r} (expected 'fitted' or 'linear')")
     model = model or default_trade_model()
     ctx = context(space.state, space.proposer, lin, space.reserves, model.features)
     st = space.settings
@@ -423,6 +506,7 @@ __all__ = [
     "FittedValues",
     "Sample",
     "TradeValueModel",
+    "TradeValueModelError",
     "TradeValues",
     "block_of",
     "context",

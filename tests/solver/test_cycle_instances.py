@@ -30,7 +30,8 @@ from models.state import GameState
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades.candidates import Funnel, run_funnel
 from solver.trades.cpsat import GeneratedTrade, TradeList, generate_trades
-from solver.trades.space import TradeSettings, TradeSpace, linear_values
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import linear_values
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 CYCLE_FILES = sorted(INSTANCES.glob("cycle-*.json"))

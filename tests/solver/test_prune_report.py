@@ -28,13 +28,9 @@ from solver.trades.prune_report import (
     summarize,
     write_report,
 )
-from solver.trades.space import (
-    FrontierValues,
-    TradeSettings,
-    TradeSpace,
-    after_state,
-    evaluate,
-)
+from solver.trades.rules import evaluate
+from solver.trades.space import TradeSettings, TradeSpace, after_state
+from solver.trades.values import FrontierValues
 from tests.solver.cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

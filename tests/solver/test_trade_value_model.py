@@ -17,7 +17,8 @@ from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades import value_model as vm
 from solver.trades.candidates import bilateral_candidates, cycle_candidates
 from solver.trades.cpsat import Limits, generate_trades
-from solver.trades.space import TradeSettings, TradeSpace, after_state, linear_values
+from solver.trades.space import TradeSettings, TradeSpace, after_state
+from solver.trades.values import linear_values
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"

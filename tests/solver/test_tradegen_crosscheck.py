@@ -42,15 +42,9 @@ from models.board import standard_board
 from models.state import BANK, GameState
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import TradeModel, enumerate_all
-from solver.trades.space import (
-    RULES,
-    Evaluation,
-    TradeSettings,
-    TradeSpace,
-    linear_values,
-    minimal,
-    undominated,
-)
+from solver.trades.rules import RULES, Evaluation, minimal, undominated
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.values import linear_values
 from solver.trades.value_model import trade_values
 
 BOARD = standard_board()

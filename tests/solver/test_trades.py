@@ -10,15 +10,10 @@ import pytest
 
 from engine.chains.markov import PositionChain
 from models.io import load_state
-from solver.trades.candidates import run_funnel
+from solver.trades.candidates import bilateral_candidates, run_funnel
 from solver.trades.cpsat import Limits, generate_trades
-from solver.trades.space import (
-    FrontierValues,
-    TradeSettings,
-    TradeSpace,
-    after_state,
-    linear_values,
-)
+from solver.trades.space import TradeSettings, TradeSpace, after_state
+from solver.trades.values import FrontierValues, linear_values
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -140,3 +135,32 @@ def test_presolve_off_finds_the_same_trades(name: str) -> None:
             assert all(g.optimal for r in runs for g in r.trades)
             found += len(fast)
     assert found > 0
+
+
+@pytest.mark.parametrize("name", ["mortgaged", "midgame-no-monopolies", "cycle-mortgaged-piece"])
+def test_after_state_is_the_validated_trade_where_it_is_valid(name: str) -> None:
+    """``after_state`` (unchecked) and ``Trade.apply`` (checked) move a trade the same way
+    (``models.trade.apply_moves``), mortgaged lots included; where the check refuses a
+    candidate, it is one a payer cannot afford, which the funnel must still see (rule 4)."""
+    from models.errors import InvalidTradeError
+    from solver.trades.candidates import cycle_candidates
+
+    state = load_state(INSTANCES / f"{name}.json")
+    snapshot = state.copy()
+    seen = refused = mortgaged = 0
+    for p in state.active_players():
+        space = TradeSpace(state, p)
+        for cand in [*bilateral_candidates(space), *cycle_candidates(space)]:
+            after = after_state(state, cand)
+            checked = state.copy()
+            try:
+                cand.to_trade(state).apply(checked)
+            except InvalidTradeError:
+                refused += 1
+                assert any(after.players[i].cash < 0 for i in cand.players)
+                continue
+            seen += 1
+            mortgaged += any(state.mortgaged[sq] for sq, _, _ in cand.moves)
+            assert after == checked
+    assert state == snapshot
+    assert seen > 0 and (mortgaged > 0 or name == "midgame-no-monopolies")
