@@ -38,8 +38,8 @@ def cp_model_module() -> Any:
         return loaded
     if PANDAS_FREE and "pandas" not in sys.modules:
         stub = types.ModuleType("pandas", "placeholder: CP-SAT imported without pandas (solver._cp_model)")
-        stub.Index = type("Index", (), {})  # type: ignore[attr-defined]
-        stub.Series = type("Series", (), {})  # type: ignore[attr-defined]
+        setattr(stub, "Index", type("Index", (), {}))  # noqa: B010 - a module made here: no attributes to type
+        setattr(stub, "Series", type("Series", (), {}))  # noqa: B010
         sys.modules["pandas"] = stub
         try:
             from ortools.sat.python import cp_model

@@ -429,7 +429,7 @@ class RandomAgent(BaseAgent):
             make, options = kinds[int(k)]
             squares = options()
             if squares:
-                return make(squares[int(self.rng.integers(len(squares)))])  # type: ignore[abstract]
+                return make(squares[int(self.rng.integers(len(squares)))])
         return None
 
     def random_trade(self, view: GameView) -> Trade | None:

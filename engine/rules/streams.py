@@ -24,7 +24,7 @@ comes from a stream object passed in. Two implementations:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -450,10 +450,11 @@ class ScriptedStream:
         self._pos = 0
         self._decks: dict[str, list[list[int]]] = {}
         for name, orders in (decks or {}).items():
+            # one order (ints) or several (sequences of ints): the first item tells which
             if orders and isinstance(orders[0], (list, tuple)):
-                self._decks[name] = [list(o) for o in orders]  # type: ignore[arg-type]
+                self._decks[name] = [list(o) for o in cast("Sequence[Sequence[int]]", orders)]
             else:
-                self._decks[name] = [list(orders)]  # type: ignore[arg-type]
+                self._decks[name] = [list(cast("Sequence[int]", orders))]
         self._shuffles = {name: 0 for name in DECKS}
         self._draws = {name: list(v) for name, v in (draws or {}).items()}
 

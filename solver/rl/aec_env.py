@@ -104,7 +104,7 @@ from solver.rl.errors import RLExtraNotInstalledError, UnknownSeatError
 try:
     import gymnasium
     from gymnasium import spaces
-    from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no type information
+    from pettingzoo import AECEnv
 except ImportError as err:  # pragma: no cover - exercised only without the extra
     raise RLExtraNotInstalledError(
         f"solver.rl needs PettingZoo and Gymnasium ({err.name or err} is missing): pip install -e '.[rl]'"
@@ -143,7 +143,7 @@ LOSS = -1.0
 """Reward of a learner seat that goes bankrupt or loses the game."""
 
 
-class MonopolyAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is untyped (Any) to mypy
+class MonopolyAECEnv(AECEnv):
     """A PettingZoo AEC environment: learner seats answer the engine's questions one step at a time.
 
     See the module docstring for every design decision (seats, steps, the

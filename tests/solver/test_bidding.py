@@ -476,7 +476,7 @@ def test_cli_richman_json(capsys: pytest.CaptureFixture[str], game_file: Path) -
     code, out, err = run_cli(capsys, "bidding-game", str(game_file), "--kind", "richman", "--json")
     assert (code, err) == (0, "")
     doc = json.loads(out)
-    assert set(doc) == {"costs", "bids", "costs_exact"}
+    assert set(doc) == {"schema", "costs", "bids", "costs_exact"}
     assert doc["costs_exact"] == {"u": "1/3", "b": "0", "w": "2/3", "r": "1", "s": "1/2"}
     assert doc["costs"] == {"u": pytest.approx(1 / 3), "b": 0, "w": pytest.approx(2 / 3), "r": 1, "s": 0.5}
     assert doc["bids"] == {"u": pytest.approx(1 / 3), "w": pytest.approx(1 / 3), "s": 0.5}
@@ -486,7 +486,7 @@ def test_cli_poorman_json(capsys: pytest.CaptureFixture[str], game_file: Path) -
     code, out, err = run_cli(capsys, "bidding-game", str(game_file), "--kind", "poorman", "--json")
     assert (code, err) == (0, "")
     doc = json.loads(out)
-    assert set(doc) == {"costs", "bids"}
+    assert set(doc) == {"schema", "costs", "bids"}
     assert doc["costs"]["w"] == pytest.approx((SQRT5 - 1) / 2, abs=1e-9)
     assert doc["costs"]["u"] == pytest.approx((3 - SQRT5) / 2, abs=1e-9)
     assert set(doc["bids"]) == {"u", "w", "s"}

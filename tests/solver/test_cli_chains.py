@@ -34,7 +34,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 
 def test_odds_json_shape_on_the_standard_board(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "odds", "--json")
-    assert set(out) == {"rules", "jail", "squares", "in_jail", "ept"}
+    assert set(out) == {"schema", "rules", "jail", "squares", "in_jail", "ept"}
     assert out["jail"] == "long" and out["rules"] == {"name": "standard-us", "preset": "standard-us", "overrides": {}}
     board = standard_board()
     squares = out["squares"]

@@ -24,7 +24,7 @@ def test_trades_json_shape_and_gains(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run_cli(capsys, "trades", str(MID), "--json", "--cycles", "--value", "linear")
     assert code == 0
     doc = json.loads(out)
-    assert set(doc) == {"rules", "trades", "value", "unit", "empty_reason", "relaxed", "truncated"}
+    assert set(doc) == {"schema", "rules", "trades", "value", "unit", "empty_reason", "relaxed", "truncated"}
     assert doc["unit"] == "dollars"
     assert doc["trades"] and doc["empty_reason"] is None and doc["relaxed"] is False and doc["truncated"] is False
     state = load_state(MID)
