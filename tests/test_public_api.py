@@ -1,0 +1,191 @@
+"""The public API is documented: numpydoc sections on every public name of the listed modules.
+
+The public API is :data:`PUBLIC_MODULES` (docs/architecture.md#the-public-api
+says the same): for each, the names in its ``__all__``, or, without one, the
+public names it defines (not those it imports). For each:
+
+- a function: a summary line; ``Parameters`` when it takes any (every one
+  named); ``Returns`` (or ``Yields``) unless it returns ``None``; ``Raises``
+  when its own body raises; ``Examples`` with at least one ``>>>`` (they run
+  in ``tests/test_doctests.py``);
+- a class: a summary, ``Examples``, and ``Parameters`` or ``Attributes``
+  when it is built with arguments; each public method and property a
+  docstring, with ``Parameters``/``Returns``/``Raises`` as for a function
+  (a method's ``Examples`` are optional: the class's show it in use);
+- a constant: nothing here (its docstring follows it in the source).
+
+``mypy --strict`` checks the same modules (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import re
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PUBLIC_MODULES = (
+    # models: all of it
+    "models", "models.board", "models.rules", "models.rules_file", "models.state", "models.trade",
+    "models.io", "models.limits", "models.files", "models.errors", "models.checks",
+    # engine: the rules engine and the agent protocol, the chains, the simulation, tournaments
+    "engine.rules.game", "engine.rules.protocol", "engine.rules.agents", "engine.rules.view",
+    "engine.rules.actions", "engine.rules.legal", "engine.rules.streams", "engine.rules.seeding",
+    "engine.chains.dice", "engine.chains.markov", "engine.chains.ept", "engine.chains.bankruptcy",
+    "engine.chains.state_risk", "engine.sim.rollout", "engine.sim.rollout_policy", "engine.sim.win_model",
+    "engine.tournament",
+    # solver: the library entry point, the decision, the agents, the analysis, trades, bidding
+    "solver", "solver.api", "solver.decide", "solver.schemas",
+    "solver.agents.registry", "solver.agents.subgraph_agent", "solver.agents.strategic", "solver.agents.value_agent",
+    "solver.analysis.subgraph", "solver.analysis.frontier", "solver.analysis.position", "solver.analysis.reserve",
+    "solver.analysis.valuation", "solver.analysis.funded_build",
+    "solver.trades.cpsat", "solver.trades.rescore", "solver.trades.bargaining", "solver.trades.selection",
+    "solver.bidding.graph", "solver.bidding.richman", "solver.bidding.poorman", "solver.bidding.auction",
+    "solver.bidding.contest",
+    "solver.novelty.catalogue", "solver.novelty.monitor", "solver.novelty.trial",
+    "solver.rl.aec_env",
+)
+"""The modules whose public names are the documented API."""
+
+
+def _section(doc: str, name: str) -> bool:
+    return re.search(rf"^\s*{name}\n\s*-{{3,}}\s*$", doc, re.M) is not None
+
+
+def _params(fn: Callable[..., Any]) -> list[str]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in sig.parameters.values() if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+def _returns_value(fn: Callable[..., Any]) -> bool:
+    ann = inspect.signature(fn).return_annotation
+    return ann not in (None, "None", inspect.Signature.empty) and str(ann) != "NoReturn"
+
+
+def _raises_directly(fn: Callable[..., Any]) -> bool:
+    try:
+        src = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return False
+    tree = ast.parse(src)
+    body = tree.body[0]
+    for node in ast.walk(body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not body:
+            continue
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            return True
+    return False
+
+
+def _is_generator(fn: Callable[..., Any]) -> bool:
+    return inspect.isgeneratorfunction(fn)
+
+
+def _function_problems(fn: Callable[..., Any], where: str, examples: bool) -> list[str]:
+    doc = inspect.getdoc(fn) or ""
+    out = []
+    if not doc.strip():
+        return [f"{where}: no docstring"]
+    params = _params(fn)
+    if params:
+        if not _section(doc, "Parameters"):
+            out.append(f"{where}: no Parameters section")
+        else:
+            block = doc.split("Parameters", 1)[1]
+            missing = [p for p in params if not re.search(rf"^\s*\**{re.escape(p)}\b", block, re.M)]
+            if missing:
+                out.append(f"{where}: Parameters does not name {missing}")
+    if _returns_value(fn) and not (_section(doc, "Returns") or _section(doc, "Yields")) and not _is_generator(fn):
+        out.append(f"{where}: no Returns section")
+    if _raises_directly(fn) and not _section(doc, "Raises"):
+        out.append(f"{where}: raises but has no Raises section")
+    if examples and (not _section(doc, "Examples") or ">>>" not in doc):
+        out.append(f"{where}: no Examples")
+    return out
+
+
+def _own_names(mod: Any) -> list[str]:
+    names = getattr(mod, "__all__", None)
+    if names is not None:
+        return list(names)
+    out = []
+    for name, obj in vars(mod).items():
+        if name.startswith("_") or inspect.ismodule(obj):
+            continue
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and getattr(obj, "__module__", None) == mod.__name__:
+            out.append(name)
+    return out
+
+
+def _class_problems(cls: type, where: str) -> list[str]:
+    doc = inspect.getdoc(cls) or ""
+    out = []
+    if not doc.strip():
+        return [f"{where}: no docstring"]
+    if issubclass(cls, BaseException):
+        return out  # an error: its docstring says when it is raised
+    if not (_section(doc, "Examples") and ">>>" in doc):
+        out.append(f"{where}: no Examples")
+    init = cls.__dict__.get("__init__")
+    fields = getattr(cls, "__dataclass_fields__", None)
+    takes = bool(fields) or (init is not None and _params(init))
+    if takes and not (_section(doc, "Parameters") or _section(doc, "Attributes")):
+        out.append(f"{where}: no Parameters or Attributes section")
+    for name, member in cls.__dict__.items():
+        if name.startswith("_"):
+            continue
+        if isinstance(member, property):
+            if not (member.__doc__ or "").strip():
+                out.append(f"{where}.{name}: no docstring")
+        elif isinstance(member, (staticmethod, classmethod)):
+            out += _function_problems(member.__func__, f"{where}.{name}", examples=False)
+        elif inspect.isfunction(member):
+            out += _function_problems(member, f"{where}.{name}", examples=False)
+    return out
+
+
+def _problems(module: str) -> Iterator[str]:
+    mod = importlib.import_module(module)
+    for name in _own_names(mod):
+        obj = getattr(mod, name)
+        where = f"{module}.{name}"
+        if inspect.isclass(obj):
+            if obj.__module__ != module and not module.endswith(("models", "models.io", "engine.tournament", "solver")):
+                continue  # re-exported from its home, checked there
+            yield from _class_problems(obj, where)
+        elif inspect.isfunction(obj):
+            yield from _function_problems(obj, where, examples=True)
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_public_names_are_documented(module: str) -> None:
+    bad = list(_problems(module))
+    assert not bad, "\n".join(bad)
+
+
+def test_the_checker_finds_what_is_missing() -> None:
+    def f(a: int, b: int) -> int:
+        """Sum.
+
+        Parameters
+        ----------
+        a : int
+            One.
+        """
+        if a < 0:
+            raise ValueError(a)
+        return a + b
+
+    got = _function_problems(f, "f", examples=True)
+    assert got == ["f: Parameters does not name ['b']", "f: no Returns section", "f: raises but has no Raises section", "f: no Examples"]
