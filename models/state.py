@@ -13,12 +13,35 @@ from dataclasses import dataclass, field
 
 from models.board import HOTEL, Board
 from models.errors import UnknownKeyError
+from models.names import Name
 from models.rules import Rules
 
-BANK = -1
+Seat = int
+"""A player's index in :attr:`GameState.players` (0-based). Inside the packages a player is a
+seat; names are converted at the boundaries (the command line, :func:`solver.solve`, the MCP
+tools, the files)."""
+
+BANK: Seat = -1
 """The owner index of a property that no player owns."""
-PHASES = ("start", "rolled")
-"""The phases of a turn: before the roll (``start``) and after it (``rolled``)."""
+
+
+class Phase(Name):
+    """Where a turn is (:attr:`GameState.phase`); the values are the state format's strings.
+
+    Examples
+    --------
+    >>> Phase.START == "start", Phase("rolled") is Phase.ROLLED, f"{Phase.START}"
+    (True, True, 'start')
+    """
+
+    START = "start"
+    """Before the player to move rolls (every action phase, the purchase not yet possible)."""
+    ROLLED = "rolled"
+    """After the roll: the player stands on the square it rolled to."""
+
+
+PHASES = tuple(p.value for p in Phase)
+"""The phases of a turn, as the state format writes them: ``("start", "rolled")``."""
 
 
 class UnknownPlayerError(UnknownKeyError):
@@ -128,7 +151,7 @@ class GameState:
     mortgaged: list[bool] = field(default_factory=list)
     to_move: int = 0
     round: int = 0
-    phase: str = "start"
+    phase: Phase = Phase.START
     doubles_rolled: int = 0
     pot: int = 0
     """The Free Parking pot (``rules.free_parking`` not ``"off"``; always 0 otherwise)."""
@@ -136,7 +159,11 @@ class GameState:
     """The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out)."""
 
     def __post_init__(self) -> None:
-        """Fill empty holdings lists with the bank's holdings, one entry per square."""
+        """Fill empty holdings lists with the bank's holdings, one entry per square; a phase
+        given as its string becomes the :class:`Phase` (another string is left for
+        :func:`models.io.validate_state` to refuse with its field named)."""
+        if self.phase in PHASES:
+            self.phase = Phase(self.phase)
         n = self.board.size
         if not self.owner:
             self.owner = [BANK] * n
@@ -694,4 +721,4 @@ class GameState:
                 yield sq, self.owner[sq]
 
 
-__all__ = ["BANK", "PHASES", "GameState", "PlayerState", "UnknownPlayerError"]
+__all__ = ["BANK", "PHASES", "GameState", "Phase", "PlayerState", "Seat", "UnknownPlayerError"]

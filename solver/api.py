@@ -32,7 +32,7 @@ from models.io import load_state
 from models.state import GameState
 from solver import jsonsafe
 from solver.decide import Decision, DecideSettings, decide
-from solver.trades.selection import MODES
+from solver.trades.selection import MODES, Mode
 
 __all__ = ["SolveError", "SolveResult", "solve"]
 
@@ -146,5 +146,5 @@ def solve(
     name = st.players[p].name
     if st.players[p].bankrupt:
         raise SolveError(f"player: {name} is bankrupt")
-    d = decide(st, name, budget_s=float(budget_s), rollouts=rollouts, seed=seed, horizon=horizon, settings=DecideSettings(mode=mode))
+    d = decide(st, name, budget_s=float(budget_s), rollouts=rollouts, seed=seed, horizon=horizon, settings=DecideSettings(mode=Mode(mode)))
     return SolveResult(st, name, d)

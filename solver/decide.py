@@ -63,6 +63,7 @@ from typing import Any
 
 from engine.chains.markov import PositionChain, chain_for
 from engine.sim.rollout import RolloutResult, default_threads, paired_delta, simulate
+from models.names import Name
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
@@ -85,12 +86,30 @@ from solver.trades.rescore import (
     rescore_one,
     self_balancing,
 )
-from solver.trades.selection import MODES, qualifies, rank_key
-from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.selection import MODES, Mode, qualifies, rank_key
+from solver.trades.space import TradeKind, TradeSettings, TradeSpace
 from solver.trades.values import FrontierValues
 from models.errors import BankruptPlayerError, InvalidArgumentError
 
-HOLD, BUILD, TRADE = "hold", "build", "propose_trade"
+class ActionKind(Name):
+    """What :func:`decide` advises (:attr:`Decision.action`); the values are what ``solve``
+    prints and writes.
+
+    Examples
+    --------
+    >>> ActionKind.PROPOSE_TRADE == "propose_trade", [str(a) for a in ActionKind]
+    (True, ['hold', 'build', 'propose_trade'])
+    """
+
+    HOLD = "hold"
+    """Keep the cash."""
+    BUILD = "build"
+    """Build the plan in :attr:`Decision.build`."""
+    PROPOSE_TRADE = "propose_trade"
+    """Propose the trade in :attr:`Decision.scored`."""
+
+
+HOLD, BUILD, TRADE = ActionKind.HOLD, ActionKind.BUILD, ActionKind.PROPOSE_TRADE
 log = logging.getLogger(__name__)
 
 
@@ -107,7 +126,7 @@ class DecideSettings:
     candidates: int = 8
     self_balance_top: int = 1
     bargain_steps: tuple[int, ...] = (-200, -100, 0, 100, 200)
-    mode: str = "fair"
+    mode: Mode = Mode.FAIR
     build: str = "funded"
     build_horizon: int = 20
     deny: int | None = None  # denial purchases re-scored with the generator's trades; None: DENY in mode best, none in fair
@@ -115,6 +134,7 @@ class DecideSettings:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise InvalidArgumentError(f"mode must be one of {MODES}, got {self.mode!r}")
+        object.__setattr__(self, "mode", Mode(self.mode))  # the name given as a string, typed inside
         if self.build not in ("funded", "frontier"):
             raise InvalidArgumentError(f"build must be 'funded' or 'frontier', got {self.build!r}")
         if self.deny is not None and not 0 <= self.deny <= 20:
@@ -127,7 +147,7 @@ class DecideSettings:
         (a purchase worth something because it hurts a third player is no advice both sides should accept)."""
         if self.deny is not None:
             return self.deny
-        return DENY if self.mode == "best" else 0
+        return DENY if self.mode == Mode.BEST else 0
 
 
 @dataclass
@@ -160,7 +180,7 @@ class BuildPlan:
 @dataclass
 class Decision:
     player: str
-    action: str
+    action: ActionKind
     reason: str
     position: Position
     build: BuildPlan | None
@@ -171,7 +191,7 @@ class Decision:
     truncated: bool
     win_prob: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
-    mode: str = "fair"
+    mode: Mode = Mode.FAIR
     funding: FundedPlan | None = None
     play_price: Bargain | None = None
     purchase: ContestBid | None = None
@@ -410,7 +430,7 @@ def _search_trades(
     t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
         cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
-        more = [g.candidate for g in cyc.trades if g.candidate.kind == "cycle3" and not cyc.relaxed]
+        more = [g.candidate for g in cyc.trades if g.candidate.kind == TradeKind.CYCLE3 and not cyc.relaxed]
         t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")
         cands += more
         extra = rescore(state, more, rs, base, strategic, go_on=clock.left)
@@ -434,13 +454,13 @@ def _search_trades(
     decision.pruning = pruning
     if survivors:
         decision.scored = survivors[0]
-        if survivors[0].candidate.kind == "bilateral" and clock.left():
+        if survivors[0].candidate.kind == TradeKind.BILATERAL and clock.left():
             price, decision.scored = _priced(state, survivors[0], base, rs, st, strategic)
-            if st.mode == "fair":
+            if st.mode == Mode.FAIR:
                 decision.bargain = price
             else:
                 decision.play_price = price
-            _phase("Nash bargaining" if st.mode == "fair" else "pricing for play", t, "")
+            _phase("Nash bargaining" if st.mode == Mode.FAIR else "pricing for play", t, "")
 
 
 def _phase(name: str, start: float, what: str) -> float:
@@ -471,7 +491,7 @@ def _priced(
     a, b = (state.players[i].name for i in best.candidate.players)
     now = best.trade.net_cash(b)
     amounts = [now + d for d in st.bargain_steps]
-    if st.mode == "fair":
+    if st.mode == Mode.FAIR:
         price = nash_cash(state, best.trade, a, b, rs, base=base, amounts=amounts)
     else:
         q = state.player_index(b)
@@ -487,10 +507,10 @@ def _priced(
     priced = rescore_one(state, best.candidate, base, rs, strategic, trade=trade_with_cash(best.trade, a, b, price.cash))
     if priced is None:
         return price, best
-    if st.mode == "fair":
+    if st.mode == Mode.FAIR:
         keep = priced.nash_zone and priced.balanced
     else:
-        keep = qualifies(priced, base, a, "best", rs.z) and priced.risk_adjusted_ev >= best.risk_adjusted_ev
+        keep = qualifies(priced, base, a, Mode.BEST, rs.z) and priced.risk_adjusted_ev >= best.risk_adjusted_ev
     if not keep:
         return price, best
     priced.self_balancing = best.self_balancing
@@ -546,4 +566,4 @@ def _finish(decision: Decision, clock: _Clock) -> Decision:
     return decision
 
 
-__all__ = ["BUILD", "HOLD", "TRADE", "BuildPlan", "DecideSettings", "Decision", "build_plan", "decide"]
+__all__ = ["BUILD", "HOLD", "TRADE", "ActionKind", "BuildPlan", "DecideSettings", "Decision", "build_plan", "decide"]

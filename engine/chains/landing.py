@@ -41,7 +41,7 @@ from engine.rules.view import GameView
 from models.board import Board, standard_board
 from models.files import atomic_write
 from models.rules import Rules
-from models.state import GameState
+from models.state import GameState, Phase
 from models.errors import InvalidArgumentError
 
 
@@ -157,7 +157,7 @@ def simulate_landings(
         observe.row = counts[b]
         for _ in range(per_batch):
             state.to_move = 0
-            state.phase = "start"
+            state.phase = Phase.START
             game.play_turn()
     means = counts / per_batch
     mean = means.mean(axis=0)

@@ -20,7 +20,62 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from models.names import Name
 from models.trade import Trade
+
+class EventKind(Name):
+    """The kinds of :class:`Event` the reference engine emits; the values are the strings
+    :data:`engine.rules.protocol.EVENT_KINDS` keys (an agent may compare ``event.kind`` with
+    either). Each kind's data keys and when it is emitted: docs/agents.md#events.
+
+    Examples
+    --------
+    >>> EventKind.CASH == "cash", EventKind("game_end") is EventKind.GAME_END
+    (True, True)
+    """
+
+    GAME_START = "game_start"
+    TURN = "turn"
+    ROLL = "roll"
+    MOVE = "move"
+    CASH = "cash"
+    CARD = "card"
+    JAIL = "jail"
+    LEAVE_JAIL = "leave_jail"
+    ROLL_END = "roll_end"
+    REFUSED = "refused"
+    BUY = "buy"
+    DECLINED = "declined"
+    AUCTION = "auction"
+    BUILD = "build"
+    BUILDING_AUCTION = "building_auction"
+    SELL_BUILDING = "sell_building"
+    MORTGAGE = "mortgage"
+    UNMORTGAGE = "unmortgage"
+    EVEN_OUT = "even_out"
+    TRADE = "trade"
+    BANKRUPT = "bankrupt"
+    GAME_END = "game_end"
+
+
+class EndReason(Name):
+    """Why a game ended (:attr:`engine.rules.game.GameResult.reason`, the ``game_end`` event).
+
+    Examples
+    --------
+    >>> [str(r) for r in EndReason]
+    ['bankruptcy', 'round_cap', 'round_limit', 'cash_target']
+    """
+
+    BANKRUPTCY = "bankruptcy"
+    """One player is left."""
+    ROUND_CAP = "round_cap"
+    """The host's ``max_rounds`` complete rounds were played; the highest net worth wins."""
+    ROUND_LIMIT = "round_limit"
+    """``rules.round_limit`` rounds were played; the highest net worth wins."""
+    CASH_TARGET = "cash_target"
+    """A player holds ``rules.cash_target`` in cash at the end of a turn; the highest net worth wins."""
+
 
 JailChoice = Literal["roll", "pay", "card"]
 """An answer to ``jail_choice``: roll for doubles, pay the fine, or use a Get Out of Jail Free card."""

@@ -20,6 +20,7 @@ are bound as ``Game._offer`` and :meth:`engine.rules.game.Game.auction`
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -44,11 +45,11 @@ def offer(game: Game, p: int, square: int) -> None:
         game._cash(p, None, price, "purchase")
         s.owner[square] = p
         game._acquired(p, [square])
-        game._emit("buy", p, square=square, price=price)
+        game._emit(EventKind.BUY, p, square=square, price=price)
     elif s.rules.auctions:
         game.auction(square, p)
     else:
-        game._emit("declined", p, square=square)
+        game._emit(EventKind.DECLINED, p, square=square)
 
 
 def second_price(bids: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -127,11 +128,11 @@ def auction(game: Game, square: int, lander: int) -> int | None:
         bids.append((q, max(0, min(m, s.players[q].cash))))
     outcome = second_price(bids)
     if outcome is None:
-        game._emit("auction", None, square=square, winner=None, price=0)
+        game._emit(EventKind.AUCTION, None, square=square, winner=None, price=0)
         return None
     winner, price = outcome
     game._cash(winner, None, price, "auction")
     s.owner[square] = winner
     game._acquired(winner, [square])
-    game._emit("auction", winner, square=square, winner=winner, price=price)
+    game._emit(EventKind.AUCTION, winner, square=square, winner=winner, price=price)
     return winner

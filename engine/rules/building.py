@@ -30,6 +30,7 @@ from engine.rules import legal
 from engine.rules.auctions import second_price
 from models.board import HOTEL
 from models.errors import IllegalActionError
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -104,7 +105,7 @@ def place(game: Game, p: int, square: int, premium: int) -> None:
     cost = s.board.squares[square].house_cost
     game._cash(p, None, cost + premium, "building")
     s.houses[square] += 1
-    game._emit("build", p, square=square, level=s.houses[square], premium=premium)
+    game._emit(EventKind.BUILD, p, square=square, level=s.houses[square], premium=premium)
 
 
 def building_auction(game: Game, p: int, square: int, kind: str, rivals: list[int]) -> None:
@@ -154,7 +155,7 @@ def building_auction(game: Game, p: int, square: int, kind: str, rivals: list[in
     assert outcome is not None
     winner, price = outcome
     premium = price - 1
-    game._emit("building_auction", winner, building=kind, premium=premium, requester=p)
+    game._emit(EventKind.BUILDING_AUCTION, winner, building=kind, premium=premium, requester=p)
     if winner == p:
         game._place(p, square, premium)
         return
@@ -220,4 +221,4 @@ def acquired(game: Game, p: int, squares: Iterable[int]) -> None:
             top = max(lots, key=lambda q: (s.houses[q], q))
             changed.update(game._sell_one(p, top))
     if changed:
-        game._emit("even_out", p, levels=changed)
+        game._emit(EventKind.EVEN_OUT, p, levels=changed)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from engine.rules.streams import RandomStream
 from models.board import Card
 from models.errors import InvalidStateError
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -105,7 +106,7 @@ def draw_card(game: Game, p: int, deck_name: str, dice_total: int) -> None:
     else:
         idx = deck.draw()
     card = cards[idx]
-    game._emit("card", p, deck=deck_name, card=idx, text=card.text)
+    game._emit(EventKind.CARD, p, deck=deck_name, card=idx, text=card.text)
     pl = s.players[p]
     n = s.board.size
     action = card.action

@@ -124,7 +124,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rules import auctions, building, cards, money, movement, phases, squares, trading
-from engine.rules.actions import Event
+from engine.rules.actions import EndReason, Event, EventKind
 from engine.rules.cards import Deck
 from engine.rules.money import POT_REASONS
 from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE
@@ -133,12 +133,12 @@ from engine.rules.streams import RandomStream
 from engine.rules.view import GameView
 from models.errors import InvalidArgumentError
 from models.rules import Rules
-from models.state import GameState
+from models.state import GameState, Phase
 
 Observer = Callable[[Event, "Game"], None]
 """An observer of a game: called as ``f(event, game)`` on every event, after the agents."""
 
-ROUND_ENDS = frozenset({"round_cap", "round_limit", "cash_target"})
+ROUND_ENDS = frozenset({EndReason.ROUND_CAP, EndReason.ROUND_LIMIT, EndReason.CASH_TARGET})
 """Reasons of a game ended short of a last player standing: won by net worth."""
 
 
@@ -157,8 +157,9 @@ class GameResult:
     turns:
         Turns played (calls of :meth:`Game.play_turn`).
     reason:
-        ``bankruptcy`` (one player left), ``round_cap`` (the host's ``max_rounds``),
-        ``round_limit`` (``rules.round_limit``) or ``cash_target`` (``rules.cash_target``).
+        An :class:`engine.rules.actions.EndReason`: ``bankruptcy`` (one player left),
+        ``round_cap`` (the host's ``max_rounds``), ``round_limit`` (``rules.round_limit``)
+        or ``cash_target`` (``rules.cash_target``).
     net_worths:
         Every player's net worth at the end (:meth:`models.state.GameState.net_worth`).
     bankrupt_order:
@@ -167,7 +168,7 @@ class GameResult:
 
     Examples
     --------
-    >>> result = GameResult("A", 0, 12, 30, "bankruptcy", {"A": 3100, "B": 0}, ("B",))
+    >>> result = GameResult("A", 0, 12, 30, EndReason.BANKRUPTCY, {"A": 3100, "B": 0}, ("B",))
     >>> result.to_dict()["bankrupt_order"]
     ['B']
     """
@@ -176,7 +177,7 @@ class GameResult:
     winner_index: int | None
     rounds: int
     turns: int
-    reason: str
+    reason: EndReason
     net_worths: dict[str, int]
     bankrupt_order: tuple[str, ...]
 
@@ -283,10 +284,10 @@ class Game:
         names = tuple(p.name for p in state.players)
         for i, agent in enumerate(self.agents):
             agent.start_game(i, names)
-        self._emit("game_start", None, round=state.round)
+        self._emit(EventKind.GAME_START, None, round=state.round)
         if len(state.active_players()) <= 1:
-            self._end("bankruptcy")
-        elif state.phase == "start":
+            self._end(EndReason.BANKRUPTCY)
+        elif state.phase == Phase.START:
             self._check_end()
 
     # ------------------------------------------------------------------
@@ -381,8 +382,8 @@ class Game:
         p = s.to_move
         self.turns += 1
         self.stream.begin_turn(p)
-        if s.phase == "start":
-            self._emit("turn", p, round=s.round)
+        if s.phase == Phase.START:
+            self._emit(EventKind.TURN, p, round=s.round)
             for q in self._turn_order(p):
                 self._act(q)
                 if self.over:
@@ -405,7 +406,7 @@ class Game:
     def _next_turn(self, p: int) -> None:
         """Hand the move to the next active player after ``p`` (a new round past the last seat)."""
         s = self.state
-        s.phase = "start"
+        s.phase = Phase.START
         s.doubles_rolled = 0
         n = len(s.players)
         nxt = next((p + k) % n for k in range(1, n + 1) if not s.players[(p + k) % n].bankrupt)
@@ -419,18 +420,18 @@ class Game:
         s = self.state
         target = s.rules.cash_target
         if target is not None and any(s.players[q].cash >= target for q in s.active_players()):
-            self._end("cash_target")
+            self._end(EndReason.CASH_TARGET)
         elif s.rules.round_limit is not None and s.round >= s.rules.round_limit:
-            self._end("round_limit")
+            self._end(EndReason.ROUND_LIMIT)
         elif s.round >= self.max_rounds:
-            self._end("round_cap")
+            self._end(EndReason.ROUND_CAP)
 
     @property
     def pot(self) -> int:
         """The Free Parking pot (``GameState.pot``)."""
         return self.state.pot
 
-    def _end(self, reason: str) -> None:
+    def _end(self, reason: EndReason) -> None:
         """End the game for ``reason`` (a :class:`GameResult` reason): the result, then ``game_end``."""
         s = self.state
         active = s.active_players()
@@ -439,7 +440,7 @@ class Game:
             # (the winner, when one is left), at the start of a turn.
             n = len(s.players)
             s.to_move = next((s.to_move + k) % n for k in range(1, n + 1) if not s.players[(s.to_move + k) % n].bankrupt)
-            s.phase = "start"
+            s.phase = Phase.START
             s.doubles_rolled = 0
         worths = {s.players[i].name: s.net_worth(i) for i in range(len(s.players))}
         if reason in ROUND_ENDS:
@@ -458,9 +459,9 @@ class Game:
             net_worths=worths,
             bankrupt_order=tuple(self.bankrupt_order),
         )
-        self._emit("game_end", winner, reason=reason)
+        self._emit(EventKind.GAME_END, winner, reason=reason)
 
-    def _emit(self, kind: str, player: int | None = None, **data: Any) -> None:
+    def _emit(self, kind: EventKind, player: int | None = None, **data: Any) -> None:
         """Tell every agent, then every observer, what happened (an :class:`engine.rules.actions.Event`)."""
         event = Event(kind, player, data)
         for agent in self.agents:

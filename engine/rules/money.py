@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
-from engine.rules.actions import Build, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.rules.actions import Build, EndReason, EventKind, Mortgage, ProposeTrade, SellBuilding, Unmortgage
 from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Phase
 from models.errors import IllegalActionError
 from models.state import BANK
@@ -71,7 +71,7 @@ def cash(game: Game, frm: int | None, to: int | None, amount: int, why: str, *, 
         s.pot += amount
     elif s.bank_cash is not None:
         s.bank_cash += amount
-    game._emit("cash", frm if frm is not None else to, frm=frm, to=to, amount=amount, why=why)
+    game._emit(EventKind.CASH, frm if frm is not None else to, frm=frm, to=to, amount=amount, why=why)
 
 
 def pay(game: Game, p: int, amount: int, creditor: int | None, why: str, *, pot: bool = False) -> bool:
@@ -287,12 +287,12 @@ def bankrupt(game: Game, p: int, debts: list[tuple[int | None, int]]) -> None:
     pl.jail_turns = 0
     game.bankrupt_order.append(pl.name)
     creditor = debts[0][0] if single else None
-    game._emit("bankrupt", p, creditor=creditor, properties=tuple(props))
+    game._emit(EventKind.BANKRUPT, p, creditor=creditor, properties=tuple(props))
     if len(s.active_players()) <= 1:
         if single:
             assert creditor is not None
             game._settle_forced_lifts(creditor, props)
-        game._end("bankruptcy")
+        game._end(EndReason.BANKRUPTCY)
         return
     if single:
         assert creditor is not None
@@ -330,7 +330,7 @@ def settle_forced_lifts(game: Game, c: int, props: list[int]) -> None:
         value = s.mortgage_value(sq)
         if s.liquidation_value(c) >= value and game._pay(c, value, None, "mortgage lifted (buildings in the group)"):
             s.mortgaged[sq] = False
-            game._emit("unmortgage", c, square=sq)
+            game._emit(EventKind.UNMORTGAGE, c, square=sq)
 
 
 def receive_mortgaged(game: Game, c: int, sq: int) -> bool:
@@ -368,9 +368,9 @@ def receive_mortgaged(game: Game, c: int, sq: int) -> bool:
         if not game._pay(c, value, None, "mortgage lifted (buildings in the group)"):
             return False
         s.mortgaged[sq] = False
-        game._emit("unmortgage", c, square=sq)
+        game._emit(EventKind.UNMORTGAGE, c, square=sq)
     elif lift and s.players[c].cash >= value and s.owner[sq] == c:
         game._cash(c, None, value, "mortgage lifted")
         s.mortgaged[sq] = False
-        game._emit("unmortgage", c, square=sq)
+        game._emit(EventKind.UNMORTGAGE, c, square=sq)
     return True

@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from models.errors import IllegalActionError
+from models.state import Phase
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -46,7 +48,7 @@ def roll(game: Game, p: int, why: str = "move") -> tuple[tuple[int, ...], bool]:
     """
     dice = game.stream.roll(game.state.rules.dice)
     doubles = len(dice) >= 2 and all(d == dice[0] for d in dice)
-    game._emit("roll", p, dice=dice, doubles=doubles, why=why)
+    game._emit(EventKind.ROLL, p, dice=dice, doubles=doubles, why=why)
     return dice, doubles
 
 
@@ -67,7 +69,7 @@ def roll_and_move(game: Game, p: int) -> bool:
     """
     s = game.state
     dice, doubles = game._roll(p)
-    s.phase = "rolled"
+    s.phase = Phase.ROLLED
     rules = s.rules
     if doubles:
         run = 1
@@ -76,7 +78,7 @@ def roll_and_move(game: Game, p: int) -> bool:
             run = s.doubles_rolled
         if rules.doubles_to_jail and run >= rules.doubles_to_jail:
             game._send_to_jail(p, "third double" if rules.doubles_to_jail == 3 else f"double number {run}")
-            game._emit("roll_end", p, position=s.players[p].position, in_jail=True)
+            game._emit(EventKind.ROLL_END, p, position=s.players[p].position, in_jail=True)
             game._act(p)
             return False
     else:
@@ -108,7 +110,7 @@ def after_roll(game: Game, p: int) -> bool:
         return False
     if pl.in_jail:
         s.doubles_rolled = 0
-    game._emit("roll_end", p, position=pl.position, in_jail=pl.in_jail)
+    game._emit(EventKind.ROLL_END, p, position=pl.position, in_jail=pl.in_jail)
     game._act(p)
     return s.doubles_rolled > 0 and not pl.in_jail and not pl.bankrupt
 
@@ -156,7 +158,7 @@ def jail_turn(game: Game, p: int) -> bool:
         return game._roll_and_move(p)
     if choice == "pay" and game.announced_rules is not None and not game.movement_only and pl.cash < fine:
         # The announced rules hid the fine (a novelty trial): the referee refuses, the player rolls.
-        game._emit("refused", p, action="pay", why=f"cannot pay the ${fine} fine")
+        game._emit(EventKind.REFUSED, p, action="pay", why=f"cannot pay the ${fine} fine")
         choice = "roll"
     if choice == "pay":
         if not game.movement_only and pl.cash < fine:
@@ -168,7 +170,7 @@ def jail_turn(game: Game, p: int) -> bool:
         raise IllegalActionError(f"unknown jail choice {choice!r}")
     rules = s.rules
     last = pl.jail_turns + 1 >= rules.max_jail_rolls
-    s.phase = "rolled"
+    s.phase = Phase.ROLLED
     s.doubles_rolled = 0
     if not rules.jail_doubles and not (last and rules.jail_release == "pay"):
         # Nothing to roll for: the player sits this turn out (and leaves free after the last).
@@ -212,7 +214,7 @@ def stay_in_jail(game: Game, p: int, last: bool) -> bool:
         game._leave_jail(p, "served")
     else:
         pl.jail_turns += 1
-    game._emit("roll_end", p, position=pl.position, in_jail=pl.in_jail)
+    game._emit(EventKind.ROLL_END, p, position=pl.position, in_jail=pl.in_jail)
     game._act(p)
     return False
 
@@ -233,7 +235,7 @@ def leave_jail(game: Game, p: int, how: str) -> None:
     pl = game.state.players[p]
     pl.in_jail = False
     pl.jail_turns = 0
-    game._emit("leave_jail", p, how=how)
+    game._emit(EventKind.LEAVE_JAIL, p, how=how)
 
 
 def send_to_jail(game: Game, p: int, why: str) -> None:
@@ -255,7 +257,7 @@ def send_to_jail(game: Game, p: int, why: str) -> None:
     pl.in_jail = True
     pl.jail_turns = 0
     s.doubles_rolled = 0
-    game._emit("jail", p, why=why)
+    game._emit(EventKind.JAIL, p, why=why)
 
 
 def move(game: Game, p: int, steps: int, why: str) -> None:
@@ -279,7 +281,7 @@ def move(game: Game, p: int, steps: int, why: str) -> None:
     start = pl.position
     pl.position = (start + steps) % n
     passed = steps > 0 and start + steps >= n
-    game._emit("move", p, frm=start, to=pl.position, passed_go=passed, why=why)
+    game._emit(EventKind.MOVE, p, frm=start, to=pl.position, passed_go=passed, why=why)
     if passed:
         game._cash(None, p, s.rules.go_salary, "Go salary")
         if pl.position == 0 and s.rules.go_landing_bonus:

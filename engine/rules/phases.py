@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
-from engine.rules.actions import Action, Build, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.rules.actions import Action, Build, EventKind, Mortgage, ProposeTrade, SellBuilding, Unmortgage
 from models.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -99,17 +99,17 @@ def apply(game: Game, p: int, action: Action) -> None:
     elif isinstance(action, SellBuilding):
         legal.require_legal(legal.why_not_sell_building(s, p, action.square))
         changes = game._sell_one(p, action.square)
-        game._emit("sell_building", p, square=action.square, levels=changes)
+        game._emit(EventKind.SELL_BUILDING, p, square=action.square, levels=changes)
     elif isinstance(action, Mortgage):
         legal.require_legal(legal.why_not_mortgage(s, p, action.square))
         s.mortgaged[action.square] = True
         game._cash(None, p, s.mortgage_value(action.square), "mortgage")
-        game._emit("mortgage", p, square=action.square)
+        game._emit(EventKind.MORTGAGE, p, square=action.square)
     elif isinstance(action, Unmortgage):
         legal.require_legal(legal.why_not_unmortgage(s, p, action.square))
         game._cash(p, None, s.rules.unmortgage_cost(s.mortgage_value(action.square)), "mortgage lifted")
         s.mortgaged[action.square] = False
-        game._emit("unmortgage", p, square=action.square)
+        game._emit(EventKind.UNMORTGAGE, p, square=action.square)
     elif isinstance(action, ProposeTrade):
         game.propose_trade(p, action.trade)
     else:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from models.board import PROPERTY_TYPES, Card
 from models.state import BANK
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -80,7 +81,7 @@ def collect_pot(game: Game, p: int) -> None:
     if s.pot:
         amount, s.pot = s.pot, 0
         s.players[p].cash += amount
-        game._emit("cash", p, frm=None, to=p, amount=amount, why="Free Parking pot")
+        game._emit(EventKind.CASH, p, frm=None, to=p, amount=amount, why="Free Parking pot")
     seed = s.rules.free_parking_seed
     if s.bank_cash is not None:
         seed = min(seed, s.bank_cash)

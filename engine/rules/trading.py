@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from engine.rules import legal
 from models.errors import InvalidTradeError
 from models.trade import Trade
+from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -71,7 +72,7 @@ def propose_trade(game: Game, p: int, trade: Trade) -> bool:
     for other in trade.participants():
         q = idx[other]
         if q != p and not game.agents[q].accept_trade(game.views[q], trade):
-            game._emit("trade", p, trade=trade, accepted=False, refused_by=q)
+            game._emit(EventKind.TRADE, p, trade=trade, accepted=False, refused_by=q)
             return False
     lift: dict[str, bool] = {}
     for t in trade.transfers:
@@ -90,11 +91,11 @@ def propose_trade(game: Game, p: int, trade: Trade) -> bool:
             for _ in range(t.jail_cards):
                 game.held_cards[taker].append(game.held_cards[giver].pop())
         if t.cash:
-            game._emit("cash", idx[t.frm], frm=idx[t.frm], to=idx[t.to], amount=t.cash, why="trade")
+            game._emit(EventKind.CASH, idx[t.frm], frm=idx[t.frm], to=idx[t.to], amount=t.cash, why="trade")
     for who, amount in due.items():
         if amount and s.bank_cash is not None:
             s.bank_cash += amount
         if amount:  # a $0 charge (mortgage_interest 0, nothing lifted) is no payment and no event
-            game._emit("cash", idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
-    game._emit("trade", p, trade=trade, accepted=True, lifted=tuple(lift))
+            game._emit(EventKind.CASH, idx[who], frm=idx[who], to=None, amount=amount, why="mortgaged property received")
+    game._emit(EventKind.TRADE, p, trade=trade, accepted=True, lifted=tuple(lift))
     return True

@@ -87,7 +87,7 @@ from engine.sim.rollout_policy import PolicyAgent, PolicyLike, seat_policies
 from engine.sim.rollout_tables import DECK_NAMES, Tables, encode
 from engine.rules.seeding import SeedLike
 from engine.rules.streams import CounterStream, stream_keys
-from models.state import GameState
+from models.state import GameState, Phase
 from models.errors import InvalidArgumentError
 
 DEFAULT_BATCH = 16384
@@ -478,7 +478,7 @@ def _reference_row(game: Game, layout: TraceLayout, rolls: list[int], stream: Co
     s = game.state
     res = game.result
     row = [len(rolls)] + (rolls + [-1] * _kernel.TRACE_ROLLS)[: _kernel.TRACE_ROLLS]
-    row += [s.to_move, s.round, int(s.phase != "start"), s.doubles_rolled, stream.dice_thrown, int(game.over)]
+    row += [s.to_move, s.round, int(s.phase != Phase.START), s.doubles_rolled, stream.dice_thrown, int(game.over)]
     if res is None:
         row += [-1, -1]
     else:

@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.sim import _kernel as k
 from engine.sim.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
-from models.state import GameState
+from models.state import GameState, Phase
 from models.errors import InvalidStateError
 
 _KINDS = {
@@ -177,7 +177,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     m[k.TB] = state.hotels_on_board()
     m[k.TO_MOVE] = state.to_move
     m[k.ROUND] = state.round
-    m[k.PHASE] = int(state.phase != "start")
+    m[k.PHASE] = int(state.phase != Phase.START)
     m[k.DBL] = state.doubles_rolled
     m[k.WINNER] = -1
     m[k.MAXR] = max_rounds

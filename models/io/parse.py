@@ -62,7 +62,7 @@ from models.rules import (
     InvalidRulesError,
     Rules,
 )
-from models.state import PHASES, GameState, PlayerState
+from models.state import PHASES, GameState, Phase, PlayerState
 
 _TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled", "pot", "bank_cash")
 _V2_TOP_KEYS = ("pot", "bank_cash")
@@ -135,7 +135,7 @@ def parse_state(doc: Any) -> GameState:
     _parse_properties(obj.get("properties", {}), state, names)
     state.to_move = _parse_to_move(obj, players, names)
     state.round = expect_int(obj.get("round", 0), "round", 0, MAX_ROUND)
-    state.phase = expect_str(obj.get("phase", "start"), "phase", PHASES)
+    state.phase = Phase(expect_str(obj.get("phase", "start"), "phase", PHASES))
     state.doubles_rolled = expect_int(obj.get("doubles_rolled", 0), "doubles_rolled", 0, MAX_DOUBLES)
     state.pot = expect_int(obj.get("pot", rules.free_parking_seed), "pot", 0, MAX_CASH)
     if "bank_cash" in obj:

@@ -29,7 +29,7 @@ from models.io.json_text import PathLike, read_document
 from models.io.parse import parse_state
 from models.io.validate import check_shape, describe_level, jail_cards_in_decks, property_field, validate_state
 from models.limits import MAX_CASH, MAX_INT
-from models.state import BANK, GameState
+from models.state import BANK, GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,10 +437,10 @@ def _repair_turn(state: GameState, repairs: list[Repair]) -> None:
             what += f" (round {state.round} -> {state.round + 1})"
             state.round += 1
         repairs.append(Repair("to_move", "to_move", what))
-        state.to_move, state.phase, state.doubles_rolled = nxt, "start", 0
+        state.to_move, state.phase, state.doubles_rolled = nxt, Phase.START, 0
     rules = state.rules
-    if state.phase == "start" or not rules.doubles_again:
-        most, why = 0, "phase is 'start'" if state.phase == "start" else "rules.doubles_again is off"
+    if state.phase == Phase.START or not rules.doubles_again:
+        most, why = 0, "phase is 'start'" if state.phase == Phase.START else "rules.doubles_again is off"
     elif rules.doubles_to_jail:
         most, why = rules.doubles_to_jail - 1, f"rules.doubles_to_jail is {rules.doubles_to_jail}"
     else:

@@ -23,7 +23,7 @@ from models.board import HOTEL, Board
 from models.checks import expect_int, expect_str, key_path
 from models.errors import InvalidStateError
 from models.io.format import MAX_DOUBLES, MAX_PLAYERS, MIN_PLAYERS
-from models.state import BANK, PHASES, GameState
+from models.state import BANK, PHASES, GameState, Phase
 
 
 def validate_state(state: GameState) -> None:
@@ -334,7 +334,7 @@ def _check_turn(state: GameState) -> None:
         raise InvalidStateError("bank_cash", f"must be {need}")
     if state.bank_cash is not None:
         expect_int(state.bank_cash, "bank_cash", 0)
-    if state.phase == "start" and state.doubles_rolled:
+    if state.phase == Phase.START and state.doubles_rolled:
         raise InvalidStateError(
             "doubles_rolled", f"{state.doubles_rolled}, but phase is 'start' (doubles are counted after a roll)"
         )

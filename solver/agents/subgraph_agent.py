@@ -215,7 +215,7 @@ from solver.trades.rescore import (
     trade_after,
 )
 from solver.trades.selection import gains_beyond_noise, qualifies, rank_key
-from solver.trades.space import Candidate, TradeSettings, TradeSpace
+from solver.trades.space import Candidate, TradeKind, TradeSettings, TradeSpace
 
 PLAN_CACHE_BYTES = 64 * 2**20
 """The funded plan's frontier cache is cleared before it grows past 64 MB (a late-game frontier
@@ -665,7 +665,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _may_haggle(self, cand: Candidate) -> bool:
         """Whether a refused structure like ``cand`` may come back at a better price: ``haggle`` on,
         and a bilateral trade priced for play (the price :meth:`_offer` can raise)."""
-        return bool(self.haggle) and self.price == "play" and cand.kind == "bilateral"
+        return bool(self.haggle) and self.price == "play" and cand.kind == TradeKind.BILATERAL
 
     def _cash_bucket(self, cash: int) -> int:
         """The cash part of the search key: ``cash // cash_step`` (``cash_key="linear"``), or with
@@ -714,7 +714,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         key = trade_key(trade)
         floor = self._refused_at.get(key) if self.haggle and self._refused_now(key) else None
         gains = dict(r.win_delta)
-        if self.price == "play" and r.candidate.kind == "bilateral":
+        if self.price == "play" and r.candidate.kind == TradeKind.BILATERAL:
             a, b = (state.players[i].name for i in r.candidate.players)
             now = trade.net_cash(b)
             q = state.player_index(b)
@@ -813,9 +813,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 explain=False,
                 relaxed=relaxed,
             )
-            cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == "bilateral")]
+            cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == TradeKind.BILATERAL)]
             if cycles:
-                cands = [c for c in cands if c.kind == "cycle3"]
+                cands = [c for c in cands if c.kind == TradeKind.CYCLE3]
         cands += [c for c in extra or () if c not in cands]
         if not cands:
             return []

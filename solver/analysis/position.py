@@ -42,17 +42,36 @@ from engine.chains import dice as dice_math
 from engine.chains.ept import state_ept
 from engine.chains.markov import PositionChain, chain_for, columns
 from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
-from models.state import GameState
+from models.names import Name
+from models.state import BANK, GameState
 from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
 from models.errors import InvalidTradeError
 
-GROWING, CAPPED, LOSING = "GROWING", "CAPPED", "LOSING"
+class Verdict(Name):
+    """The state of a position (:attr:`Position.verdict`); the values are what ``solve`` and
+    ``analyze`` print and write.
+
+    Examples
+    --------
+    >>> Verdict.GROWING == "GROWING", [str(v) for v in Verdict]
+    (True, ['GROWING', 'CAPPED', 'LOSING'])
+    """
+
+    GROWING = "GROWING"
+    """A building returns at least ``roi_threshold`` of its cost in rent per round."""
+    CAPPED = "CAPPED"
+    """No building is worth its cost (or none can be built), and the position is not losing."""
+    LOSING = "LOSING"
+    """The net cash flow is negative and the 20-turn ruin above ``ruin_threshold``."""
+
+
+GROWING, CAPPED, LOSING = Verdict.GROWING, Verdict.CAPPED, Verdict.LOSING
 
 
 @dataclass(frozen=True)
 class Position:
     player: str
-    verdict: str
+    verdict: Verdict
     build_roi: float
     ceiling: float
     current_rent: float
@@ -170,7 +189,7 @@ def property_value(state: GameState, player: int, square: int, base: float | Non
     here = frontier_value(state, player, **kwargs) if base is None else base
     other = state.copy()
     if state.owner[square] == player:
-        other.owner[square] = -1
+        other.owner[square] = BANK
         other.mortgaged[square] = False
         return here - frontier_value(other, player, **kwargs)
     other.owner[square] = player

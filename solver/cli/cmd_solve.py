@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if state.players[player].bankrupt:
         raise UsageError(f"--player: {state.players[player].name} is bankrupt")
     from solver.decide import DecideSettings
+    from solver.trades.selection import Mode
 
     d = decide(
         state,
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         budget_s=args.budget,
         rollouts=args.rollouts,
         seed=args.seed,
-        settings=DecideSettings(mode=args.mode),
+        settings=DecideSettings(mode=Mode(args.mode)),
         threads=args.threads,
     )
     doc = d.to_dict(state)

@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.rules.game import Game
 from models.board import HOTEL
-from models.state import BANK
+from models.state import BANK, Phase
 from solver.rl.engine_thread import DECISION_KINDS, Request
 
 __all__ = ["MONEY_SCALE", "ObservationEncoder", "ObservationLayout"]
@@ -194,7 +194,7 @@ class ObservationEncoder:
         rows[:, n + 1] = np.asarray(s.mortgaged, dtype=np.float32)[self._props]
         g = lay.globals.start
         obs[g : g + 6] = (
-            s.phase == "rolled",
+            s.phase == Phase.ROLLED,
             s.doubles_rolled,
             min(1.0, s.round / self.max_rounds),
             min(1.0, game.turns / self.max_turns) if self.max_turns else 0.0,

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from solver.trades.rules import RULES, Evaluation, evaluate, undominated
-from solver.trades.space import Candidate, TradeSpace, with_cash
+from solver.trades.space import Candidate, TradeKind, TradeSpace, with_cash
 from solver.trades.values import ValueFn
 
 
@@ -41,7 +41,7 @@ def bilateral_candidates(space: TradeSpace) -> Iterator[Candidate]:
                 for give in space.offers(group):
                     moves = [(sq, q, p) for sq in take] + [(sq, p, q) for sq in give]
                     for cash in grid:
-                        yield with_cash("bilateral", (p, q), moves, [(q, cash)])
+                        yield with_cash(TradeKind.BILATERAL, (p, q), moves, [(q, cash)])
 
 
 def cycle_candidates(space: TradeSpace) -> Iterator[Candidate]:
@@ -57,7 +57,7 @@ def cycle_candidates(space: TradeSpace) -> Iterator[Candidate]:
         for x, y, z in itertools.product(_subsets(ab, 1, hi), _subsets(bc, 1, hi), _subsets(ca, 1, hi)):
             moves = [(sq, a, b) for sq in x] + [(sq, b, c) for sq in y] + [(sq, c, a) for sq in z]
             for pay_b, pay_c in itertools.product(grid, grid):
-                yield with_cash("cycle3", (a, b, c), moves, [(b, pay_b), (c, pay_c)])
+                yield with_cash(TradeKind.CYCLE3, (a, b, c), moves, [(b, pay_b), (c, pay_c)])
 
 
 @dataclass

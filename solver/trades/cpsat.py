@@ -69,6 +69,7 @@ from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel
 from solver.trades.space import (
     Candidate,
+    TradeKind,
     TradeSettings,
     TradeSpace,
     with_cash,
@@ -175,10 +176,10 @@ class TradeList:
 # ---------------------------------------------------------------------------
 @dataclass
 class _Vars:
-    structure: dict[tuple[str, tuple[int, ...]], Any] = field(default_factory=dict)
-    moves: dict[tuple[tuple[str, tuple[int, ...]], int, int, int], Any] = field(default_factory=dict)
+    structure: dict[tuple[TradeKind, tuple[int, ...]], Any] = field(default_factory=dict)
+    moves: dict[tuple[tuple[TradeKind, tuple[int, ...]], int, int, int], Any] = field(default_factory=dict)
     targets: dict[tuple[int, str], Any] = field(default_factory=dict)
-    cash: dict[tuple[tuple[str, tuple[int, ...]], int], Any] = field(default_factory=dict)
+    cash: dict[tuple[tuple[TradeKind, tuple[int, ...]], int], Any] = field(default_factory=dict)
     part: dict[int, Any] = field(default_factory=dict)
     onehot: dict[tuple[int, str], dict[int, Any]] = field(default_factory=dict)
     completes: dict[int, Any] = field(default_factory=dict)
@@ -239,13 +240,13 @@ class TradeModel:
             self._objective()
 
     # -- structures and moves ------------------------------------------------
-    def _move(self, key: tuple[str, tuple[int, ...]], sq: int, a: int, b: int) -> Any:
+    def _move(self, key: tuple[TradeKind, tuple[int, ...]], sq: int, a: int, b: int) -> Any:
         lit = self.model.new_bool_var(f"m_{key[0]}_{'_'.join(map(str, key[1]))}_{sq}_{a}_{b}")
         self.v.moves[(key, sq, a, b)] = lit
         self.model.add_implication(lit, self.v.structure[key])
         return lit
 
-    def _cash_var(self, key: tuple[str, tuple[int, ...]], partner: int, grid: Sequence[int]) -> None:
+    def _cash_var(self, key: tuple[TradeKind, tuple[int, ...]], partner: int, grid: Sequence[int]) -> None:
         var = self.model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(set(grid) | {0})), f"c_{key[1]}_{partner}")
         self.model.add(var == 0).only_enforce_if(self.v.structure[key].Not())
         self.v.cash[(key, partner)] = var
@@ -258,7 +259,7 @@ class TradeModel:
                 groups = {g: h[q] for g, h in sp.needed[p].items() if q in h}
                 if not groups:
                     continue
-                key: tuple[str, tuple[int, ...]] = ("bilateral", (p, q))
+                key: tuple[TradeKind, tuple[int, ...]] = (TradeKind.BILATERAL, (p, q))
                 s = self.v.structure[key] = m.new_bool_var(f"s_bilateral_{q}")
                 zs = []
                 for g, pieces in sorted(groups.items()):
@@ -283,7 +284,7 @@ class TradeModel:
                 arcs = [(a, b, sp.needed_from(b, a)), (b, c, sp.needed_from(c, b)), (c, a, sp.needed_from(a, c))]
                 if not all(pieces for *_, pieces in arcs):
                     continue
-                key = ("cycle3", (a, b, c))
+                key = (TradeKind.CYCLE3, (a, b, c))
                 s = self.v.structure[key] = m.new_bool_var(f"s_cycle_{b}_{c}")
                 for x, y, pieces in arcs:
                     lits = [self._move(key, sq, x, y) for sq in pieces]

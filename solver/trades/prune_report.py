@@ -49,7 +49,7 @@ from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.errors import ExtraNotInstalledError, InvalidArgumentError
 from models.files import atomic_write
-from models.state import GameState
+from models.state import GameState, Phase
 from solver.analysis.reserve import cash_reserve
 from solver.trades.candidates import run_funnel
 from solver.trades.rules import RULES
@@ -237,7 +237,7 @@ def sample_game_states(
         last = -1
         while not game.over and len(out) < max_states:
             s = game.state
-            if s.phase == "start" and s.round != last:
+            if s.phase == Phase.START and s.round != last:
                 last = s.round
                 if s.round > 0 and s.round % every == 0:
                     out.append((f"game {i} round {s.round}", s.copy()))

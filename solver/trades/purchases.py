@@ -62,7 +62,7 @@ from __future__ import annotations
 from collections import Counter
 
 from models.state import BANK, GameState
-from solver.trades.space import Candidate, with_cash
+from solver.trades.space import Candidate, TradeKind, with_cash
 
 DENY = 3
 """Denial purchases the agent (``subgraph``'s ``deny``) and ``solve --mode best`` consider per search."""
@@ -87,7 +87,7 @@ def _purchase(state: GameState, proposer: int, square: int, reserve: int) -> Can
     price = state.board.squares[square].price
     if state.players[q].bankrupt or state.players[proposer].cash - price < reserve:
         return None
-    return with_cash("bilateral", (proposer, q), [(square, q, proposer)], [(q, price)])
+    return with_cash(TradeKind.BILATERAL, (proposer, q), [(square, q, proposer)], [(q, price)])
 
 
 def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:

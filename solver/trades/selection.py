@@ -25,9 +25,26 @@ from collections.abc import Sequence
 
 from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta
 from models.errors import UnknownNameError
+from models.names import Name
 from solver.trades.rescore import Rescored, beyond_noise
 
-MODES = ("fair", "best")
+
+class Mode(Name):
+    """How ``solve`` and the agent choose among re-scored trades (:func:`qualifies`).
+
+    Examples
+    --------
+    >>> Mode("best") is Mode.BEST, Mode.FAIR == "fair"
+    (True, True)
+    """
+
+    FAIR = "fair"
+    """Advice both sides should accept: the Nash zone and the third-party (balance) check."""
+    BEST = "best"
+    """What the agent plays: the proposer gains beyond the noise and no one becomes a leader."""
+
+
+MODES = tuple(m.value for m in Mode)
 
 
 def gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: float) -> bool:
@@ -102,9 +119,9 @@ def qualifies(
     >>> [round(x, 4) for x in rank_key(r, base, "Ann")]
     [-0.1437, -821.375]
     """
-    if mode == "fair":
+    if mode == Mode.FAIR:
         return r.nash_zone and r.balanced
-    if mode != "best":
+    if mode != Mode.BEST:
         raise UnknownNameError(f"mode must be one of {MODES}, got {mode!r}")
     if r.after is None:
         return False
@@ -130,4 +147,4 @@ def rank_key(r: Rescored, base: RolloutResult, proposer: str) -> tuple[float, fl
     return (r.risk_adjusted_ev, worth)
 
 
-__all__ = ["MODES", "gains_beyond_noise", "qualifies", "rank_key"]
+__all__ = ["MODES", "Mode", "gains_beyond_noise", "qualifies", "rank_key"]

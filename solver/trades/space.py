@@ -35,6 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from models.names import Name
 from models.state import BANK, GameState
 from models.trade import Trade, Transfer, apply_moves
 from solver.analysis.subgraph import analyze
@@ -99,6 +100,22 @@ class TradeSettings:
     objective: str = "balanced"
 
 
+class TradeKind(Name):
+    """The shapes of a trade the search builds (:attr:`Candidate.kind`, the ``kind`` of the
+    JSON outputs).
+
+    Examples
+    --------
+    >>> TradeKind.BILATERAL == "bilateral", [str(k) for k in TradeKind]
+    (True, ['bilateral', 'cycle3'])
+    """
+
+    BILATERAL = "bilateral"
+    """Two players swap lots, with cash either way."""
+    CYCLE3 = "cycle3"
+    """Three players, each giving the next a lot: ``P -> B -> C -> P``, with cash."""
+
+
 @dataclass(frozen=True, order=True)
 class Candidate:
     """One trade of the space, by player and square indices (ordered: the search's tie-break).
@@ -126,13 +143,13 @@ class Candidate:
      {'from': 'Bob', 'to': 'Ann', 'properties': [], 'cash': 50, 'jail_cards': 0}]
     """
 
-    kind: str
+    kind: TradeKind
     players: tuple[int, ...]
     moves: tuple[tuple[int, int, int], ...]
     cash: tuple[tuple[int, int, int], ...] = ()
 
     @property
-    def structure(self) -> tuple[str, tuple[int, ...]]:
+    def structure(self) -> tuple[TradeKind, tuple[int, ...]]:
         """``(kind, players)``: what rule 5 compares within."""
         return (self.kind, self.players)
 
@@ -156,7 +173,7 @@ class Candidate:
         return Trade(tuple(Transfer(names[a], names[b], tuple(p), c) for (a, b), (p, c) in sorted(legs.items())))
 
 
-def with_cash(kind: str, players: tuple[int, ...], moves: Sequence[tuple[int, int, int]], pays: Sequence[tuple[int, int]]) -> Candidate:
+def with_cash(kind: TradeKind, players: tuple[int, ...], moves: Sequence[tuple[int, int, int]], pays: Sequence[tuple[int, int]]) -> Candidate:
     """A candidate where the proposer ``players[0]`` pays ``amount`` to each ``(partner, amount)``.
 
     Parameters
