@@ -18,19 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from engine.rules.game import Game
 from engine.chains.markov import chain_for
+from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.state import GameState
+from solver.agents.strategic import StrategicTradeAgent
 from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades.candidates import bilateral_candidates, cycle_candidates
 from solver.trades.rescore import RescoreSettings, baseline, rescore_one
 from solver.trades.rules import new_completions
 from solver.trades.space import Candidate, TradeSettings, TradeSpace, after_state
-from solver.trades.values import linear_values
 from solver.trades.value_model import context
+from solver.trades.values import linear_values
 
 ROUNDS = (4, 40)
 

@@ -39,12 +39,12 @@ from heuristic_vs_solver import (
 )
 
 from engine.chains.markov import PositionChain
-from engine.sim.rollout import paired_delta, simulate
-from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
-from engine.tournament import wilson
 from engine.rules.view import GameView
+from engine.sim.rollout import paired_delta, simulate
+from engine.tournament import wilson
 from models.state import GameState
 from models.trade import Trade
+from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
 from solver.analysis.reserve import reserves
 from solver.decide import TRADE, decide
 from solver.trades.candidates import bilateral_candidates

@@ -45,10 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.files import atomic_write
 from models.state import GameState
+from solver.agents.strategic import StrategicTradeAgent
 from solver.bidding.auction import AuctionEvaluator
 from solver.bidding.contest import contest_bid
 

@@ -38,9 +38,9 @@ import time
 
 import numpy as np
 
-from engine.rules.game import Game
 from engine.chains.landing import JailPolicyAgent, RollLandings
 from engine.chains.markov import PositionChain, columns
+from engine.rules.game import Game
 from engine.rules.streams import SeededStream
 from models.board import standard_board
 from models.rules import PRESETS, preset

@@ -20,7 +20,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.chains.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
+from engine.chains.bankruptcy import (
+    SEED004_SAMPLE_NET,
+    build_chain,
+    eventual_ruin,
+    ruin_pmf,
+)
 from engine.chains.markov import PositionChain
 from engine.chains.state_risk import state_ruin_pmf
 from models.board import standard_board

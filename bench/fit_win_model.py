@@ -39,14 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import peak_rss_mb, run  # noqa: E402
 
-from engine.sim import win_model as wm  # noqa: E402
 from engine.rules.actions import Event  # noqa: E402
 from engine.rules.game import Game  # noqa: E402
 from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
-from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
 from engine.rules.streams import SeededStream  # noqa: E402
+from engine.sim import win_model as wm  # noqa: E402
 from models.files import atomic_write  # noqa: E402
 from models.state import GameState  # noqa: E402
+from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
 
 MAX_ROUNDS = 1000
 EVERY = 5

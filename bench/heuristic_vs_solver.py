@@ -43,15 +43,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.rules.game import Game
 from engine.chains.markov import PositionChain
+from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
 from engine.rules.streams import SeededStream
-from engine.tournament import wilson
 from engine.rules.view import GameView
+from engine.tournament import wilson
 from models.state import GameState
 from models.trade import Trade
+from solver.agents.strategic import StrategicTradeAgent, exact_landings_per_turn
 from solver.decide import TRADE, decide
 from solver.trades.rescore import RescoreSettings, baseline, rescore_one
 from solver.trades.space import Candidate

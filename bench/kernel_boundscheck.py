@@ -38,9 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from kernel_compare import _play, configurations
 
-        from engine.sim import _kernel
-
-        from engine.sim import rollout_tables
+        from engine.sim import _kernel, rollout_tables
 
         t = time.perf_counter()
         configs = 0

@@ -45,8 +45,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
 from engine.rules.streams import stream_keys  # noqa: E402
+from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
 from models.io import load_state  # noqa: E402
 from models.rules import PRESETS  # noqa: E402
 from models.state import GameState  # noqa: E402

@@ -31,8 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.novelty import catalogue as catalogue
 from models.files import atomic_write
+from solver.novelty import catalogue as catalogue
 from solver.novelty.trial import TrialSpec, run_trials, summarize
 
 

@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from engine.rules.game import Game
+from engine.rules.streams import CounterStream, stream_keys
 from engine.sim.rollout import simulate
 from engine.sim.rollout_policy import PolicyAgent, RolloutPolicy
-from engine.rules.streams import CounterStream, stream_keys
 from engine.tournament import wilson
 from models.io import load_state
 from models.state import GameState

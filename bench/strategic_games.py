@@ -24,9 +24,9 @@ from _runner import peak_rss_mb, run, wilson  # noqa: E402
 from engine.rules.actions import Event  # noqa: E402
 from engine.rules.game import Game  # noqa: E402
 from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
-from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
 from engine.rules.streams import SeededStream  # noqa: E402
 from models.state import GameState  # noqa: E402
+from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
 
 SEATS = ("P1", "P2", "P3", "P4")
 MAX_ROUNDS = 1000

@@ -28,13 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.rules.game import Game
 from engine.chains.markov import chain_for
+from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
+from solver.agents.strategic import StrategicTradeAgent
 from solver.trades.cpsat import Limits, generate_trades
 
 ROOT = Path(__file__).resolve().parents[1]

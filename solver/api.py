@@ -31,7 +31,7 @@ from models.errors import MonopolyError
 from models.io import load_state
 from models.state import GameState
 from solver import jsonsafe
-from solver.decide import Decision, DecideSettings, decide
+from solver.decide import DecideSettings, Decision, decide
 from solver.trades.selection import MODES, Mode
 
 __all__ = ["SolveError", "SolveResult", "solve"]

@@ -63,6 +63,7 @@ from typing import Any
 
 from engine.chains.markov import PositionChain, chain_for
 from engine.sim.rollout import RolloutResult, default_threads, paired_delta, simulate
+from models.errors import BankruptPlayerError, InvalidArgumentError
 from models.names import Name
 from models.state import BANK, GameState
 from models.trade import Trade
@@ -89,7 +90,7 @@ from solver.trades.rescore import (
 from solver.trades.selection import MODES, Mode, qualifies, rank_key
 from solver.trades.space import TradeKind, TradeSettings, TradeSpace
 from solver.trades.values import FrontierValues
-from models.errors import BankruptPlayerError, InvalidArgumentError
+
 
 class ActionKind(Name):
     """What :func:`decide` advises (:attr:`Decision.action`); the values are what ``solve``

@@ -55,7 +55,17 @@ from solver import jsonsafe
 from solver.report.action import action_section
 from solver.report.board import board_svg, player_cards
 from solver.report.charts import funnel_section, risk_section, win_rows, win_section
-from solver.report.markup import ACTION_TITLES, GROUP_COLOURS, PLAYER_COLOURS, Z95, esc, group_colour, pct, plus_minus, signed
+from solver.report.markup import (
+    ACTION_TITLES,
+    GROUP_COLOURS,
+    PLAYER_COLOURS,
+    Z95,
+    esc,
+    group_colour,
+    pct,
+    plus_minus,
+    signed,
+)
 
 __all__ = [
     "GROUP_COLOURS",

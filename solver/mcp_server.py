@@ -26,15 +26,14 @@ import io
 import json
 import tempfile
 import threading
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+from models.errors import InvalidStateError, MonopolyError
+from models.io import load_state
 from solver import jsonsafe
 from solver.schemas import output_schema
-from models.errors import InvalidStateError
-from models.io import load_state
-from models.errors import MonopolyError
 
 __all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
 

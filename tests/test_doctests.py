@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import os
 import pkgutil
 from pathlib import Path
 

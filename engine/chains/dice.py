@@ -22,8 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from models.rules import DiceSpec
 from models.errors import InvalidArgumentError
+from models.rules import DiceSpec
 
 
 def face_pmf(dice: DiceSpec) -> np.ndarray:

@@ -39,10 +39,10 @@ from engine.rules.game import Game
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
 from models.board import Board, standard_board
+from models.errors import InvalidArgumentError
 from models.files import atomic_write
 from models.rules import Rules
 from models.state import GameState, Phase
-from models.errors import InvalidArgumentError
 
 
 class JailPolicyAgent(BaseAgent):

@@ -82,9 +82,9 @@ from engine.chains.markov import (
     turn_shape,
 )
 from models.board import Card
+from models.errors import BankruptPlayerError
 from models.rules import Rules
 from models.state import BANK, GameState
-from models.errors import BankruptPlayerError
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from models.names import Name
 from models.trade import Trade
 
+
 class EventKind(Name):
     """The kinds of :class:`Event` the reference engine emits; the values are the strings
     :data:`engine.rules.protocol.EVENT_KINDS` keys (an agent may compare ``event.kind`` with

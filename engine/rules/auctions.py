@@ -20,6 +20,7 @@ are bound as ``Game._offer`` and :meth:`engine.rules.game.Game.auction`
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
 from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:

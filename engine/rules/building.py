@@ -27,10 +27,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
+from engine.rules.actions import EventKind
 from engine.rules.auctions import second_price
 from models.board import HOTEL
 from models.errors import IllegalActionError
-from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engine.rules.actions import EventKind
 from engine.rules.streams import RandomStream
 from models.board import Card
 from models.errors import InvalidStateError
-from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game

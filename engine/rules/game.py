@@ -123,7 +123,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules import auctions, building, cards, money, movement, phases, squares, trading
+from engine.rules import (
+    auctions,
+    building,
+    cards,
+    money,
+    movement,
+    phases,
+    squares,
+    trading,
+)
 from engine.rules.actions import EndReason, Event, EventKind
 from engine.rules.cards import Deck
 from engine.rules.money import POT_REASONS

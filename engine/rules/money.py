@@ -23,7 +23,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
-from engine.rules.actions import Build, EndReason, EventKind, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.rules.actions import (
+    Build,
+    EndReason,
+    EventKind,
+    Mortgage,
+    ProposeTrade,
+    SellBuilding,
+    Unmortgage,
+)
 from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Phase
 from models.errors import IllegalActionError
 from models.state import BANK

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.rules.actions import EventKind
 from models.errors import IllegalActionError
 from models.state import Phase
-from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game

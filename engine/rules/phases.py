@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
-from engine.rules.actions import Action, Build, EventKind, Mortgage, ProposeTrade, SellBuilding, Unmortgage
+from engine.rules.actions import (
+    Action,
+    Build,
+    EventKind,
+    Mortgage,
+    ProposeTrade,
+    SellBuilding,
+    Unmortgage,
+)
 from models.errors import IllegalActionError
 
 if TYPE_CHECKING:

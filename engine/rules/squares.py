@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.rules.actions import EventKind
 from models.board import PROPERTY_TYPES, Card
 from models.state import BANK
-from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game

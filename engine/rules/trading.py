@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.rules import legal
+from engine.rules.actions import EventKind
 from models.errors import InvalidTradeError
 from models.trade import Trade
-from engine.rules.actions import EventKind
 
 if TYPE_CHECKING:
     from engine.rules.game import Game

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+
 from engine.sim import win_model as wm
 
 _jit: Any = njit(cache=True, nogil=True)

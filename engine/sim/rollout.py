@@ -79,16 +79,16 @@ from typing import Any
 
 import numpy as np
 
+from engine.rules.game import Game, Observer
+from engine.rules.seeding import SeedLike
+from engine.rules.streams import CounterStream, stream_keys
 from engine.sim import _kernel
 from engine.sim import win_model as wm
 from engine.sim._features_kernel import features
-from engine.rules.game import Game, Observer
 from engine.sim.rollout_policy import PolicyAgent, PolicyLike, seat_policies
 from engine.sim.rollout_tables import DECK_NAMES, Tables, encode
-from engine.rules.seeding import SeedLike
-from engine.rules.streams import CounterStream, stream_keys
-from models.state import GameState, Phase
 from models.errors import InvalidArgumentError
+from models.state import GameState, Phase
 
 DEFAULT_BATCH = 16384
 """Games per kernel call: output arrays are sized to this, not to the run."""

@@ -118,8 +118,8 @@ from engine.rules.agents import BaseAgent
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL
-from models.trade import Trade
 from models.errors import InvalidArgumentError
+from models.trade import Trade
 
 NON_STREET_GROUPS = ("railroad", "utility")
 

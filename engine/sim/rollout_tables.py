@@ -20,8 +20,8 @@ import numpy as np
 
 from engine.sim import _kernel as k
 from engine.sim.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
-from models.state import GameState, Phase
 from models.errors import InvalidStateError
+from models.state import GameState, Phase
 
 _KINDS = {
     "street": k.K_STREET,

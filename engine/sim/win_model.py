@@ -79,9 +79,9 @@ import numpy as np
 from engine.chains.ept import long_run_blocks, railroad_ept, street_ept, utility_ept
 from engine.chains.markov import PositionChain, chain_for
 from models.board import HOTEL, Board
+from models.errors import ComputationError, MonopolyError
 from models.rules import Rules
 from models.state import GameState
-from models.errors import ComputationError, MonopolyError
 
 FEATURES = ("worth_share", "income_share", "flow", "danger", "monopolies")
 SIGNS = (1, 1, 1, -1, 1)

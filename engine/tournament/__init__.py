@@ -37,7 +37,12 @@ Win rates come with 95% Wilson score intervals (E. B. Wilson, "Probable
 inference, the law of succession, and statistical inference", JASA 22, 1927).
 """
 
-from engine.tournament.backends import BACKENDS, BackendUnavailableError, UnknownBackendError, parallel_map
+from engine.tournament.backends import (
+    BACKENDS,
+    BackendUnavailableError,
+    UnknownBackendError,
+    parallel_map,
+)
 from engine.tournament.results import (
     MAX_GAME,
     RESULTS_FORMAT,

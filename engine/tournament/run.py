@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.rules.protocol import Agent
 from engine.rules.game import Game
+from engine.rules.protocol import Agent
 from engine.rules.seeding import SeedLike, game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream
 from engine.tournament.backends import check_backend, results

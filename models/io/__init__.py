@@ -62,7 +62,13 @@ True
 from models.io.format import FORMAT, FORMAT_V1, MAX_PLAYERS, MIN_PLAYERS
 from models.io.load import load_state, load_state_bytes
 from models.io.parse import parse_rules
-from models.io.repair import REPAIR_RULES, LenientLoad, Repair, load_state_lenient, repair_state
+from models.io.repair import (
+    REPAIR_RULES,
+    LenientLoad,
+    Repair,
+    load_state_lenient,
+    repair_state,
+)
 from models.io.schema import state_schema
 from models.io.validate import jail_cards_in_decks, validate_state
 from models.io.write import dumps_state, save_state, state_to_dict

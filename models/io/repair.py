@@ -27,7 +27,13 @@ from models.checks import key_path
 from models.io.format import MAX_DOUBLES, MAX_JAIL_TURNS
 from models.io.json_text import PathLike, read_document
 from models.io.parse import parse_state
-from models.io.validate import check_shape, describe_level, jail_cards_in_decks, property_field, validate_state
+from models.io.validate import (
+    check_shape,
+    describe_level,
+    jail_cards_in_decks,
+    property_field,
+    validate_state,
+)
 from models.limits import MAX_CASH, MAX_INT
 from models.state import BANK, GameState, Phase
 

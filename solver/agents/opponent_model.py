@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from models.errors import InvalidArgumentError
 from models.state import GameState
 from models.trade import Trade
-from models.errors import InvalidArgumentError
 
 FEATURES = ("intercept", "gain", "cash_k", "gets_set", "gives_set", "gives_only")
 PRIOR_MEAN = np.array([0.0, 40.0, 0.0, 0.0, 0.0, 0.0])

@@ -16,8 +16,8 @@ from typing import Any
 from engine.rules.agents import RandomAgent
 from engine.rules.protocol import Agent
 from engine.rules.seeding import SeedLike
-from solver.agents.strategic import StrategicTradeAgent
 from models.errors import UnknownNameError
+from solver.agents.strategic import StrategicTradeAgent
 
 AgentFactory = Callable[[SeedLike], Agent]
 

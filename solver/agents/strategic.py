@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from engine.chains.markov import chain_for, columns
 from engine.rules.actions import (
     Action,
     Build,
@@ -46,15 +47,14 @@ from engine.rules.actions import (
     Unmortgage,
 )
 from engine.rules.agents import BaseAgent, check_options
-from engine.chains.markov import chain_for, columns
 from engine.rules.seeding import SeedLike
-from solver.analysis.static_value import StaticValuation
 from engine.rules.view import GameView
 from models.board import HOTEL, Board
 from models.errors import InvalidTradeError
 from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
+from solver.analysis.static_value import StaticValuation
 
 
 class StrategicTradeAgent(BaseAgent):

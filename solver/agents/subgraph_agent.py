@@ -181,27 +181,26 @@ import math
 import time
 from typing import Any
 
+from engine.chains.markov import PositionChain, chain_for
 from engine.rules.actions import Action, Build, Event, Mortgage, Unmortgage
 from engine.rules.agents import check_options
 from engine.rules.legal import why_not_build
-from engine.chains.markov import PositionChain, chain_for
+from engine.rules.seeding import SeedLike
+from engine.rules.view import GameView
 from engine.sim.rollout import (
     SCORINGS,
     RolloutResult,
     simulate,
 )
 from engine.sim.rollout_policy import PolicyLike, RolloutPolicy
-from engine.rules.seeding import SeedLike
-from solver.agents.strategic import StrategicTradeAgent, trade_key
-from engine.rules.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
 from solver.agents.opponent_model import OpponentModels, TradeHabits, offer_features
+from solver.agents.strategic import StrategicTradeAgent, trade_key
 from solver.analysis.frontier import Frontier, build_frontier
-from solver.analysis.reserve import reserves
-from solver.analysis.reserve import cash_reserve
 from solver.analysis.funded_build import FundedPlan, RuinCurve, funded_plan, plan_budget
+from solver.analysis.reserve import cash_reserve, reserves
 from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash

@@ -102,10 +102,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from engine.rules import legal
-from engine.rules.actions import Action, Build, JailChoice, Mortgage, SellBuilding, Unmortgage
-from engine.rules.agents import BaseAgent, check_options
 from engine.chains.markov import PositionChain, chain_for
+from engine.rules import legal
+from engine.rules.actions import (
+    Action,
+    Build,
+    JailChoice,
+    Mortgage,
+    SellBuilding,
+    Unmortgage,
+)
+from engine.rules.agents import BaseAgent, check_options
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL, Board

@@ -63,9 +63,9 @@ import numpy as np
 from engine.chains.ept import state_ept
 from engine.chains.markov import PositionChain
 from engine.chains.state_risk import ruin_within_by_wealth
+from models.errors import BankruptPlayerError, InvalidArgumentError
 from models.state import GameState
 from solver.analysis.frontier import Frontier, Option, build_frontier
-from models.errors import BankruptPlayerError, InvalidArgumentError
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,11 @@ from engine.chains import dice as dice_math
 from engine.chains.ept import state_ept
 from engine.chains.markov import PositionChain, chain_for, columns
 from engine.chains.state_risk import expected_income, rent_vectors, state_ruin_pmf
+from models.errors import InvalidTradeError
 from models.names import Name
 from models.state import BANK, GameState
 from solver.analysis.frontier import Frontier, build_frontier, greedy_ranking
-from models.errors import InvalidTradeError
+
 
 class Verdict(Name):
     """The state of a position (:attr:`Position.verdict`); the values are what ``solve`` and

@@ -51,8 +51,8 @@ import numpy as np
 
 from engine.chains.markov import PositionChain, chain_for
 from engine.chains.state_risk import ruin_within_by_wealth
-from models.state import GameState
 from models.errors import BankruptPlayerError, InvalidArgumentError
+from models.state import GameState
 
 WIDEN_MARGIN = 1000
 """With the default ``max_cash``, a reserve above ``top - WIDEN_MARGIN`` is

@@ -34,8 +34,8 @@ import numpy as np
 
 from engine.chains.ept import player_landing_blocks, state_ept
 from engine.chains.markov import JailPolicy, PositionChain, chain_for
-from models.errors import InvalidArgumentError
 from engine.chains.state_risk import state_ruin_pmf
+from models.errors import InvalidArgumentError
 from models.state import BANK, GameState
 
 

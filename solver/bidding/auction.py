@@ -79,8 +79,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rules.legal import legal_mortgages
 from engine.chains.markov import PositionChain
+from engine.rules.legal import legal_mortgages
 from engine.sim.rollout import RolloutResult, paired_delta, paired_worth_delta, simulate
 from engine.sim.rollout_policy import RolloutPolicy
 from models.errors import MonopolyError

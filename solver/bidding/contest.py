@@ -156,10 +156,10 @@ from engine.sim.win_model import (
     tables_for,
     win_probabilities,
 )
+from models.errors import InvalidArgumentError
 from models.state import BANK, GameState
 from solver.analysis.reserve import cash_reserve, relative_reserve
 from solver.bidding.auction import liquidity_cap, resolve_lot
-from models.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     import networkx as nx

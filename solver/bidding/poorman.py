@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from models.errors import ComputationError
 from solver.bidding.graph import (
     POORMAN_ACCURACY,
     Game,
@@ -45,7 +46,6 @@ from solver.bidding.graph import (
     progress_choices,
 )
 from solver.bidding.richman import richman_float
-from models.errors import ComputationError
 
 __all__ = ["poorman_bids", "poorman_costs"]
 

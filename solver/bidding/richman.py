@@ -56,9 +56,9 @@ from fractions import Fraction
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
-from models.errors import ComputationError
 from scipy.optimize import linprog
 
+from models.errors import ComputationError
 from solver.bidding.graph import (
     BiddingGameError,
     Game,

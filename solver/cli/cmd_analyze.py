@@ -17,8 +17,14 @@ from typing import Any
 from models.files import atomic_write
 from models.state import GameState
 from solver import jsonsafe
+from solver.cli.common import (
+    UsageError,
+    add_rules_option,
+    player_arg,
+    read_state,
+    rules_line,
+)
 from solver.schemas import stamp
-from solver.cli.common import UsageError, add_rules_option, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:

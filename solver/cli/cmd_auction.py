@@ -11,8 +11,17 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
+from solver.cli.common import (
+    SEED,
+    UsageError,
+    add_rules_option,
+    float_in,
+    int_in,
+    player_arg,
+    read_state,
+    rules_line,
+)
 from solver.schemas import stamp
-from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state, rules_line
 
 METHODS = ("both", "game", "simulate")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from solver import jsonsafe
-from solver.schemas import stamp
 from solver.cli.common import UsageError
+from solver.schemas import stamp
 
 
 def add_parser(subparsers: Any) -> None:

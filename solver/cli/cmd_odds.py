@@ -10,8 +10,8 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.schemas import stamp
 from solver.cli.common import add_rules_option, read_state, rules_arg
+from solver.schemas import stamp
 
 
 def add_parser(subparsers: Any) -> None:

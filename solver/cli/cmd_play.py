@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_arg, rules_line
+from solver.cli.common import (
+    SEED,
+    UsageError,
+    add_rules_option,
+    int_in,
+    read_state,
+    rules_arg,
+    rules_line,
+)
 
 if TYPE_CHECKING:  # the engine is imported when a game is played, not when the CLI parses its arguments
     from engine.rules.actions import Event

@@ -9,8 +9,14 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
+from solver.cli.common import (
+    add_rules_option,
+    int_in,
+    player_arg,
+    read_state,
+    rules_line,
+)
 from solver.schemas import stamp
-from solver.cli.common import add_rules_option, int_in, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:

@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, float_in, int_in, player_arg, read_state
+from solver.cli.common import (
+    SEED,
+    UsageError,
+    add_rules_option,
+    float_in,
+    int_in,
+    player_arg,
+    read_state,
+)
 
 if TYPE_CHECKING:
     from models.rules import Rules

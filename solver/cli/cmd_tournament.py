@@ -44,7 +44,13 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tournament`` on the parsed ``args``: the exit status."""
-    from engine.tournament import BackendUnavailableError, ResumeError, read_rows, results_header, run_tournament
+    from engine.tournament import (
+        BackendUnavailableError,
+        ResumeError,
+        read_rows,
+        results_header,
+        run_tournament,
+    )
     from solver.agents.registry import parse_agents
 
     specs = parse_agents(args.agents)

@@ -12,8 +12,15 @@ from typing import Any
 
 from models.trade import Transfer
 from solver import jsonsafe
+from solver.cli.common import (
+    UsageError,
+    add_rules_option,
+    int_in,
+    player_arg,
+    read_state,
+    rules_line,
+)
 from solver.schemas import stamp
-from solver.cli.common import UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
 
 
 def add_parser(subparsers: Any) -> None:

@@ -50,8 +50,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``trial`` on the parsed ``args``: the exit status."""
-    from solver.novelty import catalogue as catalogue
     from solver.agents.registry import parse_agents
+    from solver.novelty import catalogue as catalogue
     from solver.novelty import trial as trials
 
     if args.list:

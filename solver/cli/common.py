@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
-from models.state import GameState
 from models.errors import MonopolyError
+from models.state import GameState
 
 if TYPE_CHECKING:
     from models.board import Board

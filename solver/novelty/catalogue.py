@@ -54,10 +54,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from models.board import Board, Card, Square
+from models.errors import InvalidStateError, MonopolyError, UnknownNameError
 from models.io import validate_state
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState, PlayerState
-from models.errors import InvalidStateError, MonopolyError, UnknownNameError
 
 KLASSES = ("attribute", "representation", "class")
 DIFFICULTIES = ("easy", "medium", "hard")

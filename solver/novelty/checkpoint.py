@@ -35,6 +35,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from models.board import Board, load_board
 from models.checks import (
     expect_bool,
     expect_int,
@@ -44,7 +45,6 @@ from models.checks import (
     expect_str,
     key_path,
 )
-from models.board import Board, load_board
 from models.errors import InvalidStateError, MonopolyError
 from models.files import atomic_write
 from models.io import parse_rules

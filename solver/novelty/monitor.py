@@ -99,10 +99,10 @@ from engine.rules.agents import NoLegalLotError
 from engine.rules.protocol import Agent
 from engine.rules.view import GameView
 from models.board import HOTEL, Board
+from models.errors import NotReadyError
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
 from models.trade import Trade
-from models.errors import NotReadyError
 
 ALPHA = 1e-6
 """False-alarm level of each statistical test, per game."""

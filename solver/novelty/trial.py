@@ -50,18 +50,18 @@ from typing import Any
 
 import numpy as np
 
-from solver.novelty import catalogue as catalogue
 from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream
 from engine.tournament import parallel_map, read_rows, rewrite_rows, seating, wilson
 from models.board import standard_board
+from models.errors import InvalidArgumentError
 from models.rules import Rules
 from models.state import GameState
 from solver.agents.registry import factory
+from solver.novelty import catalogue as catalogue
 from solver.novelty.checkpoint import read_checkpoint, write_checkpoint
 from solver.novelty.monitor import AdaptiveAgent, NoveltyMonitor
-from models.errors import InvalidArgumentError
 
 BASELINE = "strategic"
 

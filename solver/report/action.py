@@ -15,7 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from models.state import GameState
-from solver.report.markup import Z95, esc, level_text, num, pct, player_colour, short, signed
+from solver.report.markup import (
+    Z95,
+    esc,
+    level_text,
+    num,
+    pct,
+    player_colour,
+    short,
+    signed,
+)
 
 __all__ = ["action_section"]
 

@@ -19,7 +19,16 @@ from typing import Any
 
 from models.board import HOTEL
 from models.state import BANK, GameState
-from solver.report.markup import ACTION_TITLES, esc, group_colour, initial, level_text, num, pct, player_colour
+from solver.report.markup import (
+    ACTION_TITLES,
+    esc,
+    group_colour,
+    initial,
+    level_text,
+    num,
+    pct,
+    player_colour,
+)
 
 __all__ = ["board_svg", "perimeter_cell", "player_cards", "wrap"]
 

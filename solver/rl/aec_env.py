@@ -110,14 +110,19 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         f"solver.rl needs PettingZoo and Gymnasium ({err.name or err} is missing): pip install -e '.[rl]'"
     ) from err
 
-from engine.rules.protocol import Agent
 from engine.rules.game import Game, GameResult
+from engine.rules.protocol import Agent
 from engine.rules.seeding import game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream
 from models.errors import InvalidArgumentError, NotReadyError
 from models.io import state_to_dict
 from solver.rl import seats as seating
-from solver.rl.actions import BID_FRACTIONS, BUILDING_PREMIUMS, ActionLayout, check_action
+from solver.rl.actions import (
+    BID_FRACTIONS,
+    BUILDING_PREMIUMS,
+    ActionLayout,
+    check_action,
+)
 from solver.rl.engine_thread import DECISION_KINDS, EngineRunner, LearnerSeat, Request
 from solver.rl.observation import ObservationEncoder, ObservationLayout
 from solver.rl.render import ansi_text

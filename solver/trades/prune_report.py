@@ -42,14 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from engine.rules.game import Game
 from engine.chains.markov import PositionChain, chain_for
+from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.errors import ExtraNotInstalledError, InvalidArgumentError
 from models.files import atomic_write
 from models.state import GameState, Phase
+from solver.agents.strategic import StrategicTradeAgent
 from solver.analysis.reserve import cash_reserve
 from solver.trades.candidates import run_funnel
 from solver.trades.rules import RULES

@@ -39,13 +39,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.rules.view import GameView
 from engine.sim.rollout import RolloutResult, paired_delta, simulate
 from engine.sim.rollout_policy import PolicyLike, RolloutPolicy, seat_policies
-from solver.agents.strategic import StrategicTradeAgent
-from engine.rules.view import GameView
 from models.errors import InvalidTradeError
 from models.state import GameState
 from models.trade import Trade
+from solver.agents.strategic import StrategicTradeAgent
 from solver.trades.space import Candidate
 
 

@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 
 from engine.chains import dice as dm
-from engine.chains.bankruptcy import SEED004_SAMPLE_NET, build_chain, eventual_ruin, ruin_pmf
+from engine.chains.bankruptcy import (
+    SEED004_SAMPLE_NET,
+    build_chain,
+    eventual_ruin,
+    ruin_pmf,
+)
 from models.rules import DiceSpec
 
 TWO_D6 = dm.exact_total_pmf(DiceSpec())

@@ -17,10 +17,10 @@ from engine.rules.agents import RandomAgent
 from engine.rules.game import Game
 from engine.rules.invariants import InvariantChecker, check_state
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 from models.state import GameState
+from solver.agents.strategic import StrategicTradeAgent
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 

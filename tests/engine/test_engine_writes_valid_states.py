@@ -23,9 +23,9 @@ import pytest
 from engine.rules.agents import RandomAgent
 from engine.rules.game import Game
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
+from solver.agents.strategic import StrategicTradeAgent
 
 INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))
 SEEDS = 3

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from engine.chains.ept import ept_table, long_run_blocks, state_ept
-from engine.rules.game import Game
 from engine.chains.landing import JailPolicyAgent
 from engine.chains.markov import PositionChain, columns
+from engine.rules.game import Game
 from engine.rules.streams import SeededStream
 from models.board import standard_board
 from models.io import load_state
@@ -227,7 +227,9 @@ def test_state_ept_agrees_with_engine_rent(chain):
 def test_time_dependent_blocks(chain):
     """Passing the blocks of one turn's landings gives that turn's expected rent."""
     state = load_state(INSTANCES / "late-game-house-shortage.json")
-    from engine.chains.ept import blocks_from  # the documented way to build per-turn blocks
+    from engine.chains.ept import (
+        blocks_from,  # the documented way to build per-turn blocks
+    )
 
     dist = chain.distributions(0, 2)
     land = dist @ chain.L

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.rules.streams import stream_keys
 from engine.sim import _kernel as k
 from engine.sim.rollout_policy import RolloutPolicy
 from engine.sim.rollout_tables import encode
-from engine.rules.streams import stream_keys
 from models.io import load_state
 from models.rules import PRESETS
 from models.state import GameState

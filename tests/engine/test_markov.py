@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.rules.game import Game
 from engine.chains.landing import JailPolicyAgent, RollLandings
 from engine.chains.markov import PositionChain, columns
+from engine.rules.game import Game
 from engine.rules.streams import SeededStream
 from models.board import parse_board, standard_board
 from models.io import load_state

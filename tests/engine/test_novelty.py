@@ -17,15 +17,15 @@ from itertools import product
 import numpy as np
 import pytest
 
-from engine.sim import _kernel as kernel
-from engine.rules import legal
-from solver.novelty import catalogue as nv
-from engine.rules.actions import Build, Mortgage, Unmortgage
 from engine.chains.dice import total_pmf
 from engine.chains.ept import ept_table, long_run_blocks, state_ept
-from engine.rules.game import Game
 from engine.chains.landing import JailPolicyAgent
 from engine.chains.markov import PositionChain, columns, resolution
+from engine.rules import legal
+from engine.rules.actions import Build, Mortgage, Unmortgage
+from engine.rules.game import Game
+from engine.rules.streams import SeededStream, stream_keys
+from engine.sim import _kernel as kernel
 from engine.sim.rollout import (
     GAME_FIELDS,
     TraceLayout,
@@ -35,11 +35,11 @@ from engine.sim.rollout import (
 )
 from engine.sim.rollout_policy import RolloutPolicy
 from engine.sim.rollout_tables import encode
-from engine.rules.streams import SeededStream, stream_keys
 from models.board import Board, Square, standard_board
 from models.io import load_state, state_to_dict
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
+from solver.novelty import catalogue as nv
 from tests.engine.rules_helpers import (
     B_AND_O,
     BALTIC,

@@ -9,8 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.sim import _kernel as kernel
 from engine.rules.game import Game
+from engine.rules.streams import (
+    CounterStream,
+    SeededStream,
+    counter_uniform,
+    dice_counter,
+    mix64,
+    stream_keys,
+)
+from engine.sim import _kernel as kernel
 from engine.sim.rollout import (
     GAME_FIELDS,
     REASON_CODES,
@@ -23,14 +31,6 @@ from engine.sim.rollout import (
 )
 from engine.sim.rollout_policy import PolicyAgent, RolloutPolicy
 from engine.sim.rollout_tables import encode
-from engine.rules.streams import (
-    CounterStream,
-    SeededStream,
-    counter_uniform,
-    dice_counter,
-    mix64,
-    stream_keys,
-)
 from models.io import load_state, state_to_dict
 from models.rules import PRESETS, DiceSpec, Rules
 from models.state import GameState

@@ -32,9 +32,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.sim._kernel import TRACE_ROLLS
 from engine.rules.actions import Event
 from engine.rules.game import POT_REASONS, Game
+from engine.rules.streams import stream_keys
+from engine.sim._kernel import TRACE_ROLLS
 from engine.sim.rollout import (
     DECK_FIELDS,
     GAME_FIELDS,
@@ -47,7 +48,6 @@ from engine.sim.rollout import (
     simulate,
 )
 from engine.sim.rollout_policy import RolloutPolicy
-from engine.rules.streams import stream_keys
 from models.board import HOTEL
 from models.io import load_state, repair_state, validate_state
 from models.rules import PRESETS, VARIANT_FIELDS, DiceSpec, Rules

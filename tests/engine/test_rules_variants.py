@@ -17,12 +17,12 @@ import pytest
 from engine.rules.actions import Build, Mortgage, SellBuilding
 from engine.rules.game import Game
 from engine.rules.invariants import InvariantChecker
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.errors import InvalidStateError
 from models.io import load_state, state_to_dict
 from models.rules import PRESETS, Rules
 from models.state import BANK, GameState
+from solver.agents.strategic import StrategicTradeAgent
 from tests.engine.rules_helpers import (
     BALTIC,
     CC_GO,

@@ -30,19 +30,19 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from pathlib import Path
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from engine.rules.agents import BaseAgent
-from engine.rules.game import Game
 from engine.chains import state_risk as sr
 from engine.chains.markov import JailPolicy
 from engine.chains.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
+from engine.rules.agents import BaseAgent
+from engine.rules.game import Game
 from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.rules import PRESETS

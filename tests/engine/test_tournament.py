@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.tournament import RESULTS_FORMAT, ResumeError, read_results, run_tournament, seating, wilson
+from engine.tournament import (
+    RESULTS_FORMAT,
+    ResumeError,
+    read_results,
+    run_tournament,
+    seating,
+    wilson,
+)
 from solver.agents.registry import parse_agents
 from solver.cli import main
 

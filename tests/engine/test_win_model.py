@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.sim import win_model as wm
 from engine.chains.ept import state_ept
 from engine.chains.markov import chain_for
+from engine.sim import win_model as wm
 from models.io import load_state
 from models.state import GameState
 

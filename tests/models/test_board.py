@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from models.checks import key_path
 from models.board import Board, load_board, parse_board, standard_board
+from models.checks import key_path
 from models.errors import InvalidStateError
 
 # The published US board (Hasbro, 2008+ edition): name -> (group, price, rents

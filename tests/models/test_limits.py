@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 
 from models import limits
+from models.board import standard_board
 from models.errors import InvalidStateError
 from models.io import load_state, load_state_bytes, state_schema
-from models.board import standard_board
 
 OPENING = Path(__file__).resolve().parents[2] / "instances" / "opening.json"
 

@@ -16,15 +16,15 @@ import pytest
 from engine.rules.actions import Event, ProposeTrade
 from engine.rules.game import Game
 from engine.rules.invariants import InvariantChecker, check_state
-from engine.sim.rollout import RolloutResult
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent, trade_key
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
+from engine.sim.rollout import RolloutResult
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
 from solver.agents.registry import factory, parse_spec
+from solver.agents.strategic import StrategicTradeAgent, trade_key
 from solver.agents.subgraph_agent import SubgraphTradeAgent
 from solver.trades.bargaining import trade_with_cash
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules.actions import Build, Event, Mortgage, ProposeTrade
 from engine.chains.markov import PositionChain
-from solver.agents.strategic import trade_key
+from engine.rules.actions import Build, Event, Mortgage, ProposeTrade
 from engine.rules.view import GameView
 from models.io import load_state
 from models.state import GameState
+from solver.agents.strategic import trade_key
 from solver.agents.subgraph_agent import SubgraphTradeAgent
 from solver.analysis.funded_build import RuinCurve, funded_plan
 

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from engine.chains.state_risk import state_ruin_pmf
 from engine.rules.actions import Event
 from engine.rules.game import Game
 from engine.rules.invariants import InvariantChecker
-from engine.sim.rollout import paired_delta, simulate
-from engine.chains.state_risk import state_ruin_pmf
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
+from engine.sim.rollout import paired_delta, simulate
 from models.io import load_state
 from models.state import GameState
 from solver.agents.registry import factory
+from solver.agents.strategic import StrategicTradeAgent
 from solver.agents.subgraph_agent import SubgraphTradeAgent
 from solver.bidding.auction import (
     AuctionError,

@@ -206,7 +206,11 @@ def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
     from engine.chains.markov import PositionChain
     from models.io import load_state
     from solver.bidding.auction import auction_bid
-    from solver.decide import PURCHASE_CHECK_HORIZON, PURCHASE_CHECK_ROLLOUTS, purchase_advice
+    from solver.decide import (
+        PURCHASE_CHECK_HORIZON,
+        PURCHASE_CHECK_ROLLOUTS,
+        purchase_advice,
+    )
 
     state = load_state(Path(__file__).resolve().parents[2] / "instances" / "midgame-no-monopolies.json")
     me = state.to_move

@@ -18,15 +18,24 @@ import numpy as np
 import pytest
 
 from engine.chains.ept import street_ept
-from engine.rules.invariants import check_state
 from engine.chains.markov import PositionChain
+from engine.rules.invariants import check_state
 from engine.sim.rollout import simulate
 from engine.sim.rollout_policy import PolicyLike
 from models.board import HOTEL
 from models.errors import InvalidTradeError
 from models.io import load_state
 from models.state import GameState
-from solver.decide import BUILD, HOLD, TRADE, Decision, DecideSettings, build_plan, decide, funded_build_plan
+from solver.decide import (
+    BUILD,
+    HOLD,
+    TRADE,
+    DecideSettings,
+    Decision,
+    build_plan,
+    decide,
+    funded_build_plan,
+)
 from solver.trades.bargaining import trade_with_cash
 from solver.trades.rescore import RescoreSettings, trade_after
 from tests.solver.cli_helpers import run_cli

@@ -25,7 +25,6 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 
 from solver.cli import main as cli_main  # noqa: E402
 from solver.mcp_server import TOOLS, run_command, use_command_line  # noqa: E402
-
 from solver.schemas import output_schema  # noqa: E402
 
 use_command_line(cli_main)  # run_command below runs the commands in this process, as the server does

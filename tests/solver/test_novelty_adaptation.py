@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from solver.novelty import catalogue as catalogue
 from models.board import standard_board
 from models.rules import Rules
+from solver.novelty import catalogue as catalogue
 from solver.novelty.monitor import NoveltyMonitor
 from solver.novelty.trial import TrialSpec, play_game
 

@@ -11,16 +11,15 @@ import numpy as np
 import pytest
 from scipy.special import betaln
 
-from solver.novelty import catalogue as catalogue
 from engine.rules.actions import Build, Event, Mortgage
 from engine.rules.agents import BaseAgent
 from engine.rules.game import Game
 from engine.rules.streams import ScriptedStream
 from engine.rules.view import GameView
-from models.board import standard_board
+from models.board import load_board, standard_board
 from models.rules import DiceSpec, Rules
 from models.state import GameState
-from models.board import load_board
+from solver.novelty import catalogue as catalogue
 from solver.novelty.checkpoint import (
     CheckpointError,
     monitor_from_dict,

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.chains.markov import PositionChain
 from engine.rules.actions import Event
 from engine.rules.game import Game
-from engine.chains.markov import PositionChain
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 from models.state import GameState
+from solver.agents.strategic import StrategicTradeAgent
 from solver.analysis.position import frontier_value
 from solver.analysis.reserve import reserves
 from solver.trades import prune_report as report

@@ -17,13 +17,13 @@ import pytest
 
 from engine.rules.agents import BaseAgent
 from engine.rules.game import Game
+from engine.rules.streams import SeededStream
 from engine.sim.rollout import RolloutResult, simulate
 from engine.sim.rollout_policy import RolloutPolicy
-from solver.agents.strategic import StrategicTradeAgent
-from engine.rules.streams import SeededStream
 from models.io import load_state
 from models.state import GameState
 from models.trade import Trade, Transfer
+from solver.agents.strategic import StrategicTradeAgent
 from solver.trades.cpsat import generate_trades
 from solver.trades.rescore import (
     RescoreSettings,

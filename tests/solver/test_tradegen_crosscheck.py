@@ -44,8 +44,8 @@ from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import TradeModel, enumerate_all
 from solver.trades.rules import RULES, Evaluation, minimal, undominated
 from solver.trades.space import TradeSettings, TradeSpace
-from solver.trades.values import linear_values
 from solver.trades.value_model import trade_values
+from solver.trades.values import linear_values
 
 BOARD = standard_board()
 CHAIN = PositionChain(BOARD, GameState.new_game(["a", "b"]).rules, "long")

@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 
+from engine.chains.markov import PositionChain
 from engine.rules import legal
 from engine.rules.actions import Build, Mortgage, SellBuilding, Unmortgage
 from engine.rules.game import Game
 from engine.rules.invariants import InvariantChecker
-from engine.chains.markov import PositionChain
 from engine.rules.seeding import game_seed_sequence, game_seeds
-from solver.agents.strategic import StrategicTradeAgent
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
 from models.board import standard_board
@@ -24,6 +23,7 @@ from models.rules import DiceSpec
 from models.state import GameState
 from models.trade import Trade
 from solver.agents.registry import factory, parse_spec
+from solver.agents.strategic import StrategicTradeAgent
 from solver.agents.value_agent import ValueAgent, largest
 from solver.analysis.state_value import move_is_safe, r_short, state_value, worst_rent
 
