@@ -14,7 +14,9 @@ public names it defines (not those it imports). For each:
   (a method's ``Examples`` are optional: the class's show it in use);
 - a constant: nothing here (its docstring follows it in the source).
 
-``mypy --strict`` checks the same modules (``.ci/run``).
+``mypy --strict --follow-imports=silent`` checks the same modules' files and
+all of ``models/`` (``.ci/run``: ``python tests/test_public_api.py --files``
+prints the list).
 """
 
 from __future__ import annotations
@@ -54,6 +56,21 @@ PUBLIC_MODULES = (
     "solver.rl.aec_env",
 )
 """The modules whose public names are the documented API."""
+
+
+def public_files() -> list[str]:
+    """The source files ``mypy --strict`` checks: all of ``models/`` and each public module's file
+    (a package: every file of it, but :mod:`solver` itself, whose public names live in
+    :mod:`solver.api`)."""
+    files = {str(p.relative_to(ROOT)) for p in (ROOT / "models").rglob("*.py")}
+    for module in PUBLIC_MODULES:
+        path = ROOT / module.replace(".", "/")
+        if path.is_dir():
+            found = [path / "__init__.py"] if module == "solver" else list(path.rglob("*.py"))
+        else:
+            found = [path.with_suffix(".py")]
+        files.update(str(p.relative_to(ROOT)) for p in found)
+    return sorted(files)
 
 
 def _section(doc: str, name: str) -> bool:
@@ -189,3 +206,17 @@ def test_the_checker_finds_what_is_missing() -> None:
 
     got = _function_problems(f, "f", examples=True)
     assert got == ["f: Parameters does not name ['b']", "f: no Returns section", "f: raises but has no Raises section", "f: no Examples"]
+
+
+def test_public_files_exist() -> None:
+    files = public_files()
+    assert "solver/api.py" in files and "engine/tournament/run.py" in files and "models/io/load.py" in files
+    assert all((ROOT / f).is_file() for f in files) and "solver/cli/__init__.py" not in files
+
+
+if __name__ == "__main__":  # .ci/run: python tests/test_public_api.py --files
+    import sys
+
+    if sys.argv[1:] != ["--files"]:
+        raise SystemExit("usage: python tests/test_public_api.py --files")
+    print("\n".join(public_files()))
