@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from engine.chains.ept import railroad_ept, street_ept, utility_ept
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from models.state import GameState
 from solver.analysis.frontier import Frontier, build_frontier, group_options
 from solver.analysis.position import frontier_value
@@ -90,7 +90,7 @@ class FrontierValues:
     proposer_min = 0
 
     def __init__(self, state: GameState, settings: TradeSettings, chain: PositionChain | None = None) -> None:
-        self.chain = chain or PositionChain(state.board, state.rules, "long")
+        self.chain = chain or chain_for(state.board, state.rules)
         self.settings = settings
         self._cache: dict[tuple[int, tuple[int, ...], int], float] = {}
         self._frontiers: dict[tuple[int, tuple[int, ...]], Frontier] = {}
@@ -208,7 +208,7 @@ def linear_values(space: TradeSpace, chain: PositionChain | None = None) -> Line
     """
     s = space.state
     st = space.settings
-    chain = chain or PositionChain(s.board, s.rules, "long")
+    chain = chain or chain_for(s.board, s.rules)
     n_opp = len(s.active_players()) - 1
     table: dict[int, dict[str, tuple[int, ...]]] = {}
     for i in space.participants:
