@@ -45,7 +45,29 @@ class SolveError(MonopolyError, ValueError):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The answer of :func:`solve`: the decision and the state it is about."""
+    """The answer of :func:`solve`: the decision and the state it is about.
+
+    Attributes
+    ----------
+    state : GameState
+        The state the decision is about (loaded and validated).
+    player : str
+        The deciding player's name.
+    decision : Decision
+        What :func:`solver.decide.decide` answered: action, reason, trade, build plan,
+        purchase advice and the re-scored trades.
+
+    Examples
+    --------
+    >>> import solver
+    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Cy", rollouts=100, seed=0)
+    >>> result.player, result.action
+    ('Cy', 'propose_trade')
+    >>> result.decision.trade.properties_received("Cy")
+    ['Virginia Avenue']
+    >>> result.to_dict()["decision"]["action"]
+    'propose_trade'
+    """
 
     state: GameState
     player: str
@@ -58,15 +80,33 @@ class SolveResult:
 
     @property
     def reason(self) -> str:
+        """Why, in one line (the text ``solve`` prints after ``DECISION:``)."""
         return self.decision.reason
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``solve --json``, with undefined numbers as ``None``."""
+        """The JSON object of ``solve --json``, with undefined numbers as ``None``.
+
+        Returns
+        -------
+        dict
+            The object, field by field in ``docs/cli.md#solve``; it starts with its ``"schema"``.
+        """
         doc: dict[str, Any] = jsonsafe.json_safe(self.decision.to_dict(self.state))
         return doc
 
     def to_json(self, **kwargs: Any) -> str:
-        """:meth:`to_dict` as JSON text (valid JSON: no ``NaN`` or ``Infinity``); ``kwargs`` go to :func:`json.dumps`."""
+        """:meth:`to_dict` as JSON text (valid JSON: no ``NaN`` or ``Infinity``).
+
+        Parameters
+        ----------
+        **kwargs
+            Passed to :func:`json.dumps` (``indent``, ``sort_keys``, ...).
+
+        Returns
+        -------
+        str
+            The JSON text of ``solve --json``.
+        """
         return jsonsafe.dumps(self.to_dict(), **kwargs)
 
 
@@ -109,23 +149,29 @@ def solve(
 
     Parameters
     ----------
-    state
+    state : GameState, mapping or path
         A :class:`~models.state.GameState`, a parsed state document, or a path to a state file
         (loaded and validated).
-    player
+    player : str, int or None, default None
         A name, a seat (0-based), or ``None`` for the player to move.
-    rollouts, seed, horizon
-        Games per simulated state, their seed and their length in rounds (as ``solve``).
-    mode
+    rollouts : int, default 800
+        Games per simulated state (1..100,000), as ``solve --rollouts``.
+    seed : int, default 0
+        The simulations' seed (0..2**63-1); the same seed gives the same answer.
+    horizon : int, default 30
+        The simulated games' length in rounds (1..1000); a game still running is scored by
+        the calibrated horizon value (:mod:`engine.sim.win_model`).
+    mode : {"fair", "best"}, default "fair"
         ``"fair"`` (Nash-zone trades, the default) or ``"best"`` (what the agent plays); see
         ``docs/decisions.md``.
-    budget_s
+    budget_s : float, default 60.0
         A wall-clock safety cap; the work itself is fixed by counts, so the same seed gives the
         same answer on any machine.
 
     Returns
     -------
     SolveResult
+        The decision with its state; :meth:`SolveResult.to_dict` is the ``--json`` object.
 
     Raises
     ------
@@ -133,6 +179,17 @@ def solve(
         The state breaks the format or a rule.
     SolveError
         Unknown player or seat, a bankrupt player, or a setting out of range.
+
+    Examples
+    --------
+    >>> import solver
+    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Cy", rollouts=100, seed=0)
+    >>> result.reason
+    "the trade's risk-adjusted gain in win probability +0.174 beats building (+0.000) and holding (0)"
+    >>> solver.solve("instances/midgame-no-monopolies.json", "Zed")
+    Traceback (most recent call last):
+    ...
+    solver.api.SolveError: player: no player named 'Zed' in the state
     """
     if mode not in MODES:
         raise SolveError(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")

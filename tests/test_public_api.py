@@ -120,7 +120,8 @@ def _function_problems(fn: Callable[..., Any], where: str, examples: bool) -> li
             out.append(f"{where}: no Parameters section")
         else:
             block = doc.split("Parameters", 1)[1]
-            missing = [p for p in params if not re.search(rf"^\s*\**{re.escape(p)}\b", block, re.M)]
+            # a line naming it, alone or among others (numpydoc's ``x1, x2 : int``)
+            missing = [p for p in params if not re.search(rf"^\s*(?:\**\w+\s*,\s*)*\**{re.escape(p)}\b", block, re.M)]
             if missing:
                 out.append(f"{where}: Parameters does not name {missing}")
     if _returns_value(fn) and not (_section(doc, "Returns") or _section(doc, "Yields")) and not _is_generator(fn):
@@ -206,6 +207,21 @@ def test_the_checker_finds_what_is_missing() -> None:
 
     got = _function_problems(f, "f", examples=True)
     assert got == ["f: Parameters does not name ['b']", "f: no Returns section", "f: raises but has no Raises section", "f: no Examples"]
+
+    def g(a: int, b: int) -> None:
+        """Nothing.
+
+        Parameters
+        ----------
+        a, b : int
+            Two, on one line.
+
+        Examples
+        --------
+        >>> g(1, 2)
+        """
+
+    assert _function_problems(g, "g", examples=True) == []
 
 
 def test_public_files_exist() -> None:

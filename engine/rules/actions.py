@@ -90,6 +90,14 @@ class Build:
     ----------
     square:
         The street's square index; the rules of :func:`engine.rules.legal.why_not_build` apply.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 0)
+    >>> [Build(square) for square in view.legal_builds()]
+    [Build(square=16), Build(square=18), Build(square=19)]
     """
 
     square: int
@@ -106,6 +114,14 @@ class SellBuilding:
     ----------
     square:
         The street's square index; the rules of :func:`engine.rules.legal.why_not_sell_building` apply.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 2)
+    >>> [SellBuilding(square) for square in view.legal_building_sales()]
+    [SellBuilding(square=6)]
     """
 
     square: int
@@ -119,6 +135,14 @@ class Mortgage:
     ----------
     square:
         The property's square index; the rules of :func:`engine.rules.legal.why_not_mortgage` apply.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 2)
+    >>> [Mortgage(square) for square in view.legal_mortgages()]
+    [Mortgage(square=1), Mortgage(square=29)]
     """
 
     square: int
@@ -132,6 +156,14 @@ class Unmortgage:
     ----------
     square:
         The property's square index; the rules of :func:`engine.rules.legal.why_not_unmortgage` apply.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> view = GameView(load_state("instances/mortgaged.json"), 2)
+    >>> [Unmortgage(square) for square in view.legal_unmortgages()]
+    [Unmortgage(square=11), Unmortgage(square=25)]
     """
 
     square: int
@@ -145,6 +177,13 @@ class ProposeTrade:
     ----------
     trade:
         The trade; the proposer takes part in it (:func:`engine.rules.legal.why_not_propose`).
+
+    Examples
+    --------
+    >>> from models.trade import Trade
+    >>> action = ProposeTrade(Trade.bilateral("Ann", "Bob", ["Boardwalk"], cash_a_to_b=-300))
+    >>> action.trade.net_cash("Ann"), action.trade.properties_received("Bob")
+    (300, ['Boardwalk'])
     """
 
     trade: Trade

@@ -86,6 +86,21 @@ class Agent(Protocol):
     ----------
     name:
         The agent's registry name (``random``, ``strategic``, ...).
+
+    Examples
+    --------
+    The protocol is structural: any object with these methods is an agent, and the engine
+    plays it.
+
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.rules.game import new_game
+    >>> from engine.rules.streams import SeededStream
+    >>> isinstance(RandomAgent(seed=1), Agent)
+    True
+    >>> game = new_game(["Ann", "Bob"], [RandomAgent(seed=1), RandomAgent(seed=2)], SeededStream(7), max_rounds=30)
+    >>> result = game.play()
+    >>> result.winner, result.reason, result.rounds
+    ('Bob', 'round_cap', 30)
     """
 
     name: str

@@ -19,7 +19,21 @@ from models.trade import Trade
 
 class PlayerInfo(NamedTuple):
     """One player's public data, as :meth:`GameView.player` gives it (the fields of
-    :class:`models.state.PlayerState`)."""
+    :class:`models.state.PlayerState`).
+
+    Attributes
+    ----------
+    name, cash, position, in_jail, jail_turns, jail_cards, bankrupt
+        As in :class:`models.state.PlayerState`.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 0)
+    >>> info = view.player(0)
+    >>> info.name, info.cash, info.position, info.in_jail
+    ('Ann', 230, 17, False)
+    """
 
     name: str
     cash: int
