@@ -119,7 +119,46 @@ class DecideSettings:
     """``mode``: ``"fair"`` (the seed's filters, Nash-bargained price) or ``"best"`` (what the
     agent plays: :mod:`solver.trades.selection`; price by own gain x P(accept)). ``build``:
     ``"funded"`` (:mod:`solver.analysis.funded_build`: mortgages allowed, the cash kept chosen
-    by the ruin chain) or ``"frontier"`` (the frontier's plan for the cash above ``reserve``)."""
+    by the ruin chain) or ``"frontier"`` (the frontier's plan for the cash above ``reserve``).
+
+    Attributes
+    ----------
+    reserve : int, default 150
+        Cash kept back by the position and the ``"frontier"`` build plan.
+    fast_roi : float, default 0.02
+        A GROWING position whose best building returns at least this share of its cost per
+        round builds at once, without a trade search (the fast path).
+    roi_threshold : float, default 0.01
+        With ``build="frontier"``, the return per round above which building is advised.
+    candidates : int, default 8
+        Trades CP-SAT proposes for re-scoring.
+    self_balance_top : int, default 1
+        How many of the best Nash-zone trades get the self-balancing check.
+    bargain_steps : tuple of int, default (-200, -100, 0, 100, 200)
+        Cash offsets around a trade's amount simulated for its price.
+    mode : Mode, default "fair"
+        ``"fair"`` or ``"best"`` (a string is taken and typed).
+    build : {"funded", "frontier"}, default "funded"
+        Which build plan.
+    build_horizon : int, default 20
+        Rounds over which the funded plan weighs rent against ruin.
+    deny : int or None, default None
+        Denial purchases re-scored beside the trades (0..20); ``None``: :attr:`denials`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown ``mode`` or ``build``, or ``deny`` outside 0..20.
+
+    Examples
+    --------
+    >>> DecideSettings(mode="best").mode, DecideSettings(mode="best").denials, DecideSettings().denials
+    ('best', 3, 0)
+    >>> DecideSettings(build="greedy")
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: build must be 'funded' or 'frontier', got 'greedy'
+    """
 
     reserve: int = 150
     fast_roi: float = 0.02
@@ -155,7 +194,29 @@ class DecideSettings:
 class BuildPlan:
     """A build: the levels after it, its cost, its simulated win delta (build now against hold,
     the player's own rollout policy told to hold), and for a funded plan the lots it mortgages
-    and the model's figures (:class:`~solver.analysis.funded_build.FundedPlan`)."""
+    and the model's figures (:class:`~solver.analysis.funded_build.FundedPlan`).
+
+    Attributes
+    ----------
+    levels : dict of int to int
+        Square -> building level after the build (5: a hotel).
+    cost : int
+        What the buildings cost.
+    win_delta, win_delta_se : float
+        The simulated change in the player's win probability, build now against hold, and its
+        standard error (0 until :func:`decide` simulates it).
+    funded : FundedPlan or None
+        The funded plan it came from (mortgages, cash kept, the ruin figures), or ``None``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> plan, after = build_plan(state, 1, 150, chain_for(state.board, state.rules))
+    >>> plan.to_dict(state)["levels"], plan.cost
+    ({'Kentucky Avenue': 4, 'Indiana Avenue': 4, 'Illinois Avenue': 5}, 150)
+    """
 
     levels: dict[int, int]
     cost: int
@@ -164,6 +225,19 @@ class BuildPlan:
     funded: FundedPlan | None = None
 
     def to_dict(self, state: GameState) -> dict[str, Any]:
+        """The plan as ``solve --json`` writes it (``decision.build``, ``build``).
+
+        Parameters
+        ----------
+        state : GameState
+            The state it is for (to name the squares).
+
+        Returns
+        -------
+        dict
+            ``levels`` by street name, ``cost``, ``win_delta``, ``win_delta_se``; for a funded
+            plan also ``mortgage`` (lot names), ``cash_after`` and ``funding``.
+        """
         out: dict[str, Any] = {
             "levels": {state.board.squares[sq].name: lv for sq, lv in sorted(self.levels.items())},
             "cost": self.cost,
@@ -180,6 +254,49 @@ class BuildPlan:
 
 @dataclass
 class Decision:
+    """What :func:`decide` answers: the action, why, and everything it was chosen from.
+
+    Attributes
+    ----------
+    player : str
+        The deciding player's name.
+    action : ActionKind
+        ``hold``, ``build`` or ``propose_trade``.
+    reason : str
+        Why, in one line.
+    position : Position
+        GROWING, CAPPED or LOSING, with its figures (:mod:`solver.analysis.position`).
+    build : BuildPlan or None
+        The best build plan, with its simulated win delta.
+    scored : Rescored or None
+        The recommended trade's re-scoring (``action`` is ``propose_trade``).
+    bargain, play_price : Bargain or None
+        The Nash-bargained price of the trade's cash, and the price for play (mode ``best``).
+    trades : list of Rescored
+        Every trade re-scored, best first.
+    pruning : dict of str to int
+        The funnel: candidates left after each step.
+    truncated : bool
+        Whether the wall-clock cap cut the work short.
+    win_prob : dict of str to float
+        Each player's simulated win probability without a trade by the player.
+    seconds : float
+        The wall time taken.
+    mode : Mode
+        ``fair`` or ``best``.
+    funding : FundedPlan or None
+        The funded plan considered (also when it holds).
+    purchase, purchase_check : ContestBid, AuctionBid or None
+        The buy-or-auction advice and its simulated check (below).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> d = decide(load_state("instances/late-game-house-shortage.json"), "Ann", rollouts=100, seed=0)
+    >>> d.action, d.build.cost, d.build.funded.mortgages, d.truncated
+    ('build', 300, (26,), False)
+    """
+
     player: str
     action: ActionKind
     reason: str
@@ -207,6 +324,20 @@ class Decision:
         return self.scored.trade if self.scored is not None else None
 
     def to_dict(self, state: GameState) -> dict[str, Any]:
+        """The JSON object of ``solve --json`` (``docs/cli.md#solve``), stamped with its schema.
+
+        Parameters
+        ----------
+        state : GameState
+            The state the decision is about (to name players and squares).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``rules``, ``player``, ``position``, ``decision``, ``win_prob``, ``build``,
+            ``trades``, ``pruning``, ``truncated``, ``mode``, ``funding``, ``purchase``,
+            ``purchase_check``.
+        """
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason}
         if self.action == BUILD and self.build is not None:
@@ -297,7 +428,36 @@ def funded_build_plan(
 
 
 def build_plan(state: GameState, player: int, reserve: int, chain: PositionChain) -> tuple[BuildPlan | None, GameState | None]:
-    """The frontier's plan for the cash above ``reserve``, and the state after it."""
+    """The frontier's plan for the cash above ``reserve``, and the state after it.
+
+    Parameters
+    ----------
+    state : GameState
+        The position (not changed).
+    player : int
+        The builder's seat.
+    reserve : int
+        Cash kept back; the plan spends only what is above it.
+    chain : PositionChain
+        The position chain of the state's board and rules.
+
+    Returns
+    -------
+    tuple of (BuildPlan or None, GameState or None)
+        The plan (:meth:`solver.analysis.frontier.Frontier.plan`; mortgaged streets built on are
+        lifted) and a copy of the state with it built, or ``(None, None)`` when nothing is affordable.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> plan, after = build_plan(state, 1, 150, chain_for(state.board, state.rules))
+    >>> plan.levels, plan.cost, state.players[1].cash - after.players[1].cash
+    ({21: 4, 23: 4, 24: 5}, 150, 150)
+    >>> build_plan(state, 0, 150, chain_for(state.board, state.rules))
+    (None, None)
+    """
     spare = max(0, state.players[player].cash - reserve)
     fr = build_frontier(state, player, chain)
     plan = fr.plan(spare) if len(fr.gains) else []
@@ -354,12 +514,55 @@ def decide(
     chain: PositionChain | None = None,
     threads: int | None = None,
 ) -> Decision:
-    """What ``player`` (a name) should do now (module docstring).
+    """What ``player`` should do now: build, propose a trade or hold (the steps: module docstring).
 
-    ``strategic`` lists seats known to play :class:`solver.agents.strategic.StrategicTradeAgent`
-    (their acceptance is their own rule). ``threads`` play each simulation side by side
-    (default :func:`engine.sim.rollout.default_threads`, every core this process may use); the
-    decision is the same for any number."""
+    Parameters
+    ----------
+    state : GameState
+        The position (not changed).
+    player : str
+        The deciding player's name.
+    budget_s : float, default 60.0
+        The wall-clock safety cap; a step that would start after it is skipped and the
+        decision says ``truncated``.
+    rollouts : int, default 800
+        Games per simulated state.
+    seed : int, default 0
+        The simulations' seed (common dice across the compared states).
+    horizon : int, default 30
+        Rounds per simulated game, the rest scored by :mod:`engine.sim.win_model`.
+    settings : DecideSettings or None
+        The knobs; ``None``: the defaults.
+    strategic : tuple of int, default ()
+        Seats known to play :class:`solver.agents.strategic.StrategicTradeAgent` (their
+        acceptance is their own rule).
+    chain : PositionChain or None
+        The position chain; ``None``: the shared one (:func:`engine.chains.markov.chain_for`).
+    threads : int or None
+        Simulations played side by side (default :func:`engine.sim.rollout.default_threads`,
+        every core this process may use); the decision is the same for any number.
+
+    Returns
+    -------
+    Decision
+        The action, its reason, and what it was chosen from.
+
+    Raises
+    ------
+    BankruptPlayerError
+        ``player`` is bankrupt.
+    UnknownPlayerError
+        ``player`` is not in the state (from :meth:`models.state.GameState.player_index`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> d = decide(load_state("instances/cycle-brown-pair.json"), "Ann", rollouts=100, seed=0)
+    >>> d.action, d.trade is None
+    ('hold', True)
+    >>> d.reason
+    'no trade survives the filters and no funded build beats holding (ruin within 20 turns 0.0% now): keep the cash'
+    """
     st = settings or DecideSettings()
     p = state.player_index(player)
     if state.players[p].bankrupt:
