@@ -41,6 +41,16 @@ def require_legal(reason: str | None) -> None:
     ------
     IllegalActionError
         ``reason`` is not ``None``; its message is the reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> require_legal(why_not_build(state, 1, 21))
+    >>> require_legal(why_not_build(state, 3, 21))
+    Traceback (most recent call last):
+    ...
+    models.errors.IllegalActionError: Kentucky Avenue is not yours
     """
     if reason is not None:
         raise IllegalActionError(reason)
@@ -122,6 +132,13 @@ def why_not_sell_building(state: GameState, player: int, square: int) -> str | N
     -------
     str or None
         ``None`` if it may, else the reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> why_not_sell_building(state, 2, 6), why_not_sell_building(state, 2, 8)
+    (None, "uneven selling: Vermont Avenue is below the group's highest level")
     """
     sq = state.board.squares[square]
     if state.owner[square] != player:
@@ -153,6 +170,13 @@ def why_not_mortgage(state: GameState, player: int, square: int) -> str | None:
     -------
     str or None
         ``None`` if it may, else the reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> why_not_mortgage(state, 2, 1), why_not_mortgage(state, 2, 6)
+    (None, 'the light_blue group has buildings: sell them first')
     """
     sq = state.board.squares[square]
     if not sq.is_property:
@@ -183,6 +207,13 @@ def why_not_unmortgage(state: GameState, player: int, square: int) -> str | None
     -------
     str or None
         ``None`` if it may, else the reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> why_not_unmortgage(state, 2, 11), why_not_unmortgage(state, 2, 1)
+    (None, 'Mediterranean Avenue is not mortgaged')
     """
     sq = state.board.squares[square]
     if not sq.is_property or state.owner[square] != player:
@@ -274,6 +305,13 @@ def legal_builds(state: GameState, player: int) -> list[int]:
     -------
     list of int
         The lots, group by group.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> legal_builds(state, 0), legal_builds(state, 3)
+    ([16, 18, 19], [])
     """
     out = []
     for group in state.complete_groups(player):
@@ -297,6 +335,13 @@ def legal_building_sales(state: GameState, player: int) -> list[int]:
     -------
     list of int
         The lots, in board order.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> legal_building_sales(state, 2)
+    [6]
     """
     return [
         sq
@@ -319,6 +364,13 @@ def legal_mortgages(state: GameState, player: int) -> list[int]:
     -------
     list of int
         The properties, in board order.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> legal_mortgages(state, 2)
+    [1, 29]
     """
     return [
         sq
@@ -341,6 +393,13 @@ def legal_unmortgages(state: GameState, player: int) -> list[int]:
     -------
     list of int
         The properties, in board order.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> legal_unmortgages(state, 2)
+    [11, 31]
     """
     return [
         sq
@@ -363,6 +422,13 @@ def tradable_properties(state: GameState, player: int) -> list[int]:
     -------
     list of int
         The properties, in board order.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> tradable_properties(state, 2)
+    [1, 11, 29, 31]
     """
     return [
         sq
@@ -388,6 +454,16 @@ def why_not_propose(state: GameState, player: int, trade: Trade) -> str | None:
     -------
     str or None
         ``None`` if it may, else the reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> from models.trade import Trade
+    >>> why_not_propose(state, 0, Trade.bilateral("Bob", "Cy", ["Reading Railroad"]))
+    'Ann proposes a trade it takes no part in'
+    >>> why_not_propose(state, 1, Trade.bilateral("Bob", "Cy", cash_a_to_b=50)) is None
+    True
     """
     if state.players[player].name not in trade.participants():
         return f"{state.players[player].name} proposes a trade it takes no part in"
