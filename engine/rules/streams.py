@@ -38,7 +38,17 @@ _BLOCK = 256
 
 class RandomStream(Protocol):
     """Where a game's dice and cards come from (:class:`SeededStream`, :class:`CounterStream`,
-    :class:`ScriptedStream`)."""
+    :class:`ScriptedStream`).
+
+    Examples
+    --------
+    Code written against the protocol takes any of the streams:
+
+    >>> from models.rules import DiceSpec
+    >>> def rolls(stream: RandomStream, n: int) -> list: return [stream.roll(DiceSpec()) for _ in range(n)]
+    >>> rolls(ScriptedStream([(1, 2), (3, 3)]), 2), rolls(SeededStream(42), 2)
+    ([(1, 2), (3, 3)], [(6, 6), (6, 2)])
+    """
 
     def begin_turn(self, player: int) -> None:
         """Called by the engine at the start of each turn (each :meth:`engine.rules.game.Game.play_turn`).
@@ -157,9 +167,27 @@ class SeededStream:
         return cdf
 
     def begin_turn(self, player: int) -> None:
-        """Dice are sequential here: the turn is not part of their index."""
+        """Dice are sequential here: the turn is not part of their index.
+
+        Parameters
+        ----------
+        player : int
+            The seat about to throw the dice of this turn.
+        """
 
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        """Throw ``dice.count`` dice: each face ``1 + floor(u * sides)`` of the next uniform (loaded dice: the inverse CDF).
+
+        Parameters
+        ----------
+        dice : DiceSpec
+            The dice (count, sides, face weights).
+
+        Returns
+        -------
+        tuple of int
+            The faces, 1-based.
+        """
         if dice.weights is None:
             sides = dice.sides
             return tuple(1 + int(self._uniform() * sides) for _ in range(dice.count))
@@ -171,9 +199,37 @@ class SeededStream:
         return tuple(faces)
 
     def shuffle(self, deck: str, n: int) -> list[int]:
+        """The draw order of a fresh shuffle, from the deck's own generator.
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards shuffled.
+
+        Returns
+        -------
+        list of int
+            A permutation of ``range(n)``.
+        """
         return [int(i) for i in self._decks[deck].permutation(n)]
 
     def draw(self, deck: str, n: int) -> int:
+        """One card drawn with replacement, from the deck's own generator.
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards to draw from.
+
+        Returns
+        -------
+        int
+            An index in ``range(n)``.
+        """
         return int(self._decks[deck].integers(n))
 
 
@@ -360,6 +416,13 @@ class CounterStream:
         self._in_turn = 0
 
     def begin_turn(self, player: int) -> None:
+        """Count a new turn of ``player``: the next dice are die 0, 1, ... of that turn.
+
+        Parameters
+        ----------
+        player : int
+            The seat about to throw the dice of this turn.
+        """
         self._turns[player] = self._turns.get(player, 0) + 1
         self._mover = player
         self._in_turn = 0
@@ -372,6 +435,18 @@ class CounterStream:
         return u
 
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        """Throw ``dice.count`` dice: the mover's next dice of this turn (the class docstring's mapping).
+
+        Parameters
+        ----------
+        dice : DiceSpec
+            The dice (count, sides, face weights).
+
+        Returns
+        -------
+        tuple of int
+            The faces, 1-based.
+        """
         if dice.weights is None:
             return tuple(1 + int(self._uniform() * dice.sides) for _ in range(dice.count))
         cdf = self._cdf_cache.get(dice)
@@ -385,6 +460,20 @@ class CounterStream:
         return tuple(faces)
 
     def shuffle(self, deck: str, n: int) -> list[int]:
+        """The ``k``-th shuffle of ``deck``: a Fisher-Yates shuffle on the deck's counter stream.
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards shuffled.
+
+        Returns
+        -------
+        list of int
+            A permutation of ``range(n)``.
+        """
         k = self._shuffles[deck]
         self._shuffles[deck] = k + 1
         order = list(range(n))
@@ -395,6 +484,20 @@ class CounterStream:
         return order
 
     def draw(self, deck: str, n: int) -> int:
+        """The ``c``-th with-replacement draw of ``deck``: ``floor(u * n)``.
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards to draw from.
+
+        Returns
+        -------
+        int
+            An index in ``range(n)``.
+        """
         c = self._draws[deck]
         self._draws[deck] = c + 1
         return int(counter_uniform(self.key, DRAW_STREAMS[deck], c) * n)
@@ -464,9 +567,34 @@ class ScriptedStream:
         return len(self._dice) - self._pos
 
     def begin_turn(self, player: int) -> None:
-        """Scripted dice come in the given order, whoever throws them."""
+        """Scripted dice come in the given order, whoever throws them.
+
+        Parameters
+        ----------
+        player : int
+            The seat about to throw the dice of this turn.
+        """
 
     def roll(self, dice: DiceSpec) -> tuple[int, ...]:
+        """The next scripted roll.
+
+        Parameters
+        ----------
+        dice : DiceSpec
+            The dice (count, sides, face weights).
+
+        Returns
+        -------
+        tuple of int
+            The faces, 1-based.
+
+        Raises
+        ------
+        StreamExhausted
+            The scripted rolls are used up.
+        InvalidArgumentError
+            The next scripted roll does not have ``dice.count`` dice.
+        """
         if self._pos >= len(self._dice):
             raise StreamExhausted("the scripted dice are used up")
         r = self._dice[self._pos]
@@ -476,6 +604,25 @@ class ScriptedStream:
         return r
 
     def shuffle(self, deck: str, n: int) -> list[int]:
+        """The deck's next scripted order (the last one again once they run out; printed order when none).
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards shuffled.
+
+        Returns
+        -------
+        list of int
+            A permutation of ``range(n)``.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The scripted order is not a permutation of ``range(n)``.
+        """
         orders = self._decks.get(deck)
         k = self._shuffles[deck]
         self._shuffles[deck] = k + 1
@@ -487,6 +634,25 @@ class ScriptedStream:
         return list(order)
 
     def draw(self, deck: str, n: int) -> int:
+        """The deck's next scripted draw, modulo ``n``.
+
+        Parameters
+        ----------
+        deck : str
+            ``chance`` or ``community_chest``.
+        n : int
+            The number of cards to draw from.
+
+        Returns
+        -------
+        int
+            An index in ``range(n)``.
+
+        Raises
+        ------
+        StreamExhausted
+            The deck's scripted draws are used up.
+        """
         queue = self._draws.get(deck)
         if not queue:
             raise StreamExhausted(f"the scripted {deck} draws are used up")
