@@ -38,7 +38,32 @@ from models.state import BANK, GameState
 def blocks_from(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) -> dict[str, np.ndarray]:
     """Landing blocks (``plain``, ``rr``, ``rr_w``, ``ut``, ``ut_w`` per square and ``tot``)
     from landing rows of ``chain.L`` and the matching dice totals; leading axes (e.g. a turn
-    axis) pass through. The input of :func:`street_ept` and friends."""
+    axis) pass through. The input of :func:`street_ept` and friends.
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    landings : numpy.ndarray
+        Rows of ``chain.L`` (landings per turn), any leading axes.
+    totals : numpy.ndarray
+        The matching dice totals of the plain landings, per square.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``plain``, ``rr``, ``rr_w``, ``ut``, ``ut_w``, ``jail`` per square, and ``tot``.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> blocks = blocks_from(chain, chain.landings_per_turn, chain.totals_per_turn)
+    >>> sorted(blocks), blocks["plain"].shape
+    (['jail', 'plain', 'rr', 'rr_w', 'tot', 'ut', 'ut_w'], (40,))
+    """
     cols = columns(chain.n)
     out = {k: landings[..., v] for k, v in cols.items()}
     out["tot"] = totals
@@ -46,7 +71,28 @@ def blocks_from(chain: PositionChain, landings: np.ndarray, totals: np.ndarray) 
 
 
 def long_run_blocks(chain: PositionChain) -> dict[str, np.ndarray]:
-    """The long-run landing blocks of ``chain`` (computed once per chain)."""
+    """The long-run landing blocks of ``chain`` (computed once per chain): :func:`blocks_from` of
+    ``pi L``, the landings per turn of the stationary distribution.
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        As :func:`blocks_from`, one value per square.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> round(float(long_run_blocks(chain)["plain"].sum()), 4)  # landings per turn (doubles: more than 1)
+    1.0409
+    """
     cached = chain.__dict__.get("_long_run_blocks")
     if cached is None:
         cached = blocks_from(chain, chain.landings_per_turn, chain.totals_per_turn)
@@ -55,16 +101,99 @@ def long_run_blocks(chain: PositionChain) -> dict[str, np.ndarray]:
 
 
 def street_ept(chain: PositionChain, square: int, rent: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    """Expected rent per opponent turn of a street charging ``rent``: ``rent * l_plain[s]``.
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    square : int
+        The street's square.
+    rent : float
+        Its rent at its level (double for an unimproved complete group).
+    blocks : dict of str to numpy.ndarray or None
+        Landing blocks (:func:`blocks_from`); ``None``: the long-run ones.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Dollars per opponent turn (an array over the blocks' leading axes).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> round(float(street_ept(chain, 39, 2000)), 2)  # Boardwalk with a hotel
+    57.97
+    """
     b = blocks or long_run_blocks(chain)
     return rent * b["plain"][..., square]
 
 
 def railroad_ept(chain: PositionChain, square: int, rent: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    """Expected rent per opponent turn of a railroad charging ``rent``: plain landings plus the
+    nearest-railroad card's landings at double rent (``l_rr_w``).
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    square : int
+        The railroad's square.
+    rent : float
+        Its rent for the number of railroads its owner holds.
+    blocks : dict of str to numpy.ndarray or None
+        Landing blocks (:func:`blocks_from`); ``None``: the long-run ones.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Dollars per opponent turn.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> round(float(railroad_ept(chain, 5, 200)), 2)  # Reading Railroad, four held
+    7.18
+    """
     b = blocks or long_run_blocks(chain)
     return rent * (b["plain"][..., square] + b["rr_w"][..., square])
 
 
 def utility_ept(chain: PositionChain, square: int, multiplier: float, blocks: dict[str, np.ndarray] | None = None) -> Any:
+    """Expected rent per opponent turn of a utility: ``multiplier`` times the roll that brought the
+    token (``tot``), plus the nearest-utility card's ten times a fresh roll (``E[total] l_ut_w``).
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    square : int
+        The utility's square.
+    multiplier : float
+        Its dice multiplier for the number of utilities held (4 or 10 on the US board).
+    blocks : dict of str to numpy.ndarray or None
+        Landing blocks (:func:`blocks_from`); ``None``: the long-run ones.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Dollars per opponent turn.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> round(float(utility_ept(chain, 28, 10)), 2)  # Water Works, both held
+    2.18
+    """
     b = blocks or long_run_blocks(chain)
     return multiplier * b["tot"][..., square] + chain.mean_total * b["ut_w"][..., square]
 
@@ -72,7 +201,27 @@ def utility_ept(chain: PositionChain, square: int, multiplier: float, blocks: di
 def ept_table(chain: PositionChain) -> dict[str, list[float]]:
     """The ``odds`` table: street -> levels 0..5 (group complete in one hand),
     railroad -> 1..4 held, utility -> 1..2 held, colour group -> whole group at
-    even levels 0..5. Dollars per opponent turn, long run."""
+    even levels 0..5. Dollars per opponent turn, long run.
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+
+    Returns
+    -------
+    dict of str to list of float
+        By square or group name, one figure per level or count.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from engine.chains.markov import chain_for
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> [round(x, 2) for x in ept_table(chain)["Boardwalk"]]  # level 0: the group's double rent
+    [2.9, 5.8, 17.39, 40.58, 49.28, 57.97]
+    """
     board = chain.board
     b = long_run_blocks(chain)
     out: dict[str, list[float]] = {}
@@ -97,6 +246,29 @@ def state_ept(chain: PositionChain, state: GameState, blocks: dict[str, np.ndarr
 
     ``blocks`` defaults to the long-run landings; pass the blocks of one turn's
     landings for a time-dependent version. Unowned or mortgaged squares: 0.
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    state : GameState
+        The position: owners, buildings, mortgages.
+    blocks : dict of str to numpy.ndarray or None
+        Landing blocks (:func:`blocks_from`); ``None``: the long-run ones.
+
+    Returns
+    -------
+    numpy.ndarray
+        Dollars per opponent turn for each square (the blocks' leading axes first).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> ept = state_ept(chain_for(state.board, state.rules), state)
+    >>> round(float(ept[24]), 2), round(float(ept.sum()), 2)  # Illinois Avenue's hotel; the board
+    (32.31, 276.15)
     """
     b = blocks or long_run_blocks(chain)
     board = state.board
@@ -123,7 +295,37 @@ def state_ept(chain: PositionChain, state: GameState, blocks: dict[str, np.ndarr
 
 def player_landing_blocks(chain: PositionChain, state: GameState, player: int, rounds: int) -> dict[str, np.ndarray]:
     """Landing blocks of ``player``'s next ``rounds`` turns from where it stands
-    (arrays with a leading turn axis; pass them to :func:`state_ept`)."""
+    (arrays with a leading turn axis; pass them to :func:`state_ept`).
+
+    Parameters
+    ----------
+    chain : PositionChain
+        The position chain of the board and rules.
+    state : GameState
+        The position.
+    player : int
+        The seat whose landings are wanted.
+    rounds : int
+        How many turns ahead (the first is the coming one).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        As :func:`blocks_from`, with a leading axis of ``rounds`` turns.
+
+    Examples
+    --------
+    Ann stands on Community Chest, seven squares (the likeliest roll) before Bob's hotel on
+    Illinois Avenue: the coming turn is the dangerous one.
+
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(state.board, state.rules)
+    >>> blocks = player_landing_blocks(chain, state, 0, 3)
+    >>> blocks["plain"].shape, [round(float(x), 2) for x in state_ept(chain, state, blocks)[:, 24]]
+    ((3, 40), [165.67, 13.32, 9.67])
+    """
     pl = state.players[player]
     start = chain.state_index(pl.position, pl.in_jail, pl.jail_turns)
     dist = chain.distributions(start, max(rounds - 1, 0))[:rounds]
