@@ -133,7 +133,24 @@ JailPolicy = Literal["short", "long"]
 
 
 def columns(n: int) -> dict[str, slice]:
-    """The landing column blocks of :attr:`PositionChain.L` for an ``n``-square board."""
+    """The landing column blocks of :attr:`PositionChain.L` for an ``n``-square board.
+
+    Parameters
+    ----------
+    n : int
+        The number of squares.
+
+    Returns
+    -------
+    dict of str to slice
+        ``plain``, ``jail``, ``rr``, ``ut``, ``rr_w``, ``ut_w``: ``5n + 1`` columns in all.
+
+    Examples
+    --------
+    >>> c = columns(40)
+    >>> c["plain"], c["jail"], c["ut_w"]
+    (slice(0, 40, None), slice(40, 41, None), slice(161, 201, None))
+    """
     return {
         "plain": slice(0, n),
         "jail": slice(n, n + 1),
@@ -158,6 +175,23 @@ class Resolution:
     ``ut[a, f]``: ends on utility ``f`` by a nearest-utility card that charges
     a multiple of a fresh roll; ``jail[a]``: ends in jail. ``rr_w`` and
     ``ut_w`` are ``rr`` and ``ut`` weighted by each card's multiplier.
+
+    Attributes
+    ----------
+    plain, rr, ut, rr_w, ut_w : numpy.ndarray
+        ``n x n``, arrival square by final square.
+    jail : numpy.ndarray
+        ``n``: the probability that an arrival ends in jail.
+
+    Examples
+    --------
+    An arrival on the first Chance (square 7): one card in sixteen each sends the token to
+    jail and to Go; every arrival ends somewhere.
+
+    >>> from models.board import standard_board
+    >>> res = resolution(standard_board())
+    >>> round(float(res.jail[7]), 4), round(float(res.position[7, 0]), 4), round(float(res.position[7].sum() + res.jail[7]), 9)
+    (0.0625, 0.0625, 1.0)
     """
 
     plain: np.ndarray
@@ -170,12 +204,37 @@ class Resolution:
     @property
     def position(self) -> np.ndarray:
         """Where the token ends (``n x n``), any arrival kind."""
-        return self.plain + self.rr + self.ut
+        out: np.ndarray = self.plain + self.rr + self.ut
+        return out
 
 
 def card_outcome(card: Card, board: Board, at: int) -> tuple[str, int, int]:
     """(kind, square, multiplier) of one card drawn on square ``at``: kind in
-    ``arrive`` (resolve again), ``final``, ``rr``, ``ut``, ``jail``."""
+    ``arrive`` (resolve again), ``final``, ``rr``, ``ut``, ``jail``.
+
+    Parameters
+    ----------
+    card : Card
+        The card.
+    board : Board
+        The board (any, inline included).
+    at : int
+        The square it is drawn on.
+
+    Returns
+    -------
+    tuple of (str, int, int)
+        The kind, the square the token goes to, and the rent or dice multiplier.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> board = standard_board()
+    >>> nearest = next(c for c in board.deck("chance") if c.action == "advance_nearest" and c.group == "railroad")
+    >>> card_outcome(nearest, board, 7)  # to Pennsylvania Railroad at double rent
+    ('rr', 15, 2)
+    """
     n = board.size
     if card.action == "advance_to":
         assert card.square is not None
@@ -195,7 +254,32 @@ def card_outcome(card: Card, board: Board, at: int) -> tuple[str, int, int]:
 
 
 def resolution(board: Board) -> Resolution:
-    """Resolve arrivals on every square (see the module docstring)."""
+    """Resolve arrivals on every square (see the module docstring): with ``Q`` the card moves
+    between squares and ``B`` the final outcomes, ``X = (I - Q)^{-1} B``.
+
+    Parameters
+    ----------
+    board : Board
+        The board (any, inline included).
+
+    Returns
+    -------
+    Resolution
+        Where an arrival on each square ends, by kind.
+
+    Raises
+    ------
+    ChainError
+        The cards can move a token between card squares for ever (``I - Q`` singular).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> res = resolution(standard_board())
+    >>> float(res.jail[30])  # Go To Jail
+    1.0
+    """
     n = board.size
     q = np.zeros((n, n))
     b_plain = np.zeros((n, n))
@@ -241,7 +325,32 @@ def resolution(board: Board) -> Resolution:
 def card_steps(card: Card, board: Board, at: int) -> int | None:
     """The squares a movement card drawn on ``at`` moves the token (negative: backwards),
     as :meth:`engine.rules.game.Game._draw_card` moves it; ``None`` for a card that does not move
-    it along the board (to jail, cash, ...)."""
+    it along the board (to jail, cash, ...).
+
+    Parameters
+    ----------
+    card : Card
+        The card.
+    board : Board
+        The board (any, inline included).
+    at : int
+        The square it is drawn on.
+
+    Returns
+    -------
+    int or None
+        Squares moved (an ``advance_to`` its own square: a full lap, ``n``).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> board = standard_board()
+    >>> back = next(c for c in board.deck("chance") if c.action == "move")
+    >>> nearest = next(c for c in board.deck("chance") if c.action == "advance_nearest" and c.group == "railroad")
+    >>> card_steps(back, board, 7), card_steps(nearest, board, 7)
+    (-3, 8)
+    """
     n = board.size
     if card.action == "advance_to":
         assert card.square is not None
@@ -260,6 +369,24 @@ def go_arrivals(board: Board) -> np.ndarray:
     ``G = Q G + g`` with ``g[a]`` the weight of the cards on ``a`` that move forward onto Go
     and ``Q`` the card moves between squares of :func:`resolution` (a card move onto Go
     continues there: Go draws nothing), so ``G = (I - Q)^{-1} g``.
+
+    Parameters
+    ----------
+    board : Board
+        The board (any, inline included).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` expected card moves onto Go, by arrival square.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> g = go_arrivals(standard_board())
+    >>> round(float(g[7]), 4), float(g[1])  # one Chance card in sixteen; no card on Mediterranean
+    (0.0625, 0.0)
     """
     n = board.size
     q = np.zeros((n, n))
@@ -289,6 +416,23 @@ def turn_shape(rules: Rules) -> tuple[int | None, bool]:
     jail on a double: ``(1, False)``). As :meth:`engine.rules.game.Game._roll_and_move` plays it:
     without ``doubles_again`` the count of doubles never passes one, so only
     ``doubles_to_jail`` 1 jails.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (``doubles_again``, ``doubles_to_jail``).
+
+    Returns
+    -------
+    tuple of (int or None, bool)
+        ``(rolls, jails)``.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> turn_shape(Rules()), turn_shape(Rules(doubles_again=False)), turn_shape(Rules(doubles_to_jail=0))
+    ((3, True), (1, False), (None, False))
     """
     k = rules.doubles_to_jail
     if k == 1:
@@ -346,6 +490,15 @@ class PositionChain:
     >>> chain = PositionChain(standard_board(), Rules(), "long")
     >>> round(float(chain.long_run_landing()[24]), 5)  # Illinois Avenue, share of rolls
     0.02995
+    >>> start = chain.state_index(0)  # on Go
+    >>> dist = chain.distributions(start, 2)
+    >>> dist.shape, round(float(dist[1].sum()), 9)  # S = 40 squares + 3 jail turns
+    ((3, 43), 1.0)
+    >>> positions, in_jail = chain.square_distributions(start, 2)
+    >>> round(float(in_jail[2]), 4), chain.expected_landings(start, 2).shape
+    (0.0384, (2, 41))
+    >>> round(chain.rolls_per_turn, 4), round(chain.go_landings_per_turn, 4)
+    (1.1659, 0.034)
     """
 
     def __init__(self, board: Board, rules: Rules | None = None, jail: JailPolicy = "long") -> None:
@@ -405,7 +558,8 @@ class PositionChain:
             fundamental = np.linalg.solve(np.eye(n) - cont, np.eye(n))  # sum_i C^i
 
             def turn(first: np.ndarray, last: np.ndarray) -> np.ndarray:
-                return fundamental @ first
+                out: np.ndarray = fundamental @ first
+                return out
 
         elif not jails:  # one roll; a double's free part ends the turn too
 
@@ -424,7 +578,8 @@ class PositionChain:
                 for _ in range(rolls - 2):
                     acc = acc + power @ first
                     power = power @ cont
-                return acc + power @ last
+                out: np.ndarray = acc + power @ last
+                return out
 
         t_free = turn(end01, end2)
         l_free = turn(land01, land2)
@@ -485,7 +640,23 @@ class PositionChain:
 
     # -- states ------------------------------------------------------------
     def state_index(self, square: int, in_jail: bool = False, jail_turns: int = 0) -> int:
-        """Turn-start state of a token on ``square`` (in jail after ``jail_turns`` failed rolls)."""
+        """Turn-start state of a token on ``square`` (in jail after ``jail_turns`` failed rolls).
+
+        Parameters
+        ----------
+        square : int
+            Where the token stands.
+        in_jail : bool, default False
+            Whether it is in jail (then ``square`` is not read).
+        jail_turns : int, default 0
+            Jail turns already spent (capped at the last one).
+
+        Returns
+        -------
+        int
+            The row of :attr:`T`: the square, or ``n + jail_turns`` in jail (``n`` with the
+            ``short`` policy).
+        """
         if not in_jail:
             return square
         if self.jail_policy == "short":
@@ -495,7 +666,20 @@ class PositionChain:
     # -- k-turn questions ---------------------------------------------------
     def distributions(self, start: int, k: int) -> np.ndarray:
         """``(k + 1) x S`` array: row ``t`` is the turn-start state distribution after
-        ``t`` turns from state ``start`` (the seed's Pr(g, p, k), jail states included)."""
+        ``t`` turns from state ``start`` (the seed's Pr(g, p, k), jail states included).
+
+        Parameters
+        ----------
+        start : int
+            The turn-start state (:meth:`state_index`).
+        k : int
+            The number of turns.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``v_t = e_start T^t`` for ``t = 0..k``; each row sums to 1.
+        """
         out = np.empty((k + 1, self.size))
         v = np.zeros(self.size)
         v[start] = 1.0
@@ -506,13 +690,39 @@ class PositionChain:
         return out
 
     def square_distributions(self, start: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(``(k+1) x n`` position distributions with in-jail folded out, ``k+1`` in-jail probabilities)."""
+        """(``(k+1) x n`` position distributions with in-jail folded out, ``k+1`` in-jail probabilities).
+
+        Parameters
+        ----------
+        start : int
+            The turn-start state (:meth:`state_index`).
+        k : int
+            The number of turns.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            The free squares' probabilities after each turn, and the probability of being in jail.
+        """
         dist = self.distributions(start, k)
         return dist[:, : self.n], dist[:, self.n :].sum(axis=1)
 
     def expected_landings(self, start: int, k: int) -> np.ndarray:
         """``k x (n + 1)``: expected landings on each square (last column: in jail)
-        during each of the next ``k`` turns from state ``start``."""
+        during each of the next ``k`` turns from state ``start``.
+
+        Parameters
+        ----------
+        start : int
+            The turn-start state (:meth:`state_index`).
+        k : int
+            The number of turns.
+
+        Returns
+        -------
+        numpy.ndarray
+            Row ``t`` is ``v_t L`` with the arrival kinds summed per square.
+        """
         dist = self.distributions(start, k - 1) if k > 0 else np.zeros((0, self.size))
         full = dist @ self.L
         n = self.n
@@ -538,19 +748,28 @@ class PositionChain:
         return self.stationary @ self.L
 
     def long_run_landing(self) -> np.ndarray:
-        """``n + 1`` shares of rolls: each square (any arrival kind), then in jail. Sums to 1."""
+        """``n + 1`` shares of rolls: each square (any arrival kind), then in jail. Sums to 1.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``pi L / sum(pi L)``, arrival kinds summed per square.
+        """
         lpt = self.landings_per_turn
         n = self.n
         per_square = lpt[:n] + lpt[n + 1 : 2 * n + 1] + lpt[2 * n + 1 : 3 * n + 1]
         out = np.append(per_square, lpt[n])
-        return out / out.sum()
+        shares: np.ndarray = out / out.sum()
+        return shares
 
     @cached_property
     def rolls_per_turn(self) -> float:
+        """Long-run expected rolls per turn (a turn sat out in jail: none)."""
         return float(self.landings_per_turn[: 3 * self.n + 1].sum())  # count columns only
 
     @cached_property
     def totals_per_turn(self) -> np.ndarray:
+        """Long-run expected dice totals of the plain landings on each square per turn (utility rent)."""
         return self.stationary @ self.landing_totals
 
     @cached_property
