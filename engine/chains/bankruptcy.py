@@ -73,7 +73,30 @@ of its 40 squares. The accuracy of the default buckets is stated on it."""
 @dataclass(frozen=True)
 class RuinChain:
     """The live-state transition matrix ``M`` (sparse), the one-turn ruin vector ``r``,
-    the cash grid and the start state. Live state index = ``grid index * n + square``."""
+    the cash grid and the start state. Live state index = ``grid index * n + square``.
+
+    Attributes
+    ----------
+    M : scipy.sparse.csr_matrix
+        Live-to-live transition probabilities of one turn.
+    r : numpy.ndarray
+        The one-turn ruin probability of each live state.
+    grid : numpy.ndarray
+        The cash grid (:func:`cash_grid`).
+    n : int
+        The number of squares.
+    start : int or None
+        The start's live state; ``None`` when ruined at turn 0.
+
+    Examples
+    --------
+    Two squares, the second costing $100, a "die" of 1 or 2: from $150 on square 0 each turn
+    moves to square 1 (-$100) or back to square 0 with probability 1/2.
+
+    >>> chain = build_chain([0, -100], start_cash=150, bucket=1, cap=400, dice=[0, 0.5, 0.5])
+    >>> chain.M.shape, chain.start, chain.n
+    ((802, 802), 300, 2)
+    """
 
     M: sp.csr_matrix
     r: np.ndarray
@@ -88,7 +111,25 @@ MAX_GRID_POINTS = 2048
 
 
 def grid_step(bucket: float, cap: float) -> float:
-    """The step of the cash grid: ``bucket``, or ``ceil(cap / MAX_GRID_POINTS)`` when that is larger."""
+    """The step of the cash grid: ``bucket``, or ``ceil(cap / MAX_GRID_POINTS)`` when that is larger.
+
+    Parameters
+    ----------
+    bucket : float
+        The step asked for.
+    cap : float
+        The grid's top.
+
+    Returns
+    -------
+    float
+        The step used.
+
+    Examples
+    --------
+    >>> grid_step(50, 2000), grid_step(1, 10_000)
+    (50.0, 5.0)
+    """
     return max(float(bucket), float(math.ceil(cap / MAX_GRID_POINTS)))
 
 
@@ -98,6 +139,30 @@ def cash_grid(start_cash: float, bucket: float, cap: float) -> np.ndarray:
     ``start_cash`` is a grid point. ``step`` is :func:`grid_step` (``bucket`` unless the grid
     would have more than :data:`MAX_GRID_POINTS` points). Shared by :func:`ruin_pmf` and
     :mod:`engine.chains.state_risk`.
+
+    Parameters
+    ----------
+    start_cash : float
+        The cash the grid is aligned on.
+    bucket : float
+        The step asked for (:func:`grid_step`).
+    cap : float
+        The last point.
+
+    Returns
+    -------
+    numpy.ndarray
+        The points, increasing, from 0 to ``cap``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``bucket`` or ``cap`` is not positive.
+
+    Examples
+    --------
+    >>> cash_grid(120, 50, 400).tolist()
+    [0.0, 20.0, 70.0, 120.0, 170.0, 220.0, 270.0, 320.0, 370.0, 400.0]
     """
     if bucket <= 0:
         raise InvalidArgumentError("bucket must be positive")
@@ -125,7 +190,48 @@ def build_chain(
     dice: Sequence[float] | None = None,
     go_landing_bonus: bool = False,
 ) -> RuinChain:
-    """Assemble ``M`` and ``r`` for the abstract model (module docstring)."""
+    """Assemble ``M`` and ``r`` for the abstract model (module docstring).
+
+    Parameters
+    ----------
+    net : sequence of float
+        The cash change of landing on each square (the board's length is ``len(net)``).
+    start_cash : float
+        Cash at turn 0 (``<= 0``: ruined already).
+    start_square : int, default 0
+        The square the player starts on.
+    bucket : float, default 50
+        The cash grid's step (``1`` with integer inputs: exact).
+    cap : float, default 2000
+        Cash above it is held at it.
+    go_salary : float, default 0
+        Paid when passing or landing on square 0.
+    dice : sequence of float or None
+        The probability of each total, indexed by the total; ``None``: two fair dice.
+    go_landing_bonus : bool, default False
+        Landing exactly on square 0 pays the salary twice.
+
+    Returns
+    -------
+    RuinChain
+        The chain.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An empty ``net``, a ``start_square`` off the board, or ``dice`` that are not a
+        probability vector (and :func:`cash_grid`'s).
+
+    Examples
+    --------
+    >>> chain = build_chain([0, -100], start_cash=150, bucket=1, cap=400, dice=[0, 0.5, 0.5])
+    >>> round(float(chain.r[chain.start]), 3)  # no ruin in the first turn from $150
+    0.0
+    >>> build_chain([0, -100], start_cash=150, start_square=2)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: start_square 2 is off a board of 2 squares
+    """
     net_a = np.asarray(net, dtype=float)
     n = len(net_a)
     if n < 1:
@@ -168,7 +274,19 @@ def compiled_chains() -> bool:
     is already loaded in this process (any process that simulates) and compiles (under
     ``NUMBA_DISABLE_JIT`` its loops would run in Python), so that a command that never
     simulates (``risk``, ``odds``) does not import it for this. Both paths give the same
-    numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs."""
+    numbers to the bit (``tests/engine/test_chain_kernel.py``); only the time differs.
+
+    Returns
+    -------
+    bool
+        Whether the compiled path is taken.
+
+    Examples
+    --------
+    >>> import numba
+    >>> compiled_chains() == (not numba.config.DISABLE_JIT)
+    True
+    """
     config = getattr(sys.modules.get("numba"), "config", None)
     return config is not None and not config.DISABLE_JIT
 
@@ -207,6 +325,40 @@ def cash_moves(
     the cash back up. Cash follows the bucket rule of
     the module docstring: ruin if ``x <= 0``, else held at ``grid[-1]`` (the
     cap) and split linearly between neighbouring points.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        The cash grid (:func:`cash_grid`).
+    n_pos : int
+        Positions per grid point in the source states.
+    src, dst : numpy.ndarray
+        Each move's source and destination position.
+    delta : numpy.ndarray
+        Each move's cash change.
+    prob : numpy.ndarray
+        Each move's probability.
+    n_dst : int or None
+        Positions per grid point in the destination states (``None``: ``n_pos``).
+    pre : numpy.ndarray or None
+        A payment each move makes before ``delta`` (ruin if it cannot be paid).
+    transposed : bool, default False
+        Return ``M^T`` (a CSC view, the forward step) instead of ``M``.
+
+    Returns
+    -------
+    tuple of (scipy.sparse.spmatrix, numpy.ndarray)
+        ``M`` (or ``M^T``) and the ruin vector, one entry per source state.
+
+    Examples
+    --------
+    One move costing $75 on a grid 0, 50, 100: from $100 the $25 left is split between the
+    points 0 and 50; from 0 or 50 it ruins.
+
+    >>> import numpy as np
+    >>> m, r = cash_moves(np.array([0.0, 50.0, 100.0]), 1, np.array([0]), np.array([0]), np.array([-75.0]), np.array([1.0]))
+    >>> m.toarray().round(3).tolist(), r.tolist()
+    ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.5, 0.5, 0.0]], [1.0, 1.0, 0.0])
     """
     k = len(grid)
     n_dst = n_pos if n_dst is None else n_dst
@@ -263,8 +415,42 @@ def ruin_pmf(
     ``dice`` is a probability vector indexed by the total (default: 2d6).
     See the module docstring for the model and the bucket rule.
 
+    Parameters
+    ----------
+    net : sequence of float
+        The cash change of landing on each square (the board's length is ``len(net)``).
+    start_cash : float
+        Cash at turn 0 (``<= 0``: ruined already).
+    start_square : int, default 0
+        The square the player starts on.
+    turns : int, default 20
+        The last turn.
+    bucket : float, default 50
+        The cash grid's step (``1`` with integer inputs: exact).
+    cap : float, default 2000
+        Cash above it is held at it.
+    go_salary : float, default 0
+        Paid when passing or landing on square 0.
+    dice : sequence of float or None
+        The probability of each total, indexed by the total; ``None``: two fair dice.
+    go_landing_bonus : bool, default False
+        Landing exactly on square 0 pays the salary twice.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``turns + 1`` probabilities, ``P(first ruin at turn t)``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``turns`` is negative (and :func:`build_chain`'s).
+
     Examples
     --------
+    Ruin needs two landings on the $100 square in a row from $150: turn 2 with probability
+    1/2 x 1/2 (by hand).
+
     >>> p = ruin_pmf([0, -100], start_cash=150, turns=3, bucket=1, dice=[0, 0.5, 0.5])
     >>> [round(float(v), 4) for v in p]
     [0.0, 0.0, 0.25, 0.25]
@@ -300,6 +486,40 @@ def eventual_ruin(
     States from which ruin cannot be reached (found by a backward search over
     the transition graph from the states with ``r > 0``) get ``h = 0`` and are
     dropped before the solve.
+
+    Parameters
+    ----------
+    net : sequence of float
+        The cash change of landing on each square (the board's length is ``len(net)``).
+    start_cash : float
+        Cash at turn 0 (``<= 0``: ruined already).
+    start_square : int, default 0
+        The square the player starts on.
+    bucket : float, default 50
+        The cash grid's step (``1`` with integer inputs: exact).
+    cap : float, default 2000
+        Cash above it is held at it.
+    go_salary : float, default 0
+        Paid when passing or landing on square 0.
+    dice : sequence of float or None
+        The probability of each total, indexed by the total; ``None``: two fair dice.
+    go_landing_bonus : bool, default False
+        Landing exactly on square 0 pays the salary twice.
+
+    Returns
+    -------
+    float
+        The probability of ruin, ever.
+
+    Examples
+    --------
+    Without a salary the cash only falls: ruin is certain. With $100 for passing Go every lap
+    pays for itself and the cash never falls below $50 (by hand):
+
+    >>> eventual_ruin([0, -100], start_cash=150, bucket=1, dice=[0, 0.5, 0.5])
+    1.0
+    >>> eventual_ruin([0, -100], start_cash=150, bucket=1, dice=[0, 0.5, 0.5], go_salary=100)
+    0.0
     """
     chain = build_chain(net, start_cash, start_square, bucket, cap, go_salary, dice, go_landing_bonus)
     if chain.start is None:
