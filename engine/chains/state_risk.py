@@ -122,6 +122,23 @@ def held_cards(state: GameState) -> dict[str, frozenset[int]]:
     The state says how many each player holds, not from which deck: they are taken as
     :class:`engine.rules.game.Game` takes them when it loads a state, from the decks in order
     (Chance's jail cards first, then Community Chest's).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+
+    Returns
+    -------
+    dict of str to frozenset of int
+        Per deck (``chance``, ``community_chest``), the indices of the cards out of it.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> near = load_state("instances/near-ruin.json")
+    >>> near.players[3].jail_cards, held_cards(near)  # Dee's card: Chance's, index 8
+    (1, {'chance': frozenset({8}), 'community_chest': frozenset()})
     """
     board = state.board
     pool = [(name, i) for name in ("chance", "community_chest") for i, c in enumerate(board.deck(name)) if c.action == "jail_free"]
@@ -202,6 +219,26 @@ def rent_vectors(state: GameState, player: int) -> tuple[np.ndarray, np.ndarray]
     """(fixed payment on landing per square, utility multiplier per square).
 
     Fixed payment = street/railroad rent owed + tax; utilities pay ``mult * total``.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat who pays.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Per square: what landing there costs ``player``, and the dice multiplier of a utility
+        another player owns (0 elsewhere).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> fixed, mult = rent_vectors(load_state("instances/late-game-house-shortage.json"), 0)
+    >>> float(fixed[24]), float(fixed[4]), float(mult[28])  # Bob's hotel, Income Tax, Water Works
+    (925.0, 200.0, 4.0)
     """
     board = state.board
     n = board.size
@@ -425,10 +462,26 @@ def roll_slots(rules: Rules) -> tuple[int, bool]:
     """The rolls of a turn the ruin chains step through, and whether a double on the last goes
     to jail (:func:`engine.chains.markov.turn_shape`, the unbounded turn cut at :data:`ROLL_TAIL`).
 
+    Parameters
+    ----------
+    rules : Rules
+        The rules (dice, ``doubles_again``, ``doubles_to_jail``).
+
+    Returns
+    -------
+    tuple of (int, bool)
+        ``(rolls, jails)``.
+
     Raises
     ------
-    ValueError
+    ChainError
         Every throw is a double while doubles roll again for ever: no turn would end.
+
+    Examples
+    --------
+    >>> from models.rules import Rules
+    >>> roll_slots(Rules()), roll_slots(Rules(doubles_again=False))
+    ((3, True), (1, False))
     """
     rolls, jails = turn_shape(rules)
     if rolls is not None:
@@ -443,7 +496,29 @@ def roll_slots(rules: Rules) -> tuple[int, bool]:
 
 def expected_income(state: GameState, player: int, chain: PositionChain | None = None) -> float:
     """Rent ``player`` expects to collect per round: the long-run EPT of its
-    properties (exact chain, long jail policy) times the number of opponents."""
+    properties (exact chain, long jail policy) times the number of opponents.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The owner's seat.
+    chain : PositionChain or None
+        The state's position chain (long jail policy); ``None``: the shared one.
+
+    Returns
+    -------
+    float
+        Dollars per round.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> round(expected_income(state, 1), 2)
+    270.27
+    """
     chain = chain or chain_for(state.board, state.rules, "long")
     ept = state_ept(chain, state)
     mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]
@@ -520,6 +595,46 @@ def state_ruin_pmf(
     counts as ruin, the double that goes to jail at no cost included: with no
     income it ruins, like any move that brings no money, the mass the bucket
     rule left on the grid's lowest point (wealth -1).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int, str or None
+        A seat, a name, or ``None`` for the player to move.
+    turns : int, default 20
+        How many turns ahead.
+    bucket : float, default 50
+        The wealth grid's step (:func:`engine.chains.bankruptcy.cash_grid`).
+    cap : float or None
+        Wealth above it is held at it (default: the larger of $2,000 and the start wealth +
+        $1,000).
+    jail : {"long", "short"}, default "long"
+        The jail policy the player follows.
+    income : bool, default True
+        Add :func:`expected_income` at the end of each of the player's turns.
+    chain : PositionChain or None
+        The state's position chain (long jail policy), to save building it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``turns + 1`` probabilities of first ruin at each turn.
+
+    Raises
+    ------
+    UnknownPlayerError
+        ``player`` is a name not in the state (from :meth:`models.state.GameState.player_index`).
+
+    Examples
+    --------
+    ``monopoly-trade risk instances/near-ruin.json --turns 5`` prints the same figures:
+
+    >>> from models.io import load_state
+    >>> near = load_state("instances/near-ruin.json")
+    >>> p = state_ruin_pmf(near, "Dee", turns=5)
+    >>> [round(float(x), 4) for x in p], round(float(p.sum()), 4)
+    ([0.0, 0.6345, 0.1582, 0.0282, 0.0359, 0.0465], 0.9033)
     """
     if isinstance(player, str):
         player = state.player_index(player)
@@ -540,7 +655,8 @@ def _last_roll_ruin(ruins: dict[str, np.ndarray]) -> np.ndarray:
     (``nd``) and that double (``th``). The double costs nothing, but with no income it is
     still a move that brings no money, so it ruins the mass on the grid's lowest point
     (wealth -1, the bucket rule's "alive until the next move that brings no money")."""
-    return ruins["nd"] + ruins["th"]
+    out: np.ndarray = ruins["nd"] + ruins["th"]
+    return out
 
 
 def _forward(ch: _Chain, turns: int) -> tuple[np.ndarray, np.ndarray]:
@@ -625,6 +741,26 @@ def ruin_within_by_wealth(
     what one forward run does. The pass conserves probability as the forward
     run does: from ``u_0 = 1`` instead of 0 every ``u_t`` is 1.
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int, str or None
+        A seat, a name, or ``None`` for the player to move.
+    turns : int, default 20
+        How many turns ahead.
+    bucket : float, default 50
+        The wealth grid's step (:func:`engine.chains.bankruptcy.cash_grid`).
+    cap : float or None
+        Wealth above it is held at it (default: the larger of $2,000 and the start wealth +
+        $1,000).
+    jail : {"long", "short"}, default "long"
+        The jail policy the player follows.
+    income : bool, default True
+        Add :func:`expected_income` at the end of each of the player's turns.
+    chain : PositionChain or None
+        The state's position chain (long jail policy), to save building it.
+
     Returns
     -------
     wealth : np.ndarray
@@ -643,8 +779,19 @@ def ruin_within_by_wealth(
 
     Raises
     ------
-    ValueError
+    BankruptPlayerError
         If the player is bankrupt (it has no wealth to vary).
+
+    Examples
+    --------
+    Dee's own wealth, $170, is a grid point, where the backward pass gives the forward
+    run's figure (:func:`state_ruin_pmf`, 0.9033); less wealth, more risk:
+
+    >>> from models.io import load_state
+    >>> near = load_state("instances/near-ruin.json")
+    >>> wealth, ruin = ruin_within_by_wealth(near, "Dee", turns=5)
+    >>> wealth[:4].tolist(), [round(float(x), 4) for x in ruin[:4]]
+    ([20.0, 70.0, 120.0, 170.0], [0.974, 0.9367, 0.9135, 0.9033])
     """
     if isinstance(player, str):
         player = state.player_index(player)
@@ -673,7 +820,8 @@ def _matvec(m: Any, x: np.ndarray) -> np.ndarray:
     reserve's backward pass pays some 80 times. Without that private kernel it is ``m @ x``.
     """
     if _csr_matvec is None or m.format != "csr" or m.dtype != np.float64 or x.dtype != np.float64:
-        return m @ x
+        out: np.ndarray = m @ x
+        return out
     y = np.zeros(m.shape[0])
     _csr_matvec(m.shape[0], m.shape[1], m.indptr, m.indices, m.data, np.ascontiguousarray(x), y)
     return y
@@ -731,7 +879,8 @@ def _backward(ch: _Chain, turns: int, u0: np.ndarray | None = None) -> np.ndarra
         u = np.asarray(u0, dtype=float)
     if compiled:  # the same loop, compiled
         c3 = (_unsigned(c_m.indptr), _unsigned(c_m.indices), c_m.data)
-        return backward_pass(*p_m, *q_m, *c3, np.ascontiguousarray(k), np.ascontiguousarray(u), turns, rolls, jails)
+        out: np.ndarray = backward_pass(*p_m, *q_m, *c3, np.ascontiguousarray(k), np.ascontiguousarray(u), turns, rolls, jails)
+        return out
     for _ in range(turns):
         if rolls == 1:
             u = k + _matvec(q_m if jails else p_m, u)
