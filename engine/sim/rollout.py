@@ -107,6 +107,46 @@ class RolloutResult:
     that ended by bankruptcy within the horizon; ``ended`` the fraction of games
     per end reason (:data:`REASON_CODES`: ``bankruptcy``, ``cash_target``,
     ``round_limit``, and ``round_cap`` for a game cut at the horizon).
+
+    Attributes
+    ----------
+    players : tuple of str
+        The players' names, in seat order.
+    n_games, horizon : int
+        Games played and their length in rounds.
+    win_prob, win_prob_se : dict of str to float
+        Each player's mean score (its win probability) and the standard error of that mean.
+    player_turns : int
+        Turns played in all.
+    finished : float
+        The share of games ended by bankruptcy within the horizon.
+    mean_rounds : float
+        Rounds played per game beyond the state's.
+    mean_net_worth : dict of str to float
+        Each player's mean final net worth.
+    winners : numpy.ndarray
+        Per game, the winning seat (-1: none).
+    worths : numpy.ndarray
+        Per game and seat, the final net worth (float32).
+    seconds : float
+        Wall time of the run.
+    scores : numpy.ndarray
+        Per game and seat, the score: 1 for the winner of a finished game, the calibrated
+        horizon value for a game cut at the horizon (``scoring="model"``).
+    scoring : str
+        ``"model"`` or ``"net_worth"``.
+    ended : dict of str to float
+        The share of games per end reason.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> res = simulate(state, 200, 20, seed=1)
+    >>> {k: round(v, 3) for k, v in res.win_prob.items()}, round(sum(res.win_prob.values()), 9)
+    ({'Ann': 0.286, 'Bob': 0.082, 'Cy': 0.522, 'Dee': 0.11}, 1.0)
+    >>> round(res.win_prob_se["Ann"], 3), res.score(0)[:3].round(3).tolist()
+    (0.03, [0.171, 0.0, 0.0])
     """
 
     players: tuple[str, ...]
@@ -126,12 +166,30 @@ class RolloutResult:
     ended: dict[str, float] = field(default_factory=dict)
 
     def score(self, i: int) -> np.ndarray:
-        """Player ``i``'s score in each game (its win indicator when no scores are stored)."""
-        if self.scores.size:
-            return self.scores[:, i].astype(np.float64)
-        return (self.winners == i).astype(np.float64)
+        """Player ``i``'s score in each game (its win indicator when no scores are stored).
+
+        Parameters
+        ----------
+        i : int
+            The seat.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``n_games`` scores in ``[0, 1]``, float64.
+        """
+        won: np.ndarray = self.scores[:, i] if self.scores.size else self.winners == i
+        return won.astype(np.float64)
 
     def to_dict(self) -> dict[str, object]:
+        """The result's summary as JSON-ready data (the per-game arrays left out).
+
+        Returns
+        -------
+        dict
+            ``players``, ``n_games``, ``horizon``, ``win_prob``, ``win_prob_se``,
+            ``player_turns``, ``finished``, ``mean_rounds``, ``mean_net_worth``, ``ended``.
+        """
         return {
             "players": list(self.players),
             "n_games": self.n_games,
@@ -197,6 +255,31 @@ def simulate(
         scored and summed exactly as with one thread. Every game depends only
         on its key, so the result is identical for any number of threads
         (a test checks it).
+
+    Returns
+    -------
+    RolloutResult
+        The win probabilities with their standard errors, and the per-game results.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``n_games`` or ``horizon`` below 1, fewer than 2 or more than 8 players,
+        ``threads`` outside ``1..MAX_THREADS``, or an unknown ``scoring``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> res = simulate(state, 200, 20, seed=1)
+    >>> res.n_games, res.players, round(res.win_prob["Cy"], 3)
+    (200, ('Ann', 'Bob', 'Cy', 'Dee'), 0.522)
+    >>> simulate(state, 200, 20, seed=1, threads=2).win_prob == res.win_prob  # any number of threads
+    True
+    >>> simulate(state, 0, 20)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: n_games must be >= 1, got 0
     """
     _check_args(state, n_games, horizon)
     if not 1 <= threads <= MAX_THREADS:
@@ -339,6 +422,39 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
     ``g`` of each was played on the same dice and cards (common random
     numbers); the standard error is that of the mean of the paired
     differences, ``sd(d) / sqrt(n)``.
+
+    Parameters
+    ----------
+    before, after : RolloutResult
+        Two results of :func:`simulate` with the same seed, game count and players.
+    player : str
+        The player's name.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The mean change in the player's score and its standard error (``nan`` for one game).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The two results differ in players, game count or scoring.
+
+    Examples
+    --------
+    $500 more for Cy, on the same dice:
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> before = simulate(state, 200, 20, seed=1)
+    >>> richer = state.copy(); richer.players[2].cash += 500
+    >>> delta, se = paired_delta(before, simulate(richer, 200, 20, seed=1), "Cy")
+    >>> round(delta, 3), round(se, 3)
+    (0.208, 0.027)
+    >>> paired_delta(before, simulate(state, 100, 20, seed=1), "Cy")
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: paired results need the same players and the same number of games
     """
     if before.n_games != after.n_games or before.players != after.players:
         raise InvalidArgumentError("paired results need the same players and the same number of games")
@@ -354,7 +470,35 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
 def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str) -> tuple[float, float]:
     """Mean and standard error of the change in ``player``'s final net worth, game by game
     (same conditions as :func:`paired_delta`); a finer signal where the win
-    probability does not move (a game already decided either way)."""
+    probability does not move (a game already decided either way).
+
+    Parameters
+    ----------
+    before, after : RolloutResult
+        Two results of :func:`simulate` with the same seed, game count and players.
+    player : str
+        The player's name.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The mean change in dollars and its standard error (``nan`` for one game).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The two results differ in players or game count.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> before = simulate(state, 200, 20, seed=1)
+    >>> richer = state.copy(); richer.players[2].cash += 500
+    >>> delta, se = paired_worth_delta(before, simulate(richer, 200, 20, seed=1), "Cy")
+    >>> round(delta), round(se)
+    (1637, 153)
+    """
     if before.n_games != after.n_games or before.players != after.players:
         raise InvalidArgumentError("paired results need the same players and the same number of games")
     i = before.players.index(player)
@@ -395,6 +539,26 @@ class TraceLayout:
     far, cards left before the next shuffle, with-replacement draws so far),
     the cards left in draw order
     (``deck_width`` columns, -1 padding) and a held flag per card.
+
+    Attributes
+    ----------
+    n_players, n_squares : int
+        The state's players and squares.
+    held_width : int
+        Get Out of Jail Free cards a player can hold (the decks' number, at least 1).
+    deck_width : int
+        The larger deck's size.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> layout = TraceLayout.of(state)
+    >>> layout.width, layout.player(1), layout.squares, layout.deck(0)
+    (253, 30, 63, 183)
+    >>> names = layout.names()
+    >>> names[layout.player(2)], names[layout.squares + 1], len(names) == layout.width
+    ('player 2 cash', 'square 1 owner', True)
     """
 
     n_players: int
@@ -404,6 +568,18 @@ class TraceLayout:
 
     @classmethod
     def of(cls, state: GameState) -> TraceLayout:
+        """The layout of ``state``'s rows.
+
+        Parameters
+        ----------
+        state : GameState
+            The state the trace starts from (players, board, decks).
+
+        Returns
+        -------
+        TraceLayout
+            Its widths.
+        """
         board = state.board
         decks = [board.deck(name) for name in DECK_NAMES]
         pool = sum(c.action == "jail_free" for cards in decks for c in cards)
@@ -411,13 +587,37 @@ class TraceLayout:
 
     @property
     def game(self) -> int:
+        """First column of :data:`GAME_FIELDS` (after the rolls and the doubles counters)."""
         return _kernel.TRACE_STATE
 
     def player(self, q: int) -> int:
-        """First column of player ``q`` (:data:`PLAYER_FIELDS`, then its held cards)."""
+        """First column of player ``q`` (:data:`PLAYER_FIELDS`, then its held cards).
+
+        Parameters
+        ----------
+        q : int
+            The seat (``n_players``: the column after the last player's).
+
+        Returns
+        -------
+        int
+            The column.
+        """
         return self.game + len(GAME_FIELDS) + q * (len(PLAYER_FIELDS) + 2 * self.held_width)
 
     def held(self, q: int) -> slice:
+        """Columns of player ``q``'s held cards, ``(deck, card)`` pairs.
+
+        Parameters
+        ----------
+        q : int
+            The seat.
+
+        Returns
+        -------
+        slice
+            ``2 * held_width`` columns.
+        """
         start = self.player(q) + len(PLAYER_FIELDS)
         return slice(start, start + 2 * self.held_width)
 
@@ -427,23 +627,65 @@ class TraceLayout:
         return self.player(self.n_players)
 
     def deck(self, d: int) -> int:
-        """First column of deck ``d`` (:data:`DECK_FIELDS`, then its pile and its held flags)."""
+        """First column of deck ``d`` (:data:`DECK_FIELDS`, then its pile and its held flags).
+
+        Parameters
+        ----------
+        d : int
+            0 for Chance, 1 for Community Chest (2: the end of the row).
+
+        Returns
+        -------
+        int
+            The column.
+        """
         return self.squares + 3 * self.n_squares + d * (len(DECK_FIELDS) + 2 * self.deck_width)
 
     def pile(self, d: int) -> slice:
+        """Columns of deck ``d``'s cards left, in draw order.
+
+        Parameters
+        ----------
+        d : int
+            0 for Chance, 1 for Community Chest.
+
+        Returns
+        -------
+        slice
+            ``deck_width`` columns.
+        """
         start = self.deck(d) + len(DECK_FIELDS)
         return slice(start, start + self.deck_width)
 
     def deck_held(self, d: int) -> slice:
+        """Columns of deck ``d``'s held flags, one per card.
+
+        Parameters
+        ----------
+        d : int
+            0 for Chance, 1 for Community Chest.
+
+        Returns
+        -------
+        slice
+            ``deck_width`` columns.
+        """
         start = self.deck(d) + len(DECK_FIELDS) + self.deck_width
         return slice(start, start + self.deck_width)
 
     @property
     def width(self) -> int:
+        """Columns per row."""
         return self.deck(2)
 
     def names(self) -> list[str]:
-        """A name per column, for messages."""
+        """A name per column, for messages.
+
+        Returns
+        -------
+        list of str
+            ``width`` names (``"player 2 cash"``, ``"square 1 owner"``, ...).
+        """
         out = ["rolls"] + [f"doubles after roll {i}" for i in range(_kernel.TRACE_ROLLS)] + list(GAME_FIELDS)
         for q in range(self.n_players):
             out += [f"player {q} {f}" for f in PLAYER_FIELDS]
@@ -459,7 +701,35 @@ class TraceLayout:
 
 
 def kernel_trace(state: GameState, key: int, horizon: int, policy: PolicyLike = None) -> np.ndarray:
-    """The kernel's rows (:class:`TraceLayout`), one per turn of the game with stream key ``key``."""
+    """The kernel's rows (:class:`TraceLayout`), one per turn of the game with stream key ``key``.
+
+    Parameters
+    ----------
+    state : GameState
+        The start.
+    key : int
+        The game's stream key (:class:`engine.rules.streams.CounterStream`).
+    horizon : int
+        Rounds to play.
+    policy : RolloutPolicy, sequence of them, or None
+        As :func:`simulate`.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per turn, int64.
+
+    Examples
+    --------
+    The differential test in one line: the kernel and the reference engine play the same
+    game, turn by turn.
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> rows = kernel_trace(state, 12345, 2)
+    >>> rows.shape, bool((rows == reference_trace(state, 12345, 2)).all())
+    ((6, 253), True)
+    """
     tables = encode(state, policy, state.round + horizon)
     layout = TraceLayout.of(state)
     assert (tables.X0[7].shape[1], tables.X0[5].shape[1]) == (layout.held_width, layout.deck_width)
@@ -530,7 +800,34 @@ def reference_game(
 ) -> Game:
     """Game ``key`` of the kernel as a reference-engine game, not yet played: a copy of
     ``state``, the policy's agents, the counter stream of ``key`` and the horizon as
-    the round cap."""
+    the round cap.
+
+    Parameters
+    ----------
+    state : GameState
+        The start (copied).
+    key : int
+        The game's stream key.
+    horizon : int
+        Rounds to play.
+    policy : RolloutPolicy, sequence of them, or None
+        As :func:`simulate`.
+    observers : iterable of Observer
+        Told every event of the game.
+
+    Returns
+    -------
+    Game
+        Ready to :meth:`~engine.rules.game.Game.play`.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> result = reference_game(state, 12345, 2).play()
+    >>> result.reason, result.rounds - state.round
+    ('round_cap', 2)
+    """
     s = state.copy()
     policies = seat_policies(policy, len(s.players))
     agents = [PolicyAgent(policies=policies) for _ in s.players]
@@ -545,7 +842,33 @@ def reference_trace(
     observers: Iterable[Observer] = (),
 ) -> np.ndarray:
     """The same game as :func:`kernel_trace`, played by the reference engine
-    (``observers`` see its events); the same rows."""
+    (``observers`` see its events); the same rows.
+
+    Parameters
+    ----------
+    state : GameState
+        The start (copied).
+    key : int
+        The game's stream key.
+    horizon : int
+        Rounds to play.
+    policy : RolloutPolicy, sequence of them, or None
+        As :func:`simulate`.
+    observers : iterable of Observer
+        Told every event of the game.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per turn (:class:`TraceLayout`), int64.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> reference_trace(state, 12345, 2).shape
+    (6, 253)
+    """
     game = reference_game(state, key, horizon, policy, observers)
     stream = game.stream
     assert isinstance(stream, CounterStream)  # reference_game's stream (for the type checker)
