@@ -131,6 +131,40 @@ class RolloutPolicy:
     ``sell_premium`` is a percentage: a seat asks ``price * (100 +
     sell_premium) // 100`` for a lot that completes another seat's group
     (100: twice the printed price).
+
+    Attributes
+    ----------
+    buy_reserve : int, default 0
+        Cash kept after buying a lot.
+    build_reserve : int, default 150
+        Cash kept after building.
+    unmortgage_reserve : int, default 300
+        Cash kept after lifting a mortgage.
+    jail : {"roll", "pay"}, default "roll"
+        Roll for doubles in jail, or pay at once.
+    max_level : int, default 5
+        The highest level built (5: a hotel).
+    trade : bool, default True
+        Whether the seat proposes and accepts trades.
+    mortgage_to_build : bool, default True
+        Whether it mortgages spare lots to pay for buildings.
+    sell_premium : int, default 100
+        The asking premium, a whole percentage.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A ``jail`` other than ``roll`` or ``pay``, ``max_level`` outside 0..5, a negative
+        reserve or premium, or a premium that is not whole.
+
+    Examples
+    --------
+    >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay").as_array()
+    ([0, 150, 300, 0, 5, 1, 1, 100], [0, 150, 300, 1, 5, 0, 1, 100])
+    >>> RolloutPolicy(jail="wait")
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: jail must be 'roll' or 'pay', got 'wait'
     """
 
     buy_reserve: int = 0
@@ -161,7 +195,13 @@ class RolloutPolicy:
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium]``."""
+        mortgage_to_build (0/1), sell_premium]``.
+
+        Returns
+        -------
+        list of int
+            Eight integers.
+        """
         return [
             self.buy_reserve,
             self.build_reserve,
@@ -174,7 +214,23 @@ class RolloutPolicy:
         ]
 
     def asking_price(self, price: int) -> int:
-        """What this seat asks for a lot of printed price ``price`` that completes another seat's group."""
+        """What this seat asks for a lot of printed price ``price`` that completes another seat's group.
+
+        Parameters
+        ----------
+        price : int
+            The lot's printed price.
+
+        Returns
+        -------
+        int
+            ``price * (100 + sell_premium) // 100``.
+
+        Examples
+        --------
+        >>> RolloutPolicy().asking_price(120), RolloutPolicy(sell_premium=50).asking_price(120)
+        (240, 180)
+        """
         return price * (100 + int(self.sell_premium)) // 100
 
 
@@ -183,7 +239,34 @@ PolicyLike = RolloutPolicy | Sequence[RolloutPolicy] | None
 
 def seat_policies(policy: PolicyLike, n_players: int) -> tuple[RolloutPolicy, ...]:
     """One policy per seat: ``None`` (the default policy everywhere), one
-    policy for every seat, or a sequence with one per seat."""
+    policy for every seat, or a sequence with one per seat.
+
+    Parameters
+    ----------
+    policy : RolloutPolicy, sequence of RolloutPolicy, or None
+        What was given.
+    n_players : int
+        The number of seats.
+
+    Returns
+    -------
+    tuple of RolloutPolicy
+        ``n_players`` policies.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A sequence of the wrong length or holding something else.
+
+    Examples
+    --------
+    >>> len(seat_policies(None, 4)), seat_policies([RolloutPolicy(trade=False), RolloutPolicy()], 2)[0].trade
+    (4, False)
+    >>> seat_policies([RolloutPolicy()], 3)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: need one RolloutPolicy per seat (3), got 1
+    """
     if policy is None:
         return (RolloutPolicy(),) * n_players
     if isinstance(policy, RolloutPolicy):
@@ -205,7 +288,29 @@ def _street_groups(view: GameView) -> list[str]:
 
 
 def build_targets(view: GameView, p: int, policy: RolloutPolicy) -> list[int]:
-    """Lots of ``p`` where a building would be legal if ``p`` had the cash, below ``max_level``."""
+    """Lots of ``p`` where a building would be legal if ``p`` had the cash, below ``max_level``.
+
+    Parameters
+    ----------
+    view : GameView
+        What the seat sees.
+    p : int
+        The builder's seat.
+    policy : RolloutPolicy
+        Its policy (``max_level``).
+
+    Returns
+    -------
+    list of int
+        Squares, in the order the policy builds.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> build_targets(GameView(load_state("instances/two-player.json"), 0), 0, RolloutPolicy())
+    [1, 3, 16, 18, 19]
+    """
     s = view
     board = s.board
     out: list[int] = []
@@ -257,7 +362,31 @@ def _spare(cash: int, reserve: int) -> int:
 def find_trade(
     view: GameView, p: int, policies: Sequence[RolloutPolicy]
 ) -> Trade | None:
-    """The trade seat ``p`` proposes now (module docstring, rules (a) and (b)), or ``None``."""
+    """The trade seat ``p`` proposes now (module docstring, rules (a) and (b)), or ``None``.
+
+    Parameters
+    ----------
+    view : GameView
+        What the seat sees.
+    p : int
+        The proposer's seat.
+    policies : sequence of RolloutPolicy
+        Every seat's policy (whom to ask, at what price).
+
+    Returns
+    -------
+    Trade or None
+        The proposal.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> trade = find_trade(GameView(state, 2), 2, seat_policies(None, 4))
+    >>> trade.properties_given("Cy"), trade.properties_received("Cy"), trade.net_cash("Cy")
+    (['Atlantic Avenue'], ['Virginia Avenue'], 180)
+    """
     pol = policies[p]
     if not pol.trade:
         return None
@@ -306,7 +435,33 @@ def find_trade(
 
 
 def accepts(view: GameView, me: int, policy: RolloutPolicy, trade: Trade) -> bool:
-    """Whether seat ``me`` accepts ``trade`` (module docstring)."""
+    """Whether seat ``me`` accepts ``trade`` (module docstring).
+
+    Parameters
+    ----------
+    view : GameView
+        What the seat sees.
+    me : int
+        The seat asked.
+    policy : RolloutPolicy
+        Its policy.
+    trade : Trade
+        The proposal.
+
+    Returns
+    -------
+    bool
+        Accept or not.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> trade = find_trade(GameView(state, 2), 2, seat_policies(None, 4))
+    >>> accepts(GameView(state, 3), 3, RolloutPolicy(), trade), accepts(GameView(state, 3), 3, RolloutPolicy(trade=False), trade)
+    (True, False)
+    """
     if not policy.trade:
         return False
     my_name = view.name(me)
@@ -354,6 +509,27 @@ class PolicyAgent(BaseAgent):
     ``policies``: every seat's policy, in seat order (to know whom to propose
     trades to and at what price); default: every seat plays ``policy``.
     Without ``policy``, the seat's own policy is its entry in ``policies``.
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or None
+        As :class:`engine.rules.agents.BaseAgent`.
+    policy : RolloutPolicy or None
+        This seat's policy.
+    policies : sequence of RolloutPolicy or None
+        Every seat's, in seat order.
+
+    Examples
+    --------
+    The reference engine playing the kernel's policy (the differential test's other side):
+
+    >>> from models.io import load_state
+    >>> from engine.rules.game import Game
+    >>> from engine.rules.streams import CounterStream
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> agents = [PolicyAgent() for _ in state.players]
+    >>> Game(state.copy(), agents, CounterStream(7), max_rounds=state.round + 5).play().reason
+    'round_cap'
     """
 
     name = "rollout-policy"
@@ -372,6 +548,20 @@ class PolicyAgent(BaseAgent):
         self._proposed = False
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        """Take the seat, and every seat's policy.
+
+        Parameters
+        ----------
+        me : int
+            This agent's seat.
+        names : tuple of str
+            Every seat's name.
+
+        Raises
+        ------
+        InvalidArgumentError
+            ``policies`` was given with a length other than the number of seats.
+        """
         super().start_game(me, names)
         if self._given_all is not None:
             if len(self._given_all) != len(names):
