@@ -102,6 +102,28 @@ class BoardTables:
     ``*_rent`` tables. ``group[sq]``: the index of the square's group (-1 for
     other squares), ``need[g]``: lots needed for a monopoly of street group
     ``g`` (``is_street[g]``), ``price``, ``house_cost``, ``mortgage``: per square.
+
+    Attributes
+    ----------
+    kind, group : numpy.ndarray
+        Per square: 0 other, 1 street, 2 railroad, 3 utility; the group's index or -1.
+    is_street, need : numpy.ndarray
+        Per group: a colour group or not; the lots a monopoly needs (``set_size`` honoured).
+    price, house_cost, mortgage, sell : numpy.ndarray
+        Per square: the list price, a building's cost, the mortgage value, a building's
+        sale value.
+    street_ept, street_rent : numpy.ndarray
+        ``(squares, 7)``: EPT and rent per level (column 6: a monopoly's doubled bare rent).
+    rr_ept, rr_rent, ut_ept, ut_rent : numpy.ndarray
+        ``(squares, held)``: EPT and landing rent by the number held.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> t = board_tables(state.board, state.rules)
+    >>> t.street_ept.shape, round(float(t.street_ept[39, 5]), 2), int(t.need[t.group[39]])  # Boardwalk
+    ((40, 7), 57.97, 2)
     """
 
     kind: np.ndarray  # 0 other, 1 street, 2 railroad, 3 utility
@@ -121,7 +143,29 @@ class BoardTables:
 
 
 def board_tables(board: Board, rules: Rules, chain: PositionChain | None = None) -> BoardTables:
-    """The lookup tables of ``board`` under ``rules`` (long-run landings, long jail policy)."""
+    """The lookup tables of ``board`` under ``rules`` (long-run landings, long jail policy).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    rules : Rules
+        The rules (mortgage rate, sale value, set sizes, the chain's dice and jail).
+    chain : PositionChain or None
+        Its position chain; ``None``: the shared one.
+
+    Returns
+    -------
+    BoardTables
+        The tables.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> round(float(board_tables(state.board, state.rules).rr_ept[5, 3]), 2)  # Reading, 4 held
+    7.18
+    """
     chain = chain or chain_for(board, rules, "long")
     b = long_run_blocks(chain)
     n = board.size
@@ -180,6 +224,28 @@ def features_from_arrays(
     index or -1), ``houses`` (0..5) and ``mortgaged`` are ``(games, squares)``.
     Bankrupt players get zero features (their probability is set to 0 by
     :func:`win_probabilities`).
+
+    Parameters
+    ----------
+    t : BoardTables
+        The board's tables (:func:`tables_for`).
+    cash, bankrupt : numpy.ndarray
+        ``(games, players)``.
+    owner, houses, mortgaged : numpy.ndarray
+        ``(games, squares)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(games, players, len(FEATURES))``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> f = features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))
+    >>> f.shape, bool((f[0] == state_features(state)).all())
+    ((1, 4, 5), True)
     """
     cash = np.asarray(cash, float)
     owner = np.asarray(owner, np.int64)
@@ -260,8 +326,29 @@ def tables_for(board: Board, rules: Rules) -> BoardTables:
 
 
 def state_features(state: GameState) -> np.ndarray:
-    """Features of the players of ``state``: ``(players, len(FEATURES))``."""
-    return features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))[0]
+    """Features of the players of ``state``: ``(players, len(FEATURES))``.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per player, the columns of :data:`FEATURES`.
+
+    Examples
+    --------
+    Bob, with the hotels: a third of the worth and of the rent, one monopoly.
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> dict(zip(FEATURES, state_features(state)[1].round(3).tolist()))
+    {'worth_share': 0.306, 'income_share': 0.326, 'flow': 0.765, 'danger': 0.959, 'monopolies': 1.0}
+    """
+    out: np.ndarray = features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))[0]
+    return out
 
 
 def win_probabilities(weights: np.ndarray, features: np.ndarray, bankrupt: np.ndarray) -> np.ndarray:
@@ -269,7 +356,32 @@ def win_probabilities(weights: np.ndarray, features: np.ndarray, bankrupt: np.nd
 
     ``features`` is ``(..., players, k)``, ``bankrupt`` ``(..., players)``;
     returns ``(..., players)`` summing to 1 over the active players of each
-    game (all zeros for a game with nobody active)."""
+    game (all zeros for a game with nobody active).
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        ``(k,)``.
+    features : numpy.ndarray
+        ``(..., players, k)``.
+    bankrupt : numpy.ndarray
+        ``(..., players)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(..., players)`` probabilities.
+
+    Examples
+    --------
+    Odds of 3 to 1 for a score ``log 3`` higher; a bankrupt player gets 0:
+
+    >>> import numpy as np
+    >>> win_probabilities(np.array([1.0]), np.array([[[0.0], [np.log(3.0)]]]), np.array([[False, False]])).round(3).tolist()
+    [[0.25, 0.75]]
+    >>> win_probabilities(np.array([1.0]), np.array([[[0.0], [1.0]]]), np.array([[False, True]])).tolist()
+    [[1.0, 0.0]]
+    """
     z = features @ np.asarray(weights, float)
     z = np.where(bankrupt, -np.inf, z)
     top = np.max(np.where(bankrupt, -np.inf, z), axis=-1, keepdims=True)
@@ -284,7 +396,37 @@ def neg_log_likelihood(weights: np.ndarray, features: np.ndarray, mask: np.ndarr
 
     ``features`` ``(m, players, k)``, ``mask`` ``(m, players)`` True for active
     players, ``winner`` ``(m,)`` the index of the eventual winner (active).
-    Gradient: ``mean_s (E_p[f] - f_winner) + l2 * w`` (the usual logit score)."""
+    Gradient: ``mean_s (E_p[f] - f_winner) + l2 * w`` (the usual logit score).
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        ``(k,)``.
+    features : numpy.ndarray
+        ``(m, players, k)`` features of ``m`` states.
+    mask : numpy.ndarray
+        ``(m, players)``, True for the active players.
+    winner : numpy.ndarray
+        ``(m,)``, the index of each state's eventual winner.
+    l2 : float
+        The penalty.
+
+    Returns
+    -------
+    tuple of (float, numpy.ndarray)
+        The objective and its gradient.
+
+    Examples
+    --------
+    At ``w = 0`` every two-player state has probability 1/2: the loss is ``log 2``.
+
+    >>> import numpy as np
+    >>> x = np.array([[[1.0], [0.0]], [[0.0], [1.0]], [[1.0], [0.0]], [[1.0], [0.0]]])
+    >>> mask, winner = np.ones((4, 2), bool), np.array([0, 1, 0, 1])
+    >>> loss, grad = neg_log_likelihood(np.zeros(1), x, mask, winner, 0.0)
+    >>> round(loss, 6), grad.round(6).tolist()
+    (0.693147, [-0.25])
+    """
     p = win_probabilities(weights, features, ~mask)
     m = len(winner)
     rows = np.arange(m)
@@ -299,7 +441,43 @@ def fit(
 ) -> np.ndarray:
     """Maximum-likelihood weights (L-BFGS-B on :func:`neg_log_likelihood`), each bounded to
     its sign in ``signs`` (``0``: free; ``None``: no bounds). The objective is strictly
-    convex for ``l2 > 0`` and the bounds are a convex set, so the optimum is unique."""
+    convex for ``l2 > 0`` and the bounds are a convex set, so the optimum is unique.
+
+    Parameters
+    ----------
+    features : numpy.ndarray
+        ``(m, players, k)`` features of ``m`` states.
+    mask : numpy.ndarray
+        ``(m, players)``, True for the active players.
+    winner : numpy.ndarray
+        ``(m,)``, the index of each state's eventual winner.
+    l2 : float, default 1e-3
+        The L2 penalty.
+    signs : tuple of int or None, default SIGNS
+        Each weight's sign bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        The weights.
+
+    Raises
+    ------
+    ComputationError
+        The optimiser did not converge.
+
+    Examples
+    --------
+    The player with the feature wins 3 states of 4, so the maximum-likelihood weight is
+    ``log 3`` (by hand):
+
+    >>> import numpy as np
+    >>> x = np.array([[[1.0], [0.0]], [[0.0], [1.0]], [[1.0], [0.0]], [[1.0], [0.0]]])
+    >>> mask, winner = np.ones((4, 2), bool), np.array([0, 1, 0, 1])
+    >>> w = fit(x, mask, winner, l2=0.0, signs=None)
+    >>> round(float(w[0]), 3), round(float(np.log(3.0)), 3)
+    (1.099, 1.099)
+    """
     from scipy.optimize import minimize
 
     k = features.shape[-1]
@@ -311,7 +489,28 @@ def fit(
 
 
 def brier(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray) -> float:
-    """Mean over states of ``sum_i (p_i - y_i)^2`` over the active players (Brier, 1950)."""
+    """Mean over states of ``sum_i (p_i - y_i)^2`` over the active players (Brier, 1950).
+
+    Parameters
+    ----------
+    prob : numpy.ndarray
+        ``(m, players)`` predicted probabilities.
+    mask : numpy.ndarray
+        ``(m, players)``, True for the active players.
+    winner : numpy.ndarray
+        ``(m,)`` the winners.
+
+    Returns
+    -------
+    float
+        The Brier score (0: perfect; 0.5 for a coin's 1/2 between two players).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> brier(np.array([[0.5, 0.5]]), np.ones((1, 2), bool), np.array([0]))
+    0.5
+    """
     y = np.zeros_like(prob)
     y[np.arange(len(winner)), winner] = 1.0
     return float((((prob - y) ** 2) * mask).sum(axis=1).mean())
@@ -320,7 +519,31 @@ def brier(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray) -> float:
 def reliability(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray, bins: int = 10) -> list[dict[str, float]]:
     """Reliability table: (player, state) pairs binned by predicted probability;
     per bin the count, the mean prediction and the observed win frequency with its
-    binomial standard error."""
+    binomial standard error.
+
+    Parameters
+    ----------
+    prob : numpy.ndarray
+        ``(m, players)`` predicted probabilities.
+    mask : numpy.ndarray
+        ``(m, players)``, True for the active players.
+    winner : numpy.ndarray
+        ``(m,)`` the winners.
+    bins : int, default 10
+        Equal-width bins on ``[0, 1]``.
+
+    Returns
+    -------
+    list of dict
+        Per non-empty bin: ``lo``, ``hi``, ``n``, ``predicted``, ``observed``, ``se``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = reliability(np.array([[0.5, 0.5], [0.9, 0.1]]), np.ones((2, 2), bool), np.array([0, 0]), bins=2)
+    >>> [(b["lo"], b["n"], round(b["predicted"], 3), round(b["observed"], 3)) for b in table]
+    [(0.0, 1, 0.1, 0.0), (0.5, 3, 0.633, 0.667)]
+    """
     y = np.zeros_like(prob)
     y[np.arange(len(winner)), winner] = 1.0
     p, o = prob[mask], y[mask]
@@ -339,11 +562,31 @@ def reliability(prob: np.ndarray, mask: np.ndarray, winner: np.ndarray, bins: in
 
 
 def richest_rule(features: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The net-worth rule as probabilities: 1 for the richest active player (ties split)."""
+    """The net-worth rule as probabilities: 1 for the richest active player (ties split).
+
+    Parameters
+    ----------
+    features : numpy.ndarray
+        ``(m, players, k)``; column 0 is ``worth_share``.
+    mask : numpy.ndarray
+        ``(m, players)``, True for the active players.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(m, players)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> richest_rule(np.array([[[0.6], [0.4]], [[0.5], [0.5]]]), np.ones((2, 2), bool)).tolist()
+    [[1.0, 0.0], [0.5, 0.5]]
+    """
     w = np.where(mask, features[..., 0], -np.inf)
     top = w.max(axis=-1, keepdims=True)
     best = (w == top) & mask
-    return best / best.sum(axis=-1, keepdims=True)
+    out: np.ndarray = best / best.sum(axis=-1, keepdims=True)
+    return out
 
 
 class WinModelFileError(MonopolyError, ValueError):
@@ -352,17 +595,54 @@ class WinModelFileError(MonopolyError, ValueError):
 
 @dataclass(frozen=True)
 class WinModel:
-    """Fitted weights (one per :data:`FEATURES` entry) and the fit's provenance."""
+    """Fitted weights (one per :data:`FEATURES` entry) and the fit's provenance.
+
+    Attributes
+    ----------
+    weights : numpy.ndarray
+        One per feature.
+    provenance : dict
+        How and on what it was fitted, with its held-out Brier score.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> model = default_model()
+    >>> dict(zip(FEATURES, [round(float(w), 3) for w in model.weights]))
+    {'worth_share': 0.0, 'income_share': 0.988, 'flow': 1.138, 'danger': -0.388, 'monopolies': 0.217}
+    >>> p = model.predict(state)
+    >>> p.round(3).tolist(), round(float(p.sum()), 9)
+    ([0.167, 0.322, 0.008, 0.503], 1.0)
+    """
 
     weights: np.ndarray
     provenance: dict[str, Any]
 
     def predict(self, state: GameState) -> np.ndarray:
-        """P(win) of each player of ``state`` (0 for the bankrupt)."""
+        """P(win) of each player of ``state`` (0 for the bankrupt).
+
+        Parameters
+        ----------
+        state : GameState
+            The position.
+
+        Returns
+        -------
+        numpy.ndarray
+            One probability per seat, summing to 1 over the active players.
+        """
         bankrupt = np.array([p.bankrupt for p in state.players])
         return win_probabilities(self.weights, state_features(state), bankrupt)
 
     def to_dict(self) -> dict[str, Any]:
+        """The model's JSON document (``monopoly-win-model/1``), as :func:`load_model` reads it.
+
+        Returns
+        -------
+        dict
+            ``format``, ``features``, ``weights``, ``provenance``.
+        """
         return {"format": "monopoly-win-model/1", "features": list(FEATURES),
                 "weights": [float(x) for x in self.weights], "provenance": self.provenance}
 
@@ -371,7 +651,34 @@ MAX_MODEL_BYTES = 1 << 20
 
 
 def load_model(doc: dict[str, Any]) -> WinModel:
-    """A :class:`WinModel` from its JSON document (checked: format, feature names, finite weights)."""
+    """A :class:`WinModel` from its JSON document (checked: format, feature names, finite weights).
+
+    Parameters
+    ----------
+    doc : dict
+        The parsed document.
+
+    Returns
+    -------
+    WinModel
+        The model.
+
+    Raises
+    ------
+    WinModelFileError
+        A wrong format, other feature names, or weights that are not one finite number per
+        feature with ``|w| <= 1000``.
+
+    Examples
+    --------
+    >>> model = load_model(default_model().to_dict())
+    >>> model.weights.tolist() == default_model().weights.tolist()
+    True
+    >>> load_model({"format": "monopoly-win-model/0"})
+    Traceback (most recent call last):
+    ...
+    engine.sim.win_model.WinModelFileError: win model: format must be 'monopoly-win-model/1'
+    """
     if doc.get("format") != "monopoly-win-model/1":
         raise WinModelFileError("win model: format must be 'monopoly-win-model/1'")
     if doc.get("features") != list(FEATURES):
