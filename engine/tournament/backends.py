@@ -26,7 +26,31 @@ PlayJob = Callable[[Job], dict[str, Any]]
 
 def parallel_map(fn: Callable[[Any], Any], jobs: Sequence[Any], workers: int, chunksize: int = 1) -> Iterator[Any]:
     """``fn`` over ``jobs``: in this process when ``workers <= 1``, else on a pool of
-    ``workers`` processes, results in the order they finish."""
+    ``workers`` processes, results in the order they finish.
+
+    Parameters
+    ----------
+    fn : callable
+        A picklable function of one job.
+    jobs : sequence
+        The jobs.
+    workers : int
+        Processes (``<= 1``: this process, in order).
+    chunksize : int, default 1
+        Jobs per task sent to a worker.
+
+    Yields
+    ------
+    object
+        ``fn(job)`` for each job.
+
+    Examples
+    --------
+    >>> list(parallel_map(abs, [-1, -2, 3], workers=1))
+    [1, 2, 3]
+    >>> sorted(parallel_map(abs, [-1, -2, 3], workers=2))
+    [1, 2, 3]
+    """
     if workers <= 1:
         yield from map(fn, jobs)
         return

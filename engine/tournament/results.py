@@ -35,7 +35,19 @@ class ResumeError(MonopolyError, ValueError):
 
 
 def project_version() -> str:
-    """The installed package's version (``"unknown"`` when run from a tree that is not installed)."""
+    """The installed package's version (``"unknown"`` when run from a tree that is not installed).
+
+    Returns
+    -------
+    str
+        The distribution's version.
+
+    Examples
+    --------
+    >>> from importlib import metadata
+    >>> project_version() == metadata.version("monopoly-trade")
+    True
+    """
     from importlib import metadata
 
     try:
@@ -45,7 +57,30 @@ def project_version() -> str:
 
 
 def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int) -> dict[str, Any]:
-    """The first line of a results file: what wrote it, with which agents, seed and round cap."""
+    """The first line of a results file: what wrote it, with which agents, seed and round cap.
+
+    Parameters
+    ----------
+    kind : str
+        The kind of run (``tournament``, ``trial``).
+    agents : sequence of str
+        The agents as given.
+    seed : int
+        The run's seed.
+    max_rounds : int
+        The round cap.
+
+    Returns
+    -------
+    dict
+        ``header`` (:data:`RESULTS_FORMAT`), ``kind``, ``agents``, ``seed``, ``max_rounds``, ``version``.
+
+    Examples
+    --------
+    >>> header = results_header("tournament", ["a", "b"], 7, 30)
+    >>> header["header"], header["agents"], header["version"] == project_version()
+    ('monopoly-results/1', ['a', 'b'], True)
+    """
     return {
         "header": RESULTS_FORMAT,
         "kind": kind,
@@ -58,7 +93,33 @@ def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int)
 
 @dataclass(frozen=True)
 class ResultsFile:
-    """What :func:`read_results` found: the header (``None`` without one), the games, the lines dropped."""
+    """What :func:`read_results` found: the header (``None`` without one), the games, the lines dropped.
+
+    Attributes
+    ----------
+    header : dict or None
+        The header line.
+    rows : dict of int to dict
+        Game number -> its row.
+    dropped : int
+        Lines that were not a game.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.tournament import run_tournament
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "results.jsonl"
+    >>> _ = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 2, seed=7, max_rounds=30, out=path)
+    >>> with path.open("a") as fh:
+    ...     _ = fh.write('{"game": 1, "torn')
+    >>> found = read_results(path)
+    >>> found.header["kind"], sorted(found.rows), found.dropped
+    ('tournament', [0, 1], 1)
+    >>> tmp.cleanup()
+    """
 
     header: dict[str, Any] | None
     rows: dict[int, dict[str, Any]]
@@ -71,6 +132,29 @@ def read_results(path: Path) -> ResultsFile:
     A line that is not UTF-8, not JSON (a line torn by a kill), not an object,
     or an object without a whole ``game`` number in ``0..MAX_GAME`` is dropped
     and counted; never an exception. A missing file reads as empty.
+
+    Parameters
+    ----------
+    path : Path
+        The results file.
+
+    Returns
+    -------
+    ResultsFile
+        The header, the games and the count of dropped lines.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.tournament import run_tournament
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "results.jsonl"
+    >>> _ = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 2, seed=7, max_rounds=30, out=path)
+    >>> sorted(read_results(path).rows), read_results(Path(tmp.name) / "missing.jsonl").rows
+    ([0, 1], {})
+    >>> tmp.cleanup()
     """
     rows: dict[int, dict[str, Any]] = {}
     header: dict[str, Any] | None = None
@@ -96,18 +180,73 @@ def read_results(path: Path) -> ResultsFile:
 
 
 def read_rows(path: Path) -> dict[int, dict[str, Any]]:
-    """Games recorded in a results file (:func:`read_results`; header and bad lines left out)."""
+    """Games recorded in a results file (:func:`read_results`; header and bad lines left out).
+
+    Parameters
+    ----------
+    path : Path
+        The results file.
+
+    Returns
+    -------
+    dict of int to dict
+        Game number -> its row.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.tournament import run_tournament
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "results.jsonl"
+    >>> _ = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 2, seed=7, max_rounds=30, out=path)
+    >>> [row["winner"] for _, row in sorted(read_rows(path).items())]
+    ['b', 'b']
+    >>> tmp.cleanup()
+    """
     return read_results(path).rows
 
 
 def resumable_rows(path: Path, header: dict[str, Any], games: int) -> dict[int, dict[str, Any]]:
     """The games of ``path`` that a run with ``header`` and ``games`` games may keep.
 
+    Parameters
+    ----------
+    path : Path
+        The results file.
+    header : dict
+        The run's header (:func:`results_header`).
+    games : int
+        The run's number of games.
+
+    Returns
+    -------
+    dict of int to dict
+        The games to keep.
+
     Raises
     ------
     ResumeError
         The file has games but no header, its header differs from ``header``
         (the field is named), or it holds games at or beyond ``games``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.tournament import run_tournament
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "results.jsonl"
+    >>> _ = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 2, seed=7, max_rounds=30, out=path)
+    >>> sorted(resumable_rows(path, results_header("tournament", ["a", "b"], 7, 30), 4))
+    [0, 1]
+    >>> resumable_rows(path, results_header("tournament", ["a", "b"], 8, 30), 4)
+    Traceback (most recent call last):
+    ...
+    engine.tournament.results.ResumeError: --resume: ...results.jsonl was written with seed 7, this run has 8
+    >>> tmp.cleanup()
     """
     found = read_results(path)
     if found.dropped:
@@ -135,6 +274,31 @@ def resumable_rows(path: Path, header: dict[str, Any], games: int) -> dict[int, 
 
 def rewrite_rows(path: Path, rows: dict[int, dict[str, Any]], header: dict[str, Any] | None = None) -> None:
     """Write ``header`` (when given) and ``rows`` (game -> row) as JSON lines, in game order, atomically
-    (temp file, rename)."""
+    (temp file, rename).
+
+    Parameters
+    ----------
+    path : Path
+        The results file (replaced).
+    rows : dict of int to dict
+        Game number -> its row.
+    header : dict or None
+        The header line to write first.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.tournament import run_tournament
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "results.jsonl"
+    >>> _ = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 2, seed=7, max_rounds=30, out=path)
+    >>> found = read_results(path)
+    >>> rewrite_rows(path, {0: found.rows[0]}, found.header)
+    >>> sorted(read_rows(path)), read_results(path).header == found.header
+    ([0], True)
+    >>> tmp.cleanup()
+    """
     head = json.dumps(header, sort_keys=True) + "\n" if header is not None else ""
     atomic_write(path, head + "".join(json.dumps(rows[g], sort_keys=True) + "\n" for g in sorted(rows)))

@@ -45,12 +45,50 @@ class TournamentError(MonopolyError, ValueError):
 
 
 def seating(game: int, n_agents: int) -> list[int]:
-    """Agent index for each seat of game ``game``: seat ``k`` gets agent ``(k + game) mod n``."""
+    """Agent index for each seat of game ``game``: seat ``k`` gets agent ``(k + game) mod n``.
+
+    Parameters
+    ----------
+    game : int
+        The game's number.
+    n_agents : int
+        The number of agents (and seats).
+
+    Returns
+    -------
+    list of int
+        The agent of each seat.
+
+    Examples
+    --------
+    >>> seating(0, 3), seating(1, 3), seating(2, 3)
+    ([0, 1, 2], [1, 2, 0], [2, 0, 1])
+    """
     return [(k + game) % n_agents for k in range(n_agents)]
 
 
 def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """95% Wilson score interval for ``k`` successes in ``n`` trials."""
+    """95% Wilson score interval for ``k`` successes in ``n`` trials (Wilson, 1927).
+
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials (0: the whole interval ``(0, 1)``).
+    z : float, default 1.96
+        The normal quantile of the confidence level.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The interval's ends, within ``[0, 1]``.
+
+    Examples
+    --------
+    >>> [round(x, 3) for x in wilson(7, 10)], wilson(0, 0)
+    ([0.397, 0.892], (0.0, 1.0))
+    """
     if n == 0:
         return (0.0, 1.0)
     p = k / n
@@ -61,7 +99,34 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
 
 
 def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int, game: int, max_rounds: int) -> dict[str, Any]:
-    """Play game ``game`` of the run seeded ``seed``; one result row."""
+    """Play game ``game`` of the run seeded ``seed``; one result row.
+
+    Parameters
+    ----------
+    factories : sequence of AgentFactory
+        One agent factory per agent (``f(seed) -> Agent``).
+    labels : sequence of str
+        The agents' labels.
+    seed : int
+        The run's seed.
+    game : int
+        The game's number (its seating and seeds).
+    max_rounds : int
+        The round cap.
+
+    Returns
+    -------
+    dict
+        ``game``, ``seats`` (labels in seat order), ``winner`` (a label or ``None``),
+        ``winner_seat``, ``reason``, ``rounds``, ``turns``.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> row = play_one([RandomAgent, RandomAgent], ["a", "b"], 7, 1, 30)
+    >>> row["seats"], row["reason"], row["winner"]
+    (['b', 'a'], 'round_cap', 'b')
+    """
     n = len(factories)
     order = seating(game, n)
     stream_seed, seat_seeds = game_seeds(game_seed_sequence(seed, game), n)
@@ -82,27 +147,73 @@ def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int
 
 @dataclass(frozen=True)
 class Standing:
+    """One agent's wins in a run.
+
+    Attributes
+    ----------
+    label : str
+        The agent's label.
+    wins, games : int
+        Games won, games played.
+
+    Examples
+    --------
+    >>> s = Standing("strategic", 7, 10)
+    >>> s.rate, [round(x, 3) for x in s.interval]
+    (0.7, [0.397, 0.892])
+    """
+
     label: str
     wins: int
     games: int
 
     @property
     def rate(self) -> float:
+        """The win rate (0 for no game)."""
         return self.wins / self.games if self.games else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The win rate's 95% Wilson interval (:func:`wilson`)."""
         return wilson(self.wins, self.games)
 
 
 @dataclass(frozen=True)
 class TournamentResult:
+    """What :func:`run_tournament` returns.
+
+    Attributes
+    ----------
+    rows : list of dict
+        One row per game (:func:`play_one`), in game order.
+    standings : list of Standing
+        One per distinct label.
+    draws : int
+        Games without a winner.
+    wall_s : float
+        The run's wall time.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> result = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 4, seed=7, max_rounds=30)
+    >>> result.to_dict()["standings"][1]["wins"], [r["winner"] for r in result.rows]
+    (3, ['b', 'b', 'b', 'a'])
+    """
+
     rows: list[dict[str, Any]]
     standings: list[Standing]
     draws: int
     wall_s: float
 
     def to_dict(self) -> dict[str, Any]:
+        """The summary ``tournament --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``games``, ``draws`` and ``standings`` (``agent``, ``wins``, ``win_rate``, ``wilson_95``).
+        """
         return {
             "games": len(self.rows),
             "draws": self.draws,
@@ -113,7 +224,27 @@ class TournamentResult:
 
 
 def summarize(rows: Sequence[dict[str, Any]], labels: Sequence[str]) -> tuple[list[Standing], int]:
-    """Wins per distinct agent label (an agent named twice is one entry, its games counted once)."""
+    """Wins per distinct agent label (an agent named twice is one entry, its games counted once).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Game rows (:func:`play_one`).
+    labels : sequence of str
+        The agents' labels.
+
+    Returns
+    -------
+    tuple of (list of Standing, int)
+        The standings and the number of draws.
+
+    Examples
+    --------
+    >>> rows = [{"winner": "a"}, {"winner": None}, {"winner": "a"}]
+    >>> standings, draws = summarize(rows, ["a", "b", "a"])
+    >>> [(s.label, s.wins, s.games) for s in standings], draws
+    ([('a', 2, 3), ('b', 0, 3)], 1)
+    """
     distinct = list(dict.fromkeys(labels))
     wins = {lab: 0 for lab in distinct}
     draws = 0
@@ -144,7 +275,54 @@ def run_tournament(
 ) -> TournamentResult:
     """Play games ``0..games-1`` (only the missing ones when resuming ``out``) on ``backend``.
 
-    ``progress(done, total, row)`` is called after each finished game with its row."""
+    Parameters
+    ----------
+    factories : sequence of AgentFactory
+        2 to 8 picklable agent factories (``f(seed) -> Agent``).
+    labels : sequence of str
+        One label per factory.
+    games : int
+        The number of games (at least 1).
+    seed : int, default 0
+        The run's seed: game ``i`` is seeded by ``SeedSequence([seed, i])``.
+    workers : int, default 1
+        Processes (local) or CPUs of a local Ray instance.
+    max_rounds : int, default 1000
+        The round cap of each game.
+    out : Path or None
+        The results file, one JSON line per game, flushed as each finishes.
+    resume : bool, default False
+        Keep the games ``out`` already holds (its header must match the run).
+    progress : callable or None
+        ``progress(done, total, row)``, called after each finished game with its row.
+    backend : {"local", "ray"}, default "local"
+        Where the games run.
+
+    Returns
+    -------
+    TournamentResult
+        Every game's row, the standings and the draws.
+
+    Raises
+    ------
+    TournamentError
+        Fewer than 2 or more than 8 agents, labels that do not match, or ``games`` below 1.
+    UnknownBackendError
+        An unknown ``backend``.
+    ResumeError
+        ``resume`` on a file that is not this run's.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> result = run_tournament([RandomAgent, RandomAgent], ["a", "b"], 4, seed=7, max_rounds=30)
+    >>> [(s.label, s.wins, s.games) for s in result.standings], result.draws
+    ([('a', 1, 4), ('b', 3, 4)], 0)
+    >>> run_tournament([RandomAgent], ["a"], 4)
+    Traceback (most recent call last):
+    ...
+    engine.tournament.run.TournamentError: a tournament needs 2 to 8 agents, one label each
+    """
     check_backend(backend)
     if len(factories) != len(labels) or not 2 <= len(factories) <= 8:
         raise TournamentError("a tournament needs 2 to 8 agents, one label each")
