@@ -337,7 +337,30 @@ class StrategicTradeAgent(BaseAgent):
         return out
 
     def find_trade(self, view: GameView) -> Trade | None:
-        """The best swap or purchase for this agent, or ``None`` (see the module docstring)."""
+        """The best swap or purchase for this agent, or ``None`` (see the module docstring).
+
+        Parameters
+        ----------
+        view : GameView
+            What this agent sees.
+
+        Returns
+        -------
+        Trade or None
+            The proposal.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> from engine.rules.view import GameView
+        >>> state = load_state("instances/midgame-no-monopolies.json")
+        >>> agent = StrategicTradeAgent(seed=0)
+        >>> agent.start_game(0, tuple(p.name for p in state.players))
+        >>> trade = agent.find_trade(GameView(state, 0))  # Ann's swap with Bob, $12 on top
+        >>> trade.properties_given("Ann"), trade.properties_received("Ann"), trade.net_cash("Ann")
+        (['Kentucky Avenue'], ['New York Avenue'], -12)
+        """
+        self._prepare(view)  # the valuation's table, as act does first (a caller may ask directly)
         state = view.copy()
         me = self.me
         names = [p.name for p in state.players]
@@ -396,5 +419,23 @@ def trade_key(trade: Trade) -> tuple[object, ...]:
 
     Two offers with the same key differ at most in cash; agents use it to remember
     refused structures and not offer them again at another price.
+
+    Parameters
+    ----------
+    trade : Trade
+        The offer.
+
+    Returns
+    -------
+    tuple
+        Sorted ``(from, to, lots)`` of the legs that move lots.
+
+    Examples
+    --------
+    >>> from models.trade import Trade
+    >>> low = Trade.bilateral("Ann", "Bob", ["Boardwalk"], cash_a_to_b=-300)
+    >>> high = Trade.bilateral("Ann", "Bob", ["Boardwalk"], cash_a_to_b=-500)
+    >>> trade_key(low), trade_key(low) == trade_key(high)
+    ((('Ann', 'Bob', ('Boardwalk',)),), True)
     """
     return tuple(sorted((t.frm, t.to, tuple(sorted(t.properties))) for t in trade.transfers if t.properties))

@@ -619,6 +619,22 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     # -- proposing -------------------------------------------------------------
     def find_trade(self, view: GameView) -> Trade | None:
+        """The trade to propose now, or ``None``: the next of a queue of structures found by the
+        CP-SAT search (bilateral, then 3-way cycles; denial and consolidation purchases when
+        enabled), re-scored by simulation and priced; the queue is rebuilt when the board or
+        this agent's cash bucket changes, and a structure refused before is not offered again
+        (but at a better price, with ``haggle``).
+
+        Parameters
+        ----------
+        view : GameView
+            What this agent sees.
+
+        Returns
+        -------
+        Trade or None
+            The proposal.
+        """
         state = view.copy()
         me = self.me
         if self.trade_model == "observed":

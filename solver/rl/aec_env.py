@@ -261,7 +261,7 @@ class MonopolyAECEnv(AECEnv):
         self._base_seed: int | None = None
         self._episode = 0
         self._runner: EngineRunner | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[..., MonopolyAECEnv] | None = None
         self._pending: Request | None = None
         self._mask = np.zeros(self.layout.size, dtype=np.int8)
         self._state_doc: dict[str, Any] | None = None
@@ -541,10 +541,50 @@ class MonopolyAECEnv(AECEnv):
 
 
 def raw_env(**kwargs: Any) -> MonopolyAECEnv:
-    """The environment without wrappers (PettingZoo's naming convention); keyword arguments as :class:`MonopolyAECEnv`."""
+    """The environment without wrappers (PettingZoo's naming convention).
+
+    Parameters
+    ----------
+    **kwargs
+        As :class:`MonopolyAECEnv`.
+
+    Returns
+    -------
+    MonopolyAECEnv
+        A new environment.
+
+    Examples
+    --------
+    >>> plain = raw_env(n_players=3)
+    >>> plain.reset(seed=1)
+    >>> plain.agents
+    ['player_0', 'player_1', 'player_2']
+    >>> plain.close()
+    """
     return MonopolyAECEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> MonopolyAECEnv:
-    """The environment (no wrapper is added: the mask already rules out illegal moves, and they raise)."""
+    """The environment (no wrapper is added: the mask already rules out illegal moves, and they raise).
+
+    Parameters
+    ----------
+    **kwargs
+        As :class:`MonopolyAECEnv`.
+
+    Returns
+    -------
+    MonopolyAECEnv
+        A new environment.
+
+    Examples
+    --------
+    One learner seat against the registry's random agent:
+
+    >>> game = env(n_players=2, opponents={"player_1": "random"}, max_turns=50)
+    >>> game.reset(seed=0)
+    >>> game.possible_agents, game.agent_selection
+    (['player_0'], 'player_0')
+    >>> game.close()
+    """
     return MonopolyAECEnv(**kwargs)

@@ -52,6 +52,17 @@ class Bargain:
         The amounts simulated (the affordable ones).
     samples_a, samples_b:
         The simulated win probabilities at ``amounts``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.rescore import RescoreSettings, baseline
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> swap = Trade((Transfer("Cy", "Dee", ("Atlantic Avenue",)), Transfer("Dee", "Cy", ("Virginia Avenue",))))
+    >>> st = RescoreSettings(rollouts=8)  # a few rollouts: noise, for the example
+    >>> deal = nash_cash(s, swap, "Cy", "Dee", st, base=baseline(s, st), amounts=(-200, 0, 200, 400))
+    >>> deal.amounts, len(deal.samples_a), deal.cash, round(deal.u_a, 4)
+    ((-200, 0, 200, 400), 4, -180, 0.84)
     """
 
     cash: int
@@ -66,6 +77,20 @@ class Bargain:
 def trade_with_cash(trade: Trade, a: str, b: str, cash: int) -> Trade:
     """``trade`` with the cash between ``a`` and ``b`` replaced by ``cash`` (``a`` pays ``b``;
     negative: ``b`` pays ``a``), on the transfer that already goes that way, else a new one.
+
+    Parameters
+    ----------
+    trade : Trade
+        The trade.
+    a, b : str
+        The two players whose cash is set.
+    cash : int
+        What ``a`` pays ``b`` (negative: ``b`` pays ``a``).
+
+    Returns
+    -------
+    Trade
+        The same lots, the new cash.
 
     Examples
     --------

@@ -63,6 +63,19 @@ def gains_beyond_noise(base: RolloutResult, after: RolloutResult, name: str, z: 
     Returns
     -------
     bool
+        Whether the gain is beyond the noise.
+
+    Examples
+    --------
+    $500 more for Cy, on the same dice: Cy gains beyond the noise, Ann does not.
+
+    >>> from models.io import load_state
+    >>> from engine.sim.rollout import simulate
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> richer = state.copy(); richer.players[2].cash += 500
+    >>> base, after = simulate(state, 200, 20, seed=1), simulate(richer, 200, 20, seed=1)
+    >>> gains_beyond_noise(base, after, "Cy", 1.64), gains_beyond_noise(base, after, "Ann", 1.64)
+    (True, False)
     """
     d, se = paired_delta(base, after, name)
     if beyond_noise(d, se, z):
@@ -142,6 +155,21 @@ def rank_key(r: Rescored, base: RolloutResult, proposer: str) -> tuple[float, fl
     Returns
     -------
     tuple[float, float]
+        The proposer's risk-adjusted gain and its mean change in net worth.
+
+    Examples
+    --------
+    The trade of :func:`qualifies`'s example:
+
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> from solver.trades.rescore import RescoreSettings, baseline, rescore_one
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)
+    >>> base = baseline(s, st)
+    >>> r = rescore_one(s, generate_trades(s, 0).trades[0].candidate, base, st)
+    >>> [round(x, 4) for x in rank_key(r, base, "Ann")]
+    [-0.1437, -821.375]
     """
     worth = paired_worth_delta(base, r.after, proposer)[0] if r.after is not None else 0.0
     return (r.risk_adjusted_ev, worth)
