@@ -32,12 +32,38 @@ Limit = tuple[float, float] | tuple[str, ...]
 
 @dataclass(frozen=True)
 class AgentEntry:
+    """One registered agent: its name, its class and a one-line summary.
+
+    Attributes
+    ----------
+    name : str
+        The name ``--agents`` uses.
+    cls : type
+        The agent's class, built as ``cls(seed, **options)``.
+    summary : str
+        What ``monopoly-trade agents`` prints for it.
+
+    Examples
+    --------
+    >>> entry, _ = parse_spec("random")
+    >>> entry.options(), entry.limits()
+    ({'p_stop': 0.6, 'p_trade': 0.15}, {'p_stop': (0.0, 1.0), 'p_trade': (0.0, 1.0)})
+    >>> entry.describe_options()
+    'p_stop=0.6 [0.0..1.0], p_trade=0.15 [0.0..1.0]'
+    """
+
     name: str
     cls: type
     summary: str
 
     def options(self) -> dict[str, Any]:
-        """Keyword options with their defaults (those of simple types only)."""
+        """Keyword options with their defaults (those of simple types only).
+
+        Returns
+        -------
+        dict of str to object
+            Option -> default, read from the class's signature (``seed`` left out).
+        """
         out = {}
         for p in inspect.signature(self.cls).parameters.values():
             if p.name != "seed" and p.default is not p.empty and isinstance(p.default, (bool, int, float, str)):
@@ -45,11 +71,23 @@ class AgentEntry:
         return out
 
     def limits(self) -> dict[str, Limit]:
-        """The allowed values of each non-boolean option (the class's ``OPTION_LIMITS``, enforced by its constructor)."""
+        """The allowed values of each non-boolean option (the class's ``OPTION_LIMITS``, enforced by its constructor).
+
+        Returns
+        -------
+        dict of str to Limit
+            Option -> ``(lowest, highest)`` or its choices.
+        """
         return dict(getattr(self.cls, "OPTION_LIMITS", {}))
 
     def describe_options(self) -> str:
-        """``name=default [lo..hi]`` or ``name=default {a|b}`` for every option, for listings."""
+        """``name=default [lo..hi]`` or ``name=default {a|b}`` for every option, for listings.
+
+        Returns
+        -------
+        str
+            The options, comma-separated.
+        """
         limits = self.limits()
         parts = []
         for key, default in self.options().items():
@@ -67,6 +105,26 @@ _REGISTRY: dict[str, AgentEntry] = {}
 
 
 def register(name: str, cls: type, summary: str) -> None:
+    """Register an agent class under ``name`` (a name registered again is replaced).
+
+    Parameters
+    ----------
+    name : str
+        The name ``--agents`` and :func:`parse_spec` use.
+    cls : type
+        The class, built as ``cls(seed, **options)``; its keyword options of simple types are
+        the spec's options, its ``OPTION_LIMITS`` their ranges.
+    summary : str
+        One line for listings.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> before = parse_spec("random")[0]
+    >>> register("random", RandomAgent, before.summary)  # the same entry again: it replaces itself
+    >>> parse_spec("random")[0] == before
+    True
+    """
     _REGISTRY[name] = AgentEntry(name, cls, summary)
 
 
@@ -87,6 +145,18 @@ _register_solver_agents()
 
 
 def entries() -> list[AgentEntry]:
+    """Every registered agent, in registration order.
+
+    Returns
+    -------
+    list of AgentEntry
+        The entries.
+
+    Examples
+    --------
+    >>> [e.name for e in entries()]
+    ['random', 'strategic', 'subgraph', 'value']
+    """
     return list(_REGISTRY.values())
 
 
@@ -120,7 +190,40 @@ def _convert(value: str, default: Any, where: str) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
-    """``strategic:reserve=200,premium=0.3`` -> (entry, {"reserve": 200, "premium": 0.3})."""
+    """``strategic:reserve=200,premium=0.3`` -> (entry, {"reserve": 200, "premium": 0.3}).
+
+    Each value is converted to its default's type, and the class is built once with the
+    options so that its constructor checks their ranges now, not in a worker.
+
+    Parameters
+    ----------
+    spec : str
+        ``name`` or ``name:key=value,key=value``.
+
+    Returns
+    -------
+    tuple of (AgentEntry, dict)
+        The entry and the options.
+
+    Raises
+    ------
+    UnknownAgentError
+        An unknown agent or option, a value that does not convert, or one the agent refuses.
+
+    Examples
+    --------
+    >>> entry, options = parse_spec("random:p_stop=0.5")
+    >>> entry.name, options
+    ('random', {'p_stop': 0.5})
+    >>> parse_spec("random:p_stop=2")
+    Traceback (most recent call last):
+    ...
+    solver.agents.registry.UnknownAgentError: agent 'random': option 'p_stop': 2.0 is outside 0.0..1.0
+    >>> parse_spec("greedy")
+    Traceback (most recent call last):
+    ...
+    solver.agents.registry.UnknownAgentError: unknown agent 'greedy' (known: random, strategic, subgraph, value)
+    """
     name, _, rest = spec.strip().partition(":")
     if name not in _REGISTRY:
         raise UnknownAgentError(f"unknown agent {name!r} (known: {', '.join(sorted(_REGISTRY))})")
@@ -145,7 +248,23 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class AgentMaker:
-    """A picklable factory ``f(seed) -> Agent`` (it crosses process boundaries in tournaments)."""
+    """A picklable factory ``f(seed) -> Agent`` (it crosses process boundaries in tournaments).
+
+    Attributes
+    ----------
+    cls : type
+        The agent's class.
+    kwargs : tuple of (str, object) pairs
+        Its options, sorted.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> make = AgentMaker(RandomAgent, (("p_stop", 0.5),))
+    >>> agent = make(7)
+    >>> type(agent).__name__, agent.p_stop
+    ('RandomAgent', 0.5)
+    """
 
     cls: type
     kwargs: tuple[tuple[str, Any], ...] = ()
@@ -156,7 +275,23 @@ class AgentMaker:
 
 
 def factory(spec: str) -> AgentFactory:
-    """A factory ``f(seed) -> Agent`` for an agent spec (checked now, built later)."""
+    """A factory ``f(seed) -> Agent`` for an agent spec (checked now, built later).
+
+    Parameters
+    ----------
+    spec : str
+        As :func:`parse_spec`.
+
+    Returns
+    -------
+    AgentFactory
+        An :class:`AgentMaker`.
+
+    Examples
+    --------
+    >>> factory("random:p_stop=0.5")
+    AgentMaker(cls=<class 'engine.rules.agents.RandomAgent'>, kwargs=(('p_stop', 0.5),))
+    """
     entry, kwargs = parse_spec(spec)
     return AgentMaker(entry.cls, tuple(sorted(kwargs.items())))
 
@@ -167,6 +302,30 @@ def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:
     Commas separate agents, except inside a ``name:key=value,key=value``
     option list: an item containing ``=`` and no ``:`` continues the options of
     the agent before it.
+
+    Parameters
+    ----------
+    specs : str
+        The ``--agents`` text.
+
+    Returns
+    -------
+    list of (str, AgentFactory)
+        Each agent's spec and factory, in order.
+
+    Raises
+    ------
+    UnknownAgentError
+        An empty name, or any error of :func:`parse_spec`.
+
+    Examples
+    --------
+    >>> [spec for spec, _ in parse_agents("strategic,random:p_stop=0.5,p_trade=0.1,random")]
+    ['strategic', 'random:p_stop=0.5,p_trade=0.1', 'random']
+    >>> parse_agents("strategic,,random")
+    Traceback (most recent call last):
+    ...
+    solver.agents.registry.UnknownAgentError: empty agent name in --agents
     """
     items: list[str] = []
     for part in specs.split(","):

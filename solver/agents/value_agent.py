@@ -139,7 +139,27 @@ def _signature(state: GameState) -> tuple[object, ...]:
 
 def largest(pred: Callable[[int], bool], lo: int, hi: int) -> int | None:
     """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true up to a
-    point and false after it; ``None`` if ``pred(lo)`` is false or ``hi < lo``."""
+    point and false after it; ``None`` if ``pred(lo)`` is false or ``hi < lo``.
+
+    Bisection: ``O(log(hi - lo))`` calls of ``pred``.
+
+    Parameters
+    ----------
+    pred : callable
+        A predicate on integers, monotone (true, then false).
+    lo, hi : int
+        The range searched, both ends included.
+
+    Returns
+    -------
+    int or None
+        The largest ``x`` with ``pred(x)``.
+
+    Examples
+    --------
+    >>> largest(lambda x: x * x <= 50, 0, 100), largest(lambda x: x < 0, 0, 10)
+    (7, None)
+    """
     if hi < lo or not pred(lo):
         return None
     while lo < hi:
@@ -156,7 +176,41 @@ M = TypeVar("M")
 
 
 class ValueAgent(BaseAgent):
-    """Seed 002's agent: ``argmax V(s'_m)`` over the safe moves (module docstring)."""
+    """Seed 002's agent: ``argmax V(s'_m)`` over the safe moves (module docstring).
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or None
+        As :class:`engine.rules.agents.BaseAgent`.
+    k : int, default 5
+        The horizon of the state value, in turns (1..100).
+    cash_min : int, default 150
+        The cash a move must leave (the first bankruptcy condition).
+    eps : float, default 1.0
+        The least gain in value that makes a move worth making.
+    cash_in_assets : bool, default True
+        Count cash in the state value.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An option outside :attr:`OPTION_LIMITS`.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.rules.game import Game
+    >>> from engine.rules.streams import SeededStream
+    >>> from models.state import GameState
+    >>> players = [ValueAgent(seed=1), RandomAgent(seed=2)]
+    >>> result = Game(GameState.new_game(["Val", "Rnd"]), players, SeededStream(3), max_rounds=40).play()
+    >>> result.winner, result.reason
+    ('Val', 'bankruptcy')
+    >>> ValueAgent(k=0)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: option 'k': 0 is outside 1..100
+    """
 
     name = "value"
     OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
@@ -198,11 +252,35 @@ class ValueAgent(BaseAgent):
 
     @property
     def chain(self) -> PositionChain:
+        """The position chain of the game's board and rules (set by the first decision)."""
         assert self._chain is not None, "no decision prepared yet"
         return self._chain
 
     def value(self, state: GameState) -> float:
-        """``V(state)`` for this agent (memoised per exact state)."""
+        """``V(state)`` for this agent (memoised per exact state), after its first decision.
+
+        Parameters
+        ----------
+        state : GameState
+            The position.
+
+        Returns
+        -------
+        float
+            Seed 002's state value (:func:`solver.analysis.state_value.state_value`), plus the
+            agent's cash with ``cash_in_assets``.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> from engine.rules.view import GameView
+        >>> state = load_state("instances/late-game-house-shortage.json")
+        >>> agent = ValueAgent(seed=0)
+        >>> agent.start_game(2, tuple(p.name for p in state.players))
+        >>> agent.act(GameView(state, 2))  # a decision: nothing worth doing for Cy
+        >>> round(agent.value(state), 1), agent.safe(state, 0), agent.safe(state, 200)
+        (-5163.1, True, False)
+        """
         key = _signature(state)
         v = self._values.get(key)
         if v is None:
@@ -216,7 +294,20 @@ class ValueAgent(BaseAgent):
 
     def safe(self, state: GameState, cost: float) -> bool:
         """Both bankruptcy-avoidance conditions at ``state`` for a move costing ``cost``;
-        a move that spends nothing passes (module docstring)."""
+        a move that spends nothing passes (module docstring).
+
+        Parameters
+        ----------
+        state : GameState
+            The position before the move.
+        cost : float
+            What the move spends.
+
+        Returns
+        -------
+        bool
+            Whether both conditions hold (example in :meth:`value`).
+        """
         if cost <= 0:
             return True
         key = (_signature(state), cost)
