@@ -71,6 +71,40 @@ GROWING, CAPPED, LOSING = Verdict.GROWING, Verdict.CAPPED, Verdict.LOSING
 
 @dataclass(frozen=True)
 class Position:
+    """A player's position (:func:`assess_position`).
+
+    Attributes
+    ----------
+    player : str
+        The player's name.
+    verdict : Verdict
+        GROWING, CAPPED or LOSING.
+    build_roi : float
+        The best affordable building's rent per round over its cost (above the reserve).
+    ceiling : float
+        Rent per round at full development of the complete sets.
+    current_rent : float
+        Rent per round now.
+    turns_to_max_dev : float or None
+        Rounds of net income to afford the ceiling (``None``: never, at a negative flow).
+    slope : float
+        The frontier's marginal rent per dollar at the cash above the reserve.
+    net_flow : float
+        Expected income minus outgo per round.
+    ruin_20 : float
+        Probability of ruin within 20 turns (:func:`engine.chains.state_risk.state_ruin_pmf`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> bob = assess_position(state, "Bob")
+    >>> bob.verdict, round(bob.build_roi, 4), round(bob.net_flow, 1), round(bob.ruin_20, 4)
+    ('GROWING', 0.1222, 117.5, 0.1097)
+    >>> bob.to_dict()["state"]
+    'GROWING'
+    """
+
     player: str
     verdict: Verdict
     build_roi: float
@@ -82,12 +116,41 @@ class Position:
     ruin_20: float
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as a dict; the verdict is written under the key ``state`` (pinned output format)."""
+        """The fields as a dict; the verdict is written under the key ``state`` (pinned output format).
+
+        Returns
+        -------
+        dict
+            One key per field, ``verdict`` as ``state``.
+        """
         return {("state" if k == "verdict" else k): v for k, v in asdict(self).items()}
 
 
 def expected_outflow(state: GameState, player: int, chain: PositionChain) -> float:
-    """Expected rent and tax paid on one of ``player``'s turns, long run, minus the expected Go salary."""
+    """Expected rent and tax paid on one of ``player``'s turns, long run, minus the expected Go salary.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The payer's seat.
+    chain : PositionChain
+        The state's position chain.
+
+    Returns
+    -------
+    float
+        Dollars per turn (negative: the salary outweighs the bills).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> from engine.chains.markov import chain_for
+    >>> round(expected_outflow(state, 1, chain_for(state.board, state.rules)), 2)
+    152.77
+    """
     fixed, util = rent_vectors(state, player)
     lpt = chain.landings_per_turn
     cols = columns(state.board.size)
@@ -110,7 +173,42 @@ def assess_position(
     chain: PositionChain | None = None,
     frontier: Frontier | None = None,
 ) -> Position:
-    """Assess ``player``'s position (module docstring)."""
+    """Assess ``player``'s position (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+    reserve : int, default 150
+        Cash kept back: only what is above it is spent on buildings.
+    roi_threshold : float, default 0.01
+        The return per round that makes a position GROWING.
+    ruin_threshold : float, default 0.25
+        The 20-turn ruin above which a negative flow is LOSING.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+    frontier : Frontier or None
+        The player's build frontier, when the caller has it.
+
+    Returns
+    -------
+    Position
+        The verdict and its figures.
+
+    Raises
+    ------
+    UnknownPlayerError
+        ``player`` is a name not in the state (from :meth:`models.state.GameState.player_index`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> [str(assess_position(state, p).verdict) for p in range(4)]
+    ['CAPPED', 'GROWING', 'LOSING', 'CAPPED']
+    """
     if isinstance(player, str):
         player = state.player_index(player)
     chain = chain or chain_for(state.board, state.rules, "long")
@@ -162,7 +260,34 @@ def frontier_value(
     other lots' rent at their present state (long-run EPT x opponents).
 
     ``frontier`` is ``build_frontier(state, player, chain)`` when the caller has it (it
-    does not depend on the player's cash)."""
+    does not depend on the player's cash).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    horizon : int, default 20
+        Rounds of rent.
+    reserve : int, default 150
+        Cash kept back.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+    frontier : Frontier or None
+        The player's build frontier, when the caller has it.
+
+    Returns
+    -------
+    float
+        Dollars over ``horizon`` rounds.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> round(frontier_value(load_state("instances/midgame-no-monopolies.json"), 2), 1)
+    174.9
+    """
     chain = chain or chain_for(state.board, state.rules, "long")
     fr = frontier if frontier is not None else build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)
@@ -184,6 +309,38 @@ def property_value(state: GameState, player: int, square: int, base: float | Non
     does not own, "with" gives it to the player (its mortgage state kept, no
     cash changes hands). Only properties of unbuilt groups can change hands.
     ``base`` is ``frontier_value(state, player, **kwargs)`` when the caller has it.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    square : int
+        The property.
+    base : float or None
+        :func:`frontier_value` of ``state``, when the caller has it.
+    **kwargs
+        Passed to :func:`frontier_value`.
+
+    Returns
+    -------
+    float
+        Dollars over the horizon.
+
+    Raises
+    ------
+    InvalidTradeError
+        The property's group has buildings.
+
+    Examples
+    --------
+    Cy's Atlantic Avenue, and Reading Railroad were Cy to get it:
+
+    >>> from models.io import load_state
+    >>> mid = load_state("instances/midgame-no-monopolies.json")
+    >>> round(property_value(mid, 2, 26), 1), round(property_value(mid, 2, 5), 1)
+    (39.1, 147.7)
     """
     if state.group_has_buildings(state.group_of(square)):
         raise InvalidTradeError("a property whose group has buildings cannot change hands")

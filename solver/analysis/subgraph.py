@@ -34,6 +34,30 @@ from models.state import BANK, GameState
 
 @dataclass(frozen=True)
 class PartialSet:
+    """A colour group the player can complete by one trade (module docstring).
+
+    Attributes
+    ----------
+    group : str
+        The group's name.
+    owned : tuple of int
+        The player's lots of it.
+    needed : tuple of int
+        The lots it lacks.
+    held_by : dict of int to int
+        Each needed lot's holder (a seat, or ``BANK``).
+    missing : int
+        Lots still needed for a monopoly (``set_size`` honoured).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> light_blue = analyze(state, "Cy").partial_sets[0]
+    >>> light_blue.group, light_blue.owned, light_blue.needed, light_blue.held_by, light_blue.opponents()
+    ('light_blue', (9,), (6, 8), {6: 0, 8: 0}, (0,))
+    """
+
     group: str
     owned: tuple[int, ...]
     needed: tuple[int, ...]
@@ -41,12 +65,52 @@ class PartialSet:
     missing: int
 
     def opponents(self) -> tuple[int, ...]:
-        """Opponents that hold a needed lot."""
+        """Opponents that hold a needed lot.
+
+        Returns
+        -------
+        tuple of int
+            Their seats, sorted (the bank left out).
+        """
         return tuple(sorted({h for h in self.held_by.values() if h != BANK}))
 
 
 @dataclass(frozen=True)
 class PlayerSubgraph:
+    """One player's holdings as sets (module docstring): complete, partial, isolated.
+
+    Attributes
+    ----------
+    player : int
+        The seat.
+    name : str
+        The player's name.
+    cash : int
+        Its cash.
+    properties : tuple of int
+        Every lot it owns, in board order.
+    complete_sets : tuple of str
+        Groups it holds whole.
+    partial_sets : tuple of PartialSet
+        Groups one trade can complete.
+    isolated : tuple of int
+        Lots of groups no single trade completes.
+    count_groups : dict of str to tuple of int
+        Railroads and utilities held.
+    buildings : dict of int to int
+        Square -> level, where built.
+    mortgaged : tuple of int
+        Its mortgaged lots.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> cy = analyze(state, "Cy")
+    >>> cy.complete_sets, [p.group for p in cy.partial_sets], cy.count_groups
+    ((), ['light_blue', 'pink', 'yellow', 'dark_blue'], {'railroad': (35,)})
+    """
+
     player: int
     name: str
     cash: int
@@ -59,8 +123,32 @@ class PlayerSubgraph:
     mortgaged: tuple[int, ...] = ()
 
     def to_dict(self, state: GameState) -> dict[str, Any]:
-        name = lambda sq: state.board.squares[sq].name  # noqa: E731
-        holder = lambda h: "bank" if h == BANK else state.players[h].name  # noqa: E731
+        """The subgraph as ``analyze --json`` writes it: lots and players by name.
+
+        Parameters
+        ----------
+        state : GameState
+            The state it was computed from (to name lots and players).
+
+        Returns
+        -------
+        dict
+            ``player``, ``cash``, ``properties``, ``complete_sets``, ``partial_sets``,
+            ``isolated``, ``count_groups``, ``buildings``, ``mortgaged``.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> state = load_state("instances/midgame-no-monopolies.json")
+        >>> analyze(state, "Cy").to_dict(state)["partial_sets"][0]["held_by"]
+        {'Oriental Avenue': 'Ann', 'Vermont Avenue': 'Ann'}
+        """
+        def name(sq: int) -> str:
+            return state.board.squares[sq].name
+
+        def holder(h: int) -> str:
+            return "bank" if h == BANK else state.players[h].name
+
         return {
             "player": self.name,
             "cash": self.cash,
@@ -100,7 +188,32 @@ def _opponents_needed(held: list[int], missing: int) -> int:
 
 
 def analyze(state: GameState, player: int | str) -> PlayerSubgraph:
-    """The subgraph of ``player`` (index or name) in ``state`` (module docstring)."""
+    """The subgraph of ``player`` (index or name) in ``state`` (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+
+    Returns
+    -------
+    PlayerSubgraph
+        Its sets.
+
+    Raises
+    ------
+    UnknownPlayerError
+        ``player`` is a name not in the state (from :meth:`models.state.GameState.player_index`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> two = analyze(load_state("instances/two-player.json"), 0)
+    >>> two.complete_sets, two.buildings
+    (('brown', 'orange'), {16: 3, 18: 3, 19: 3})
+    """
     if isinstance(player, str):
         player = state.player_index(player)
     board = state.board
