@@ -50,6 +50,36 @@ from models.state import GameState
 
 @dataclass(frozen=True)
 class Option:
+    """One even-building configuration of a complete set (module docstring).
+
+    Attributes
+    ----------
+    group : str
+        The set.
+    levels : dict of int to int
+        Square -> level after the option.
+    cost : int
+        Its cost, lifting the set's mortgages included.
+    houses : int
+        Bank houses needed at its peak.
+    hotels : int
+        New hotels.
+    gain : float
+        Rent per round gained over the set's present rent.
+    lift : bool
+        Whether it lifts mortgages first.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> first = group_options(state, chain, 0, "brown")[0]
+    >>> first.levels, first.cost, round(first.gain, 2)
+    ({1: 0, 3: 1}, 50, 0.29)
+    """
+
     group: str
     levels: dict[int, int]  # square -> level after the option
     cost: int
@@ -66,6 +96,33 @@ class Frontier:
     ``budgets[i] = i * unit`` dollars; ``gains[i]`` the best rent-per-round gain
     within that budget; ``current`` the player's present rent per round from its
     complete sets.
+
+    Attributes
+    ----------
+    player : int
+        The seat.
+    unit : int
+        The budget step: the greatest common divisor of the option costs.
+    budgets, gains : numpy.ndarray
+        Each budget and its best rent gain per round.
+    current : float
+        The present rent per round of the complete sets.
+    options : dict of str to list of Option
+        Every set's options.
+    truncated : bool
+        Built to a budget below full development.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> fr = build_frontier(state, 0, chain)
+    >>> fr.unit, round(fr.current, 2), round(fr.ceiling, 2), round(fr.gain_at(300), 2)
+    (50, 55.21, 110.24, 19.38)
+    >>> [(o.group, o.levels, o.cost) for o in fr.plan(300)]  # orange's fourth houses
+    [('orange', {16: 4, 18: 4, 19: 4}, 300)]
     """
 
     player: int
@@ -91,19 +148,66 @@ class Frontier:
         return int(self.budgets.nbytes + self.gains.nbytes + sum(c.nbytes for c in self._choice))
 
     def covers(self, budget: float) -> bool:
-        """Whether every budget up to ``budget`` dollars has its cell (a full frontier covers all)."""
-        return not self.truncated or self.budgets[-1] + self.unit > budget
+        """Whether every budget up to ``budget`` dollars has its cell (a full frontier covers all).
+
+        Parameters
+        ----------
+        budget : float
+            Dollars.
+
+        Returns
+        -------
+        bool
+            Whether :meth:`gain_at` and :meth:`plan` are exact up to it.
+        """
+        return bool(not self.truncated or self.budgets[-1] + self.unit > budget)
 
     def gain_at(self, cash: float) -> float:
+        """The best rent gain per round for a budget of ``cash`` dollars (the last cell beyond it).
+
+        Parameters
+        ----------
+        cash : float
+            Dollars.
+
+        Returns
+        -------
+        float
+            Rent per round gained.
+        """
         i = int(min(max(cash, 0) // self.unit, len(self.gains) - 1))
         return float(self.gains[i])
 
     def slope_at(self, cash: float, window: float = 100.0) -> float:
-        """Rent gained per extra dollar around ``cash`` (finite difference over ``window``)."""
+        """Rent gained per extra dollar around ``cash`` (finite difference over ``window``).
+
+        Parameters
+        ----------
+        cash : float
+            Dollars.
+        window : float, default 100.0
+            The difference's width.
+
+        Returns
+        -------
+        float
+            Rent per round per dollar.
+        """
         return (self.gain_at(cash + window) - self.gain_at(cash)) / window
 
     def plan(self, cash: float) -> list[Option]:
-        """The options chosen for a budget of ``cash`` dollars (backtracking the DP)."""
+        """The options chosen for a budget of ``cash`` dollars (backtracking the DP).
+
+        Parameters
+        ----------
+        cash : float
+            Dollars.
+
+        Returns
+        -------
+        list of Option
+            At most one per set, in the sets' order.
+        """
         c = int(min(max(cash, 0) // self.unit, len(self.gains) - 1))
         h, t = self._dims[0] - 1, self._dims[1] - 1
         chosen: list[Option] = []
@@ -121,7 +225,35 @@ class Frontier:
 
 
 def rent_per_round(state: GameState, chain: PositionChain, player: int, square: int, level: int) -> float:
-    """Long-run rent per round of ``square`` at ``level`` for ``player`` (all opponents)."""
+    """Long-run rent per round of ``square`` at ``level`` for ``player`` (all opponents).
+
+    Parameters
+    ----------
+    state : GameState
+        The position (the monopoly doubling, the opponents).
+    chain : PositionChain
+        The state's position chain.
+    player : int
+        The owner's seat.
+    square : int
+        The street.
+    level : int
+        Its level (0..5).
+
+    Returns
+    -------
+    float
+        EPT times the number of active opponents.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> round(rent_per_round(state, chain, 0, 19, 3), 2), round(rent_per_round(state, chain, 0, 19, 4), 2)
+    (19.67, 26.22)
+    """
     sq = state.board.squares[square]
     assert sq.group is not None
     rent = sq.rents[level] if level else sq.rents[0] * (2 if state.has_monopoly(player, sq.group) else 1)
@@ -130,7 +262,33 @@ def rent_per_round(state: GameState, chain: PositionChain, player: int, square: 
 
 
 def group_options(state: GameState, chain: PositionChain, player: int, group: str) -> list[Option]:
-    """Every even-building option of a complete set (module docstring)."""
+    """Every even-building option of a complete set (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    chain : PositionChain
+        The state's position chain.
+    player : int
+        The owner's seat.
+    group : str
+        A complete set of ``player``.
+
+    Returns
+    -------
+    list of Option
+        "Lift only" first when the set has a mortgage, then one per total level.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> [(o.levels, o.cost) for o in group_options(state, chain, 0, "brown")[:2]]
+    [({1: 0, 3: 1}, 50), ({1: 1, 3: 1}, 100)]
+    """
     lots = [sq for sq in state.board.groups[group] if state.owner[sq] == player]
     k = len(lots)
     cur = {sq: state.houses[sq] for sq in lots}
@@ -180,7 +338,34 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
     """The exact frontier of ``player`` up to ``budget`` dollars (default: full development).
 
     A cell reads only cells of smaller budgets, so the frontier built to a budget is the
-    full one cut there, gains and plans alike (``truncated`` says it was cut)."""
+    full one cut there, gains and plans alike (``truncated`` says it was cut).
+
+    Parameters
+    ----------
+    state : GameState
+        The position (buildings, mortgages, the bank's houses and hotels).
+    player : int
+        The seat.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+    budget : float or None
+        The largest budget computed; ``None``: full development.
+
+    Returns
+    -------
+    Frontier
+        Gains by budget, and the plans.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> full, cut = build_frontier(state, 0, chain), build_frontier(state, 0, chain, budget=200)
+    >>> len(full.budgets), cut.truncated, cut.covers(500), cut.gain_at(200) == full.gain_at(200)
+    (23, True, False, True)
+    """
     chain = chain or chain_for(state.board, state.rules, "long")
     groups = [g for g in state.complete_groups(player)]
     options = {g: group_options(state, chain, player, g) for g in groups}
@@ -226,7 +411,31 @@ def build_frontier(state: GameState, player: int, chain: PositionChain | None = 
 
 def greedy_ranking(state: GameState, player: int, chain: PositionChain | None = None) -> list[tuple[int, int, float, float]]:
     """The seed's fast answer: each legal next building ``(square, cost, rent gain per round,
-    gain per dollar)``, best per dollar first (mortgaged groups count their lifting cost)."""
+    gain per dollar)``, best per dollar first (mortgaged groups count their lifting cost).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+
+    Returns
+    -------
+    list of tuple of (int, int, float, float)
+        Every legal next building, whatever the player's cash.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> state = load_state("instances/two-player.json")  # Ann: brown bare, orange at 3 houses, $560
+    >>> chain = chain_for(state.board, state.rules)
+    >>> [(sq, cost, round(gain, 2)) for sq, cost, gain, _ in greedy_ranking(state, 0, chain)[:3]]
+    [(18, 100, 6.57), (19, 100, 6.56), (16, 100, 6.25)]
+    """
     chain = chain or chain_for(state.board, state.rules, "long")
     out = []
     for g in state.complete_groups(player):
