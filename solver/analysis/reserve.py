@@ -61,7 +61,29 @@ recomputed on a grid twice as high."""
 
 def default_max_cash(state: GameState, player: int, bucket: int = 50) -> int:
     """The first top of the default grid: ``max(2000, cash + 1000)`` rounded
-    up to a multiple of ``bucket`` (the second, if needed, is twice this)."""
+    up to a multiple of ``bucket`` (the second, if needed, is twice this).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    bucket : int, default 50
+        The grid's step.
+
+    Returns
+    -------
+    int
+        Dollars.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> default_max_cash(state, 1)
+    2000
+    """
     top = max(2000, state.players[player].cash + 1000)
     return -(-top // bucket) * bucket
 
@@ -86,11 +108,49 @@ def cash_reserve(
     ``chain`` (long jail policy, the state's board and rules) saves building
     one.
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+    epsilon : float, default 0.05
+        The ruin probability allowed.
+    turns : int, default 20
+        The ruin horizon.
+    bucket : int, default 50
+        The cash grid's step.
+    max_cash : int or None
+        The grid's top; ``None``: the default (module docstring).
+    chain : PositionChain or None
+        The state's position chain (long jail policy).
+
+    Returns
+    -------
+    int
+        Dollars, a multiple of ``bucket`` (the top when no cash is enough).
+
     Raises
     ------
-    ValueError
-        If the player is bankrupt, ``epsilon`` is outside [0, 1], ``bucket``
-        is not positive or ``max_cash`` is not a non-negative multiple of it.
+    BankruptPlayerError
+        If the player is bankrupt.
+    InvalidArgumentError
+        If ``epsilon`` is outside [0, 1], ``bucket`` is not positive or ``max_cash`` is not
+        a non-negative multiple of it.
+
+    Examples
+    --------
+    Bob, with the hotels, needs $1,050 to keep a 20-turn ruin within 5%; Cy, facing them
+    with little, cannot get there (the widened grid's top, $4,000):
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> cash_reserve(state, "Bob"), cash_reserve(state, "Cy")
+    (1050, 4000)
+    >>> cash_reserve(state, "Ann", epsilon=2)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: epsilon must be in [0, 1]
     """
     if isinstance(player, str):
         player = state.player_index(player)
@@ -144,7 +204,35 @@ def ruin_at_cash(
 ) -> float:
     """``player``'s probability of ruin within ``turns`` turns at its cash in ``state``, on the
     grid :func:`cash_reserve` uses (cash 0 aligned, ``bucket`` apart, top ``max_cash``): the
-    cash is rounded down to the grid, so the figure errs toward ruin."""
+    cash is rounded down to the grid, so the figure errs toward ruin.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    turns : int, default 20
+        The ruin horizon.
+    bucket : int, default 50
+        The cash grid's step.
+    max_cash : int, default 2000
+        The grid's top.
+    chain : PositionChain or None
+        The state's position chain (long jail policy).
+
+    Returns
+    -------
+    float
+        The probability of ruin within ``turns``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> round(ruin_at_cash(state, 0), 4), round(ruin_at_cash(state, 2), 4)
+    (0.2879, 0.9885)
+    """
     cash, ruin = _ruin_by_cash(state, player, turns, bucket, max_cash, chain)
     below = np.nonzero(cash <= min(state.players[player].cash, max_cash) + 1e-9)[0]
     return float(ruin[below[-1]]) if len(below) else 1.0
@@ -170,7 +258,39 @@ def relative_reserve(
     rival's purchase (a set completed, say) leaves the player at ``p_lost > epsilon`` with its
     cash intact, keeping that cash buys no safety. Spending down to the same ruin probability
     in the won state is then no riskier than not bidding. With ``p_lost <= epsilon`` this is
-    :func:`cash_reserve` on ``won``.
+:func:`cash_reserve` on ``won``.
+
+    Parameters
+    ----------
+    won, lost : GameState
+        The states after the lot is bought and after it goes to the rival.
+    player : int
+        The seat.
+    epsilon : float, default 0.05
+        The ruin probability allowed at least.
+    turns : int, default 20
+        The ruin horizon.
+    bucket : int, default 50
+        The cash grid's step.
+    max_cash : int, default 2000
+        The grid's top.
+    chain : PositionChain or None
+        The states' position chain (long jail policy).
+
+    Returns
+    -------
+    int
+        Dollars, a multiple of ``bucket``.
+
+    Examples
+    --------
+    When nothing changes hands Ann's ruin at her own $230 (on the grid: $200, 0.2879) is the
+    bar, so the reserve is the $200 she has, not the $1,950 of the plain reserve:
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> relative_reserve(state, state, 0), cash_reserve(state, 0)
+    (200, 1950)
     """
     p_lost = ruin_at_cash(lost, player, turns=turns, bucket=bucket, max_cash=max_cash, chain=chain)
     return cash_reserve(won, player, epsilon=max(epsilon, p_lost), turns=turns, bucket=bucket, max_cash=max_cash, chain=chain)
@@ -179,7 +299,29 @@ def relative_reserve(
 def reserves(state: GameState, players: Iterable[int | str] | None = None, **kw: Any) -> dict[int, int]:
     """:func:`cash_reserve` of several players (default: every active one),
     by player index, sharing one :class:`~engine.chains.markov.PositionChain`.
-    Keyword arguments go to :func:`cash_reserve`."""
+    Keyword arguments go to :func:`cash_reserve`.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    players : iterable of int or str, or None
+        Seats or names; ``None``: every active player.
+    **kw
+        :func:`cash_reserve`'s keyword arguments.
+
+    Returns
+    -------
+    dict of int to int
+        Seat -> reserve.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> reserves(state)
+    {0: 1950, 1: 1050, 2: 4000, 3: 0}
+    """
     if kw.get("chain") is None:
         kw["chain"] = chain_for(state.board, state.rules, "long")
     chosen = state.active_players() if players is None else players
