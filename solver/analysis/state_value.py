@@ -160,7 +160,31 @@ def m_monopoly(state: GameState, player: int, rl: float, k: int = K) -> float:
 
 
 def state_value(state: GameState, player: int | str, k: int = K, chain: PositionChain | None = None) -> StateValue:
-    """``V(s)`` of seed 002 for ``player`` (module docstring)."""
+    """``V(s)`` of seed 002 for ``player`` (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+    k : int, default K
+        The horizon in turns.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+
+    Returns
+    -------
+    StateValue
+        Its four terms and their ``total``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> round(state_value(late, "Bob").total, 1)
+    8425.3
+    """
     if isinstance(player, str):
         player = state.player_index(player)
     chain = chain or chain_for(state.board, state.rules, "long")
@@ -194,7 +218,34 @@ def worst_rent(state: GameState, player: int) -> float:
 def move_is_safe(
     state: GameState, player: int | str, cost: float, *, cash_min: float = 150.0, chain: PositionChain | None = None
 ) -> tuple[bool, bool]:
-    """The seed's two bankruptcy-avoidance conditions for a move costing ``cost`` (module docstring)."""
+    """The seed's two bankruptcy-avoidance conditions for a move costing ``cost`` (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position before the move.
+    player : int or str
+        A seat or a name.
+    cost : float
+        What the move spends.
+    cash_min : float, default 150.0
+        The cash the first condition keeps.
+    chain : PositionChain or None
+        The state's position chain; ``None``: the shared one.
+
+    Returns
+    -------
+    tuple of (bool, bool)
+        Each condition: cash after a turn's expected flow stays above ``cash_min``; and the
+        player survives the worst rent it can land on.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> move_is_safe(late, "Bob", 100), move_is_safe(late, "Cy", 100)
+    ((True, True), (False, False))
+    """
     if isinstance(player, str):
         player = state.player_index(player)
     chain = chain or chain_for(state.board, state.rules, "long")

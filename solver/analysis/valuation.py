@@ -41,6 +41,37 @@ from models.state import BANK, GameState
 
 @dataclass(frozen=True)
 class PurchaseValue:
+    """What :func:`purchase_value` found (module docstring).
+
+    Attributes
+    ----------
+    square : int
+        The lot.
+    name : str
+        Its name.
+    price : int
+        The price paid.
+    rent_pv : float
+        The discounted extra rent over the horizon.
+    value : float
+        ``rent_pv - price``.
+    ruin_before, ruin_after : float
+        The probability of ruin within ``ruin_turns``, without and with the purchase.
+    lam : float
+        Dollars per unit of ruin probability.
+    score : float
+        ``value - lam * (ruin_after - ruin_before)``.
+    per_round : tuple of float
+        The extra rent expected in each round.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> pv = purchase_value(load_state("instances/opening.json"), "Ann", "Illinois Avenue", horizon=10)
+    >>> pv.price, round(pv.rent_pv, 1), round(pv.value, 1), len(pv.per_round)
+    (240, 15.9, -224.1, 10)
+    """
+
     square: int
     name: str
     price: int
@@ -53,6 +84,13 @@ class PurchaseValue:
     per_round: tuple[float, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields as a dict (JSON-ready).
+
+        Returns
+        -------
+        dict
+            One key per field.
+        """
         return asdict(self)
 
 
@@ -60,7 +98,36 @@ def rent_stream(
     state: GameState, player: int, chain: PositionChain, rounds: int, *, without: GameState | None = None
 ) -> np.ndarray:
     """Expected rent ``player`` collects in each of the next ``rounds`` rounds,
-    minus what it would collect in ``without`` (if given)."""
+    minus what it would collect in ``without`` (if given).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The owner's seat.
+    chain : PositionChain
+        The state's position chain.
+    rounds : int
+        How many rounds ahead.
+    without : GameState or None
+        The alternative position, whose rent is subtracted.
+
+    Returns
+    -------
+    numpy.ndarray
+        Dollars per round, from each opponent's landings from where it stands.
+
+    Examples
+    --------
+    Bob's hotels: Ann stands seven squares before Illinois Avenue, so the first round pays most.
+
+    >>> from models.io import load_state
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> from engine.chains.markov import chain_for
+    >>> [round(float(x), 1) for x in rent_stream(late, 1, chain_for(late.board, late.rules), 3)]
+    [427.3, 302.4, 362.8]
+    """
     mine = [sq for sq in state.board.property_squares if state.owner[sq] == player]
     out = np.zeros(rounds)
     for q in state.active_players():
@@ -93,6 +160,39 @@ def purchase_value(
     ``square`` must belong to the bank; ``price`` defaults to the printed price
     (pass an auction price to value a bid).
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+    square : int or str
+        The lot, by square or name.
+    price : int or None
+        What is paid; ``None``: the printed price.
+    horizon : int, default 20
+        Rounds of rent.
+    gamma : float, default 0.95
+        The discount per round.
+    lam : float, default 2000.0
+        Dollars per unit of ruin probability.
+    ruin_turns : int, default 20
+        The ruin horizon.
+    jail : {"long", "short"}, default "long"
+        The jail policy of the chains.
+    chain : PositionChain or None
+        The state's position chain.
+
+    Returns
+    -------
+    PurchaseValue
+        The value, the ruin figures and the score.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``square`` is not a property of the board, or not the bank's.
+
     Examples
     --------
     >>> from models.io import load_state
@@ -100,6 +200,10 @@ def purchase_value(
     >>> pv = purchase_value(s, "Ann", "Illinois Avenue", horizon=10)
     >>> pv.price, pv.value < 0  # ten rounds of single-lot rent do not repay $240
     (240, True)
+    >>> purchase_value(s, "Ann", "Go")
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: 'Go' is not a property of the board
     """
     if isinstance(player, str):
         player = state.player_index(player)
