@@ -71,7 +71,28 @@ from solver.analysis.frontier import Frontier, Option, build_frontier
 @dataclass(frozen=True)
 class SpareLot:
     """A lot the plan may mortgage: its square, the cash it raises, the rent per round it
-    stops collecting and the interest to lift it later."""
+    stops collecting and the interest to lift it later.
+
+    Attributes
+    ----------
+    square : int
+        The lot.
+    value : int
+        Its mortgage value.
+    rent : float
+        Rent per round it stops collecting.
+    interest : int
+        The interest paid to lift it.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(late.board, late.rules)
+    >>> [(lot.square, lot.value, round(lot.rent, 2), lot.interest) for lot in spare_lots(late, 0, chain)]
+    [(5, 100, 2.69, 10), (12, 75, 2.81, 8), (26, 130, 1.95, 13), (34, 160, 2.31, 16)]
+    """
 
     square: int
     value: int
@@ -83,7 +104,49 @@ class SpareLot:
 class FundedPlan:
     """The chosen plan (module docstring). ``levels`` maps each square built on (or
     lifted) to its level after the plan; ``mortgages`` are the spare lots to mortgage
-    first. ``value`` and ``hold_value`` are ``V`` of the plan and of holding, in dollars."""
+    first. ``value`` and ``hold_value`` are ``V`` of the plan and of holding, in dollars.
+
+    Attributes
+    ----------
+    player : int
+        The seat.
+    levels : dict of int to int
+        Square -> level after the plan (empty: hold).
+    options : tuple of Option
+        The frontier's options it builds.
+    build_cost : int
+        What the buildings (and lifts) cost.
+    mortgages : tuple of int
+        Spare lots mortgaged first.
+    raised : int
+        Cash the mortgages raise.
+    cash_after : int
+        The player's cash after the plan.
+    rent_gain, rent_lost : float
+        Rent per round gained by the buildings and lost on the mortgaged lots.
+    interest : int
+        Interest to lift the mortgages later.
+    ruin_before, ruin_after : float
+        Ruin within ``turns`` turns, holding and after the plan.
+    ruin_cost : float
+        The expected loss from ruin after the plan.
+    value, hold_value : float
+        ``V`` of the plan and of holding.
+    horizon, turns : int
+        Rounds of rent weighed; the ruin horizon.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(late.board, late.rules)
+    >>> plan = funded_plan(late, 0, chain)  # Ann's orange hotels, Atlantic Avenue mortgaged
+    >>> plan.levels, plan.build_cost, plan.to_dict(late)["mortgage"], plan.cash_after
+    ({16: 5, 18: 5, 19: 5}, 300, ['Atlantic Avenue'], 60)
+    >>> round(plan.ruin_before, 4), round(plan.ruin_after, 4), plan.value > plan.hold_value
+    (0.3039, 0.3305, True)
+    """
 
     player: int
     levels: dict[int, int]
@@ -105,9 +168,24 @@ class FundedPlan:
 
     @property
     def empty(self) -> bool:
+        """Whether the plan is to hold (nothing built)."""
         return not self.levels
 
     def to_dict(self, state: GameState) -> dict[str, Any]:
+        """The plan as ``solve --json`` writes it (``funding``): lots by name, figures rounded.
+
+        Parameters
+        ----------
+        state : GameState
+            The state it is for (to name the lots).
+
+        Returns
+        -------
+        dict
+            ``levels``, ``build_cost``, ``mortgage``, ``raised``, ``cash_after``,
+            ``rent_gain_per_round``, ``rent_lost_per_round``, ``interest``, ``ruin_before``,
+            ``ruin_after``, ``ruin_cost``, ``value``, ``hold_value``, ``horizon``, ``turns``.
+        """
         name = state.board.squares
         return {
             "levels": {name[sq].name: lv for sq, lv in sorted(self.levels.items())},
@@ -129,7 +207,32 @@ class FundedPlan:
 
 
 def spare_lots(state: GameState, player: int, chain: PositionChain) -> list[SpareLot]:
-    """The player's unmortgaged, unbuilt lots outside its complete sets (module docstring)."""
+    """The player's unmortgaged, unbuilt lots outside its complete sets (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain
+        The state's position chain.
+
+    Returns
+    -------
+    list of SpareLot
+        In board order.
+
+    Examples
+    --------
+    Ann's railroad, utility, Atlantic and Pennsylvania Avenues (her orange set is built):
+
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> [lot.square for lot in spare_lots(late, 0, chain_for(late.board, late.rules))]
+    [5, 12, 26, 34]
+    """
     complete = set(state.complete_groups(player))
     n_opp = len(state.active_players()) - 1
     ept = state_ept(chain, state)
@@ -151,8 +254,29 @@ def cheapest_funding(lots: list[SpareLot], horizon: int) -> tuple[np.ndarray, li
     """For every amount ``k * unit`` the least cost ``horizon * rent + interest`` of a subset of
     ``lots`` raising at least it, and that subset (0/1 knapsack by dynamic programming).
 
-    Returns ``(cost, subsets, unit)``: ``cost[k]`` (``inf`` when even every lot does not
-    raise ``k * unit``), ``subsets[k]`` the squares."""
+    Parameters
+    ----------
+    lots : list of SpareLot
+        The lots that may be mortgaged.
+    horizon : int
+        Rounds of rent each lot's mortgage costs.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, list of tuple of int, int)
+        ``(cost, subsets, unit)``: ``cost[k]`` (``inf`` when even every lot does not raise
+        ``k * unit``), ``subsets[k]`` the squares, ``unit`` the gcd of the lots' values.
+
+    Examples
+    --------
+    Two $30 lots costing 13 and 23 over 10 rounds, a $100 lot costing 60: up to $30 the
+    first alone (13), up to $60 both small ones (36), up to $100 the big one (60), by hand:
+
+    >>> lots = [SpareLot(1, 30, 1.0, 3), SpareLot(3, 30, 2.0, 3), SpareLot(5, 100, 5.0, 10)]
+    >>> cost, subsets, unit = cheapest_funding(lots, 10)
+    >>> unit, cost[[3, 6, 10, 13, 16]].tolist(), subsets[6]
+    (10, [13.0, 36.0, 60.0, 73.0, 96.0], (1, 3))
+    """
     unit = 0
     for lot in lots:
         unit = math.gcd(unit, lot.value)
@@ -179,7 +303,31 @@ def cheapest_funding(lots: list[SpareLot], horizon: int) -> tuple[np.ndarray, li
 class RuinCurve:
     """``P_ruin(w)``: ruin within ``turns`` turns from liquidation wealth ``w``, the holdings as
     in ``state`` (:func:`engine.chains.state_risk.ruin_within_by_wealth`), read at the grid point at or
-    below ``w`` (conservative); wealth below the grid is ruin 1."""
+    below ``w`` (conservative); wealth below the grid is ruin 1.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain
+        The state's position chain.
+    turns : int, default 20
+        The ruin horizon.
+    bucket : int, default 50
+        The wealth grid's step.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(late.board, late.rules)
+    >>> curve = RuinCurve(late, 0, chain)
+    >>> round(curve(late.liquidation_value(0)), 4), curve(-10)
+    (0.3039, 1.0)
+    """
 
     def __init__(self, state: GameState, player: int, chain: PositionChain, turns: int = 20, bucket: int = 50) -> None:
         w_now = state.liquidation_value(player)
@@ -215,7 +363,35 @@ def plan_budget(state: GameState, player: int, chain: PositionChain, mortgage: b
     is negative) plus, with ``mortgage``, every spare lot's mortgage value. The plan reads the
     frontier only up to it, so a frontier built to this budget (``build_frontier(...,
     budget=)``) gives the same plan as the full one, at a fraction of the work when lifting
-    costs make the frontier's unit $1 (budgets x houses x hotels cells)."""
+    costs make the frontier's unit $1 (budgets x houses x hotels cells).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain
+        The state's position chain.
+    mortgage : bool, default True
+        Count the spare lots' mortgage values.
+
+    Returns
+    -------
+    int
+        Dollars.
+
+    Examples
+    --------
+    Ann's $230 and her four spare lots' $465:
+
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(late.board, late.rules)
+    >>> plan_budget(late, 0, chain), plan_budget(late, 0, chain, mortgage=False)
+    (695, 230)
+    """
     return _fundable(state.players[player].cash, spare_lots(state, player, chain) if mortgage else [])
 
 
@@ -241,11 +417,51 @@ def funded_plan(
     passed when already computed for this state and player; a frontier built to a budget
     (:func:`plan_budget` or more) gives the same plan as the full one.
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain
+        The state's position chain.
+    horizon : int, default 20
+        Rounds of rent weighed against the cost of ruin.
+    turns : int, default 20
+        The ruin horizon.
+    mortgage : bool, default True
+        Allow mortgaging spare lots.
+    curve : RuinCurve or None
+        The ruin curve of this state and player, when computed.
+    frontier : Frontier or None
+        The build frontier, when computed.
+
+    Returns
+    -------
+    FundedPlan
+        The plan, or an empty one (hold) when nothing beats holding.
+
     Raises
     ------
-    ValueError
-        If the player is bankrupt, the horizon or turns are out of range, or ``frontier`` was
-        built to less than the plan can fund."""
+    BankruptPlayerError
+        If the player is bankrupt.
+    InvalidArgumentError
+        If the horizon or turns are out of range, or ``frontier`` was built to less than the
+        plan can fund.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.chains.markov import chain_for
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> chain = chain_for(late.board, late.rules)
+    >>> funded_plan(late, 0, chain).mortgages, funded_plan(late, 0, chain, mortgage=False).mortgages
+    ((26,), ())
+    >>> funded_plan(late, 0, chain, turns=0)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: horizon must be >= 0 and turns >= 1
+    """
     if state.players[player].bankrupt:
         raise BankruptPlayerError(f"player {state.players[player].name} is bankrupt")
     if horizon < 0 or turns < 1:
