@@ -106,6 +106,11 @@ class Limits:
         CP-SAT's random seed.
     presolve:
         CP-SAT's presolve and LP linearization (off by default: ``_solver`` says why).
+
+    Examples
+    --------
+    >>> Limits().top_k, Limits().deterministic_time, Limits(top_k=3).wall_s
+    (20, 2.0, 30.0)
     """
 
     top_k: int = 20
@@ -127,6 +132,17 @@ class GeneratedTrade:
         Each participant's estimated gain, an integer in the value's units (:meth:`TradeList.gain`).
     optimal:
         Whether CP-SAT proved it the best of what was left (FEASIBLE: the deterministic limit cut the solve).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> from solver.trades.values import linear_values
+    >>> s = load_state("instances/cycle-brown-pair.json")
+    >>> space = TradeSpace(s, 0)  # Ann proposes
+    >>> best = top_k(TradeModel(space, linear_values(space)), Limits(top_k=1))[0][0]
+    >>> best.candidate.to_trade(s).properties_received("Ann"), best.gains, best.optimal
+    (['States Avenue'], {0: 74, 2: 18}, True)
     """
 
     candidate: Candidate
@@ -155,6 +171,13 @@ class TradeList:
     unit, scale:
         What ``gains`` count: ``"dollars"`` (linear) or ``"win probability"``
         (fitted), each integer gain being ``scale`` of a unit.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> found = generate_trades(load_state("instances/cycle-brown-pair.json"), 0)
+    >>> found.unit, found.relaxed, found.empty_reason is not None  # the strict rules left nothing
+    ('win probability', True, True)
     """
 
     trades: list[GeneratedTrade]
@@ -167,7 +190,20 @@ class TradeList:
     scale: float = 1.0
 
     def gain(self, trade: GeneratedTrade, player: int) -> float:
-        """``player``'s estimated gain from ``trade`` in :attr:`unit` (the integer gain x ``scale``)."""
+        """``player``'s estimated gain from ``trade`` in :attr:`unit` (the integer gain x ``scale``).
+
+        Parameters
+        ----------
+        trade : GeneratedTrade
+            One of :attr:`trades`.
+        player : int
+            A participant's seat.
+
+        Returns
+        -------
+        float
+            The gain in :attr:`unit`.
+        """
         return trade.gains[player] * self.scale
 
 
@@ -209,6 +245,20 @@ class TradeModel:
     ------
     UnknownNameError
         When ``space.settings.objective`` is neither ``"balanced"`` nor ``"proposer"``.
+
+    Examples
+    --------
+    The feasible trades (no objective) and the top-K (with one) agree:
+
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> from solver.trades.values import linear_values
+    >>> s = load_state("instances/cycle-brown-pair.json")
+    >>> space = TradeSpace(s, 0)  # Ann proposes
+    >>> feasible = enumerate_all(TradeModel(space, linear_values(space), objective=False))
+    >>> found, cut, solves = top_k(TradeModel(space, linear_values(space)), Limits(top_k=3))
+    >>> len(feasible), len(found), sorted(t.candidate for t in found) == feasible
+    (2, 2, True)
     """
 
     def __init__(
@@ -227,8 +277,8 @@ class TradeModel:
         self.model = _CpModel()
         self.v = _Vars()
         self._kinks: dict[tuple[int, int], Any] = {}
-        self._nears: dict[tuple[int, str], Any] = {}
-        self._set_cashes: dict[tuple[int, int], Any] = {}
+        self._nears: dict[tuple[int, str], tuple[tuple[Any, Any, Any], tuple[int, int, int]] | None] = {}
+        self._set_cashes: dict[tuple[int, int], tuple[Any, int]] = {}
         self.relaxed = relaxed
         self.compensation = compensation
         self._structure(cycles, bilateral)
@@ -529,14 +579,31 @@ class TradeModel:
 
     # -- reading solutions -----------------------------------------------------
     def candidate(self, value: Any) -> Candidate:
-        """The trade of the current solution (``value`` is ``solver.value`` or a callback's)."""
+        """The trade of the current solution (``value`` is ``solver.value`` or a callback's).
+
+        Parameters
+        ----------
+        value : callable
+            A literal or variable -> its value in the solution.
+
+        Returns
+        -------
+        Candidate
+            The solution's structure, moves and cash.
+        """
         key = next(k for k, lit in self.v.structure.items() if value(lit))
         moves = [(sq, a, b) for (k, sq, a, b), lit in self.v.moves.items() if k == key and value(lit)]
         pays = [(partner, int(value(var))) for (k, partner), var in self.v.cash.items() if k == key]
         return with_cash(key[0], key[1], moves, pays)
 
     def cut(self, cand: Candidate) -> None:
-        """No-good (superset) cut: never again all of ``cand``'s moves together."""
+        """No-good (superset) cut: never again all of ``cand``'s moves together.
+
+        Parameters
+        ----------
+        cand : Candidate
+            A trade of this model.
+        """
         key = cand.structure
         lits = [self.v.moves[(key, sq, a, b)] for sq, a, b in cand.moves]
         self.model.add(sum(lits) <= len(lits) - 1)
@@ -596,6 +663,17 @@ def top_k(model: TradeModel, limits: Limits) -> tuple[list[GeneratedTrade], bool
     ------
     ComputationError
         When CP-SAT finds the model invalid (MODEL_INVALID) or answers a status that does not exist.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> from solver.trades.values import linear_values
+    >>> s = load_state("instances/cycle-brown-pair.json")
+    >>> space = TradeSpace(s, 0)  # Ann proposes
+    >>> found, cut, solves = top_k(TradeModel(space, linear_values(space)), Limits(top_k=3))
+    >>> len(found), cut, solves  # the third solve proves nothing is left
+    (2, False, 3)
     """
     out: list[GeneratedTrade] = []
     start = time.perf_counter()
@@ -654,6 +732,16 @@ def enumerate_all(model: TradeModel, limits: Limits | None = None) -> list[Candi
     ------
     ComputationError
         When the enumeration stops before the end (the wall-clock cap) or the model is invalid.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.space import TradeSpace
+    >>> from solver.trades.values import linear_values
+    >>> s = load_state("instances/cycle-brown-pair.json")
+    >>> space = TradeSpace(s, 0)  # Ann proposes
+    >>> [c.to_trade(s).properties_received("Ann") for c in enumerate_all(TradeModel(space, linear_values(space), objective=False))]
+    [['St. Charles Place'], ['States Avenue']]
     """
     limits = limits or Limits()
     solver = _solver(limits, limits.wall_s)
