@@ -101,6 +101,18 @@ class RescoreSettings:
         holding, the baseline is "this seat does not trade" and the change is
         the trade's own worth (as the decision to build is judged against a
         seat that does not build, see :mod:`solver.decide`).
+
+        Parameters
+        ----------
+        seat : int
+            The seat under evaluation.
+        n_players : int
+            The number of seats.
+
+        Returns
+        -------
+        RescoreSettings
+            One policy per seat, ``seat``'s with ``trade=False``.
         """
         seats = list(seat_policies(self.policy, n_players))
         seats[seat] = dataclasses.replace(seats[seat], trade=False)
@@ -134,6 +146,16 @@ class Rescored:
         Whether some bystander has a counter-trade (:func:`self_balancing`; ``None``: not asked).
     after:
         The simulation after the trade (not in :meth:`to_dict`).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)  # a few rollouts: noise, for the example
+    >>> r = rescore_one(s, generate_trades(s, 2).trades[0].candidate, baseline(s, st), st)
+    >>> r.trade.participants(), r.leader, sorted(r.to_dict())[:4]
+    (['Cy', 'Dee'], 'Cy', ['acceptance', 'balanced', 'kind', 'leader'])
     """
 
     candidate: Candidate
@@ -152,7 +174,15 @@ class Rescored:
     after: RolloutResult | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``solve``'s trade entries): the figures, the transfers without jail cards."""
+        """The JSON form (``solve``'s trade entries): the figures, the transfers without jail cards.
+
+        Returns
+        -------
+        dict
+            ``kind``, ``transfers``, ``win_delta``, ``win_delta_se``, ``nash_zone``, ``leader``,
+            ``leader_win_prob``, ``balanced``, ``self_balancing``, ``acceptance``,
+            ``risk_adjusted_ev``.
+        """
         return {
             "kind": self.candidate.kind,
             "transfers": [
@@ -171,7 +201,27 @@ class Rescored:
 
 
 def baseline(state: GameState, settings: RescoreSettings) -> RolloutResult:
-    """The simulation of ``state`` without any trade, on the settings' dice (what every candidate is paired with)."""
+    """The simulation of ``state`` without any trade, on the settings' dice (what every candidate is paired with).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    settings : RescoreSettings
+        The rollouts, horizon, seed, policy, scoring and threads.
+
+    Returns
+    -------
+    RolloutResult
+        :func:`engine.sim.rollout.simulate` of ``state``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> base = baseline(load_state("instances/midgame-no-monopolies.json"), RescoreSettings(rollouts=8, horizon=10))
+    >>> base.n_games, base.horizon
+    (8, 10)
+    """
     return simulate(state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
 
 
@@ -179,10 +229,36 @@ def trade_after(state: GameState, trade: Trade) -> GameState:
     """The state after ``trade``, validated (a copy: :meth:`models.trade.Trade.apply` on it;
     mortgaged lots received: interest only, no mortgage lifted).
 
+    Parameters
+    ----------
+    state : GameState
+        The position (not changed).
+    trade : Trade
+        The trade.
+
+    Returns
+    -------
+    GameState
+        A copy with the trade applied.
+
     Raises
     ------
     InvalidTradeError
         When the trade cannot happen in ``state``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from models.trade import Trade, Transfer
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> swap = Trade((Transfer("Cy", "Dee", ("Atlantic Avenue",)), Transfer("Dee", "Cy", ("Virginia Avenue",))))
+    >>> after = trade_after(s, swap)
+    >>> after.owner[26], after.owner[14], s.owner[26]  # Atlantic to Dee, Virginia to Cy
+    (3, 2, 2)
+    >>> trade_after(s, Trade((Transfer("Cy", "Dee", ("Boardwalk",)),)))
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidTradeError: transfers[0].properties: Cy does not own Boardwalk
     """
     after = state.copy()
     trade.apply(after)
@@ -190,7 +266,27 @@ def trade_after(state: GameState, trade: Trade) -> GameState:
 
 
 def beyond_noise(d: float, se: float, z: float) -> bool:
-    """``d > z se`` (one-sided z-test); with ``se == 0`` (every paired difference equal), ``d > 0``."""
+    """``d > z se`` (one-sided z-test); with ``se == 0`` (every paired difference equal), ``d > 0``.
+
+    Parameters
+    ----------
+    d : float
+        A mean difference.
+    se : float
+        Its standard error.
+    z : float
+        The one-sided z.
+
+    Returns
+    -------
+    bool
+        Whether ``d`` is positive beyond the noise.
+
+    Examples
+    --------
+    >>> beyond_noise(0.05, 0.02, 1.645), beyond_noise(0.03, 0.02, 1.645), beyond_noise(0.01, 0.0, 1.645)
+    (True, False, True)
+    """
     return d > z * se if se > 0 else d > 0
 
 
@@ -216,6 +312,24 @@ def acceptance(
         ``acceptance_slope`` of the logistic.
     strategic:
         Player indices known to be :class:`~solver.agents.strategic.StrategicTradeAgent`: their own rule decides.
+
+    Returns
+    -------
+    float
+        The product over counterparties of ``1 / (1 + exp(-k d))``, or 0/1 by the strategic rule.
+
+    Examples
+    --------
+    Dee gaining 0.05: ``1 / (1 + e^-2)`` = 0.8808 at the default slope 40 (by hand); losing
+    0.05: its complement.
+
+    >>> from models.io import load_state
+    >>> from models.trade import Trade, Transfer
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> swap = Trade((Transfer("Cy", "Dee", ("Atlantic Avenue",)), Transfer("Dee", "Cy", ("Virginia Avenue",))))
+    >>> st = RescoreSettings()
+    >>> round(acceptance(s, swap, 2, {"Cy": 0.1, "Dee": 0.05}, st), 4), round(acceptance(s, swap, 2, {"Cy": 0.1, "Dee": -0.05}, st), 4)
+    (0.8808, 0.1192)
     """
     p = 1.0
     for name in trade.participants():
@@ -357,7 +471,34 @@ def self_balancing(state: GameState, scored: Rescored, settings: RescoreSettings
     """Whether a player outside the trade has a counter-trade that brings the leader back down
     (module docstring): the ``top`` trades of each bystander from
     :func:`~solver.trades.cpsat.generate_trades` in the state after the trade,
-    re-scored on the dice of ``scored.after``."""
+    re-scored on the dice of ``scored.after``.
+
+    Parameters
+    ----------
+    state : GameState
+        The position before the trade.
+    scored : Rescored
+        The trade's re-scoring (with its ``after``).
+    settings : RescoreSettings
+        As the re-scoring's.
+    top : int, default 3
+        Counter-trades searched per bystander.
+
+    Returns
+    -------
+    bool
+        True at once when the leader after the trade is below the bar.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)
+    >>> r = rescore_one(s, generate_trades(s, 2).trades[0].candidate, baseline(s, st), st)
+    >>> self_balancing(s, r, st)
+    True
+    """
     from solver.trades.cpsat import Limits, generate_trades
 
     after_state = trade_after(state, scored.trade)
