@@ -117,7 +117,18 @@ class BiddingGameError(MonopolyError, ValueError):
 
 
 class Moves(NamedTuple):
-    """Where each player moves the token after winning the bid at a vertex."""
+    """Where each player moves the token after winning the bid at a vertex.
+
+    Examples
+    --------
+    The bundled graph: a chain ``b - u - w - r`` and a vertex ``s`` with a self-loop and arcs to both ends.
+
+    >>> import json
+    >>> from solver.bidding.richman import richman_costs
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> optimal_moves(g, blue, red, richman_costs(g, blue, red))["u"]
+    Moves(blue='b', red='w')
+    """
 
     blue: Hashable
     """A successor of least cost, on a shortest chain of such moves to ``blue`` when there is one."""
@@ -131,6 +142,30 @@ class Game:
 
     Built by :func:`prepare`; the solvers of :mod:`solver.bidding.richman`
     and :mod:`solver.bidding.poorman` work on it.
+
+    Attributes
+    ----------
+    nodes : tuple of hashable
+        The vertices, in graph order.
+    succ : tuple of tuple of int
+        Each vertex's successors by index (empty for ``blue`` and ``red``).
+    blue, red : int
+        The marked vertices' indices.
+    settled : dict of int to int
+        Vertices that reach only one marked vertex, and their cost (0 or 1).
+    free : tuple of int
+        The vertices that reach both.
+
+    Examples
+    --------
+    The bundled graph: a chain ``b - u - w - r`` and a vertex ``s`` with a self-loop and arcs to both ends.
+
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> game = prepare(g, blue, red)
+    >>> game.nodes, game.blue, game.red, game.free
+    (('u', 'b', 'w', 'r', 's'), 1, 3, (0, 2, 4))
     """
 
     nodes: tuple[Hashable, ...]
@@ -141,7 +176,18 @@ class Game:
     free: tuple[int, ...]  # non-marked vertices that reach both
 
     def fixed_value(self, v: int) -> int:
-        """Cost of a marked or settled vertex."""
+        """Cost of a marked or settled vertex.
+
+        Parameters
+        ----------
+        v : int
+            A marked or settled vertex.
+
+        Returns
+        -------
+        int
+            0 at ``blue``, 1 at ``red``, the settled cost elsewhere.
+        """
         if v == self.blue:
             return 0
         if v == self.red:
@@ -185,6 +231,16 @@ def prepare(graph: Any, blue: Hashable, red: Hashable) -> Game:
     ------
     BiddingGameError
         The graph is not accepted (see the module docstring); the message names the vertex.
+
+    Examples
+    --------
+    The bundled graph: a chain ``b - u - w - r`` and a vertex ``s`` with a self-loop and arcs to both ends.
+
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> prepare(g, blue, red).settled  # every other vertex reaches both ends
+    {}
     """
     if not isinstance(graph, nx.DiGraph):
         raise BiddingGameError(f"the graph must be a networkx.DiGraph, got {type(graph).__name__}")
@@ -244,6 +300,16 @@ def progress_choices(game: Game, value: Sequence[Any] | np.ndarray, tol: Any) ->
     -------
     (sigma, tau) : tuple of dict
         The successor (by index) chosen for Red and for Blue at every free vertex.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> from solver.bidding.richman import richman_costs
+    >>> game = prepare(g, blue, red)
+    >>> progress_choices(game, costs_list(game, richman_costs(g, blue, red)), 0)
+    ({2: 3, 0: 2, 4: 3}, {0: 1, 4: 1, 2: 0})
     """
     lo: dict[int, list[int]] = {}
     hi: dict[int, list[int]] = {}
@@ -296,6 +362,15 @@ def costs_list(game: Game, costs: Mapping[Hashable, Any]) -> list[Any]:
     ------
     BiddingGameError
         A vertex has no cost.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> from solver.bidding.richman import richman_costs
+    >>> [str(c) for c in costs_list(prepare(g, blue, red), richman_costs(g, blue, red))]
+    ['1/3', '0', '2/3', '1', '1/2']
     """
     out = []
     for v in game.nodes:
@@ -328,11 +403,27 @@ def optimal_moves(
 
     Parameters
     ----------
+    graph, blue, red
+        As for :func:`prepare`.
     costs : mapping
         Costs of every vertex.
     tol : float, optional
         Costs within ``tol`` count as equal; default 0 for exact costs
         (``Fraction``/``int``) and 1e-9 otherwise.
+
+    Returns
+    -------
+    dict of hashable to Moves
+        Each non-marked vertex's moves.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> from solver.bidding.richman import richman_costs
+    >>> optimal_moves(g, blue, red, richman_costs(g, blue, red))
+    {'u': Moves(blue='b', red='w'), 'w': Moves(blue='u', red='r'), 's': Moves(blue='b', red='r')}
     """
     game = prepare(graph, blue, red)
     x = costs_list(game, costs)
@@ -379,9 +470,31 @@ def graph_from_json(obj: Any) -> tuple[nx.DiGraph, str, str]:
     e.g. ``edges["v"][1]: ...``. The game itself (dead ends, reachability) is
     checked by the solving functions.
 
+    Parameters
+    ----------
+    obj : object
+        The parsed JSON document.
+
     Returns
     -------
     (graph, blue, red)
+
+    Raises
+    ------
+    BiddingGameError
+        A field of the wrong type or shape, a vertex name that is not a non-empty string, or
+        ``blue``/``red`` missing from ``edges``.
+
+    Examples
+    --------
+    >>> import json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> sorted(g.nodes), blue, red
+    (['b', 'r', 's', 'u', 'w'], 'b', 'r')
+    >>> graph_from_json({"blue": "b", "red": "r", "edges": {"v": ["b", 3]}})
+    Traceback (most recent call last):
+    ...
+    solver.bidding.graph.BiddingGameError: edges["v"][1]: must be a vertex name (a non-empty string), got 3
     """
     if not isinstance(obj, dict):
         raise BiddingGameError('a bidding game must be a JSON object with "blue", "red" and "edges"')

@@ -214,6 +214,17 @@ def poorman_costs(graph: nx.DiGraph, blue: Hashable, red: Hashable) -> dict[Hash
     -----
     Value iteration from above and below, polished by Newton's method on the
     system fixed by the extreme successors; see the module docstring.
+
+    Examples
+    --------
+    On the chain ``b - u - w - r`` the Poorman costs are the golden ratio's ``(3 - sqrt 5) / 2``
+    and its complement (Lazarus et al. 1999):
+
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> {v: round(c, 4) for v, c in poorman_costs(g, blue, red).items()}
+    {'u': 0.382, 'b': 0.0, 'w': 0.618, 'r': 1.0, 's': 0.5}
     """
     game = prepare(graph, blue, red)
     return dict(zip(game.nodes, _poorman_values(game), strict=True))
@@ -224,11 +235,26 @@ def poorman_bids(
 ) -> dict[Hashable, float]:
     """Optimal Poorman bid at every vertex other than ``blue`` and ``red``.
 
+    Parameters
+    ----------
+    graph, blue, red
+        As for :func:`poorman_costs`.
+    costs : mapping, optional
+        The costs from :func:`poorman_costs` (computed when omitted).
+
     Returns
     -------
     dict
         ``(P+(v) - P-(v)) / (1 + P+(v) - P-(v))`` as a share of the money in
         play (both players' money at that moment), the same for both players.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> {v: round(c, 4) for v, c in poorman_bids(g, blue, red).items()}
+    {'u': 0.382, 'w': 0.382, 's': 0.5}
     """
     game = prepare(graph, blue, red)
     x = costs_list(game, costs) if costs is not None else _poorman_values(game)

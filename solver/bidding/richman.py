@@ -183,6 +183,18 @@ def richman_exact(game: Game, sigma: dict[int, int], tau: dict[int, int]) -> tup
     (costs, evaluations) : tuple
         Exact costs of every vertex by index (not yet certified: see
         :func:`certify`) and the number of exact evaluations.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> from solver.bidding.graph import progress_choices
+    >>> game = prepare(g, blue, red)
+    >>> x, _ = richman_float(game)
+    >>> costs, evaluations = richman_exact(game, *progress_choices(game, x, 1e-9))
+    >>> [str(c) for c in costs], evaluations
+    (['1/3', '0', '2/3', '1', '1/2'], 1)
     """
     evaluations = 0
     while True:
@@ -219,8 +231,21 @@ def certify(game: Game, x: Sequence[Fraction]) -> None:
 
     Raises
     ------
-    RuntimeError
+    ComputationError
         ``x(blue) != 0``, ``x(red) != 1`` or ``2 x(v) != x+(v) + x-(v)`` at some vertex.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> from fractions import Fraction
+    >>> game = prepare(g, blue, red)
+    >>> certify(game, [Fraction(1, 3), Fraction(0), Fraction(2, 3), Fraction(1), Fraction(1, 2)])
+    >>> certify(game, [Fraction(1, 2)] * 5)
+    Traceback (most recent call last):
+    ...
+    models.errors.ComputationError: Richman certification failed at a marked vertex
     """
     if x[game.blue] != 0 or x[game.red] != 1:
         raise ComputationError("Richman certification failed at a marked vertex")
@@ -288,6 +313,15 @@ def richman_float(game: Game) -> tuple[list[float], int]:
     (costs, linear_programs) : tuple
         Approximate Richman costs of every vertex by index, and the number of
         linear programs solved.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json, prepare
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> costs, lps = richman_float(prepare(g, blue, red))
+    >>> [round(c, 6) for c in costs], lps
+    ([0.333333, 0.0, 0.666667, 1.0, 0.5], 1)
     """
     n = len(game.nodes)
     free = set(game.free)
@@ -369,6 +403,17 @@ def richman_costs(graph: nx.DiGraph, blue: Hashable, red: Hashable) -> dict[Hash
     the extreme successors, exact improvement steps if any are left, and an
     exact check of the averaging equation at every vertex; see the module
     docstring. Graphs with cycles are fine.
+
+    Examples
+    --------
+    On the chain ``b - u - w - r`` the Richman cost is the average of the extreme successors'
+    costs: ``u = w / 2`` and ``w = (u + 1) / 2``, so ``1/3`` and ``2/3`` (by hand).
+
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> {v: str(c) for v, c in richman_costs(g, blue, red).items()}
+    {'u': '1/3', 'b': '0', 'w': '2/3', 'r': '1', 's': '1/2'}
     """
     game = prepare(graph, blue, red)
     x, _ = _richman_values(game)
@@ -403,6 +448,21 @@ def richman_costs_finite(
         tends to ``R(v)`` from above. With ``lower=True`` the sequence is
         non-decreasing and tends to ``R(v)`` from below (``1 - R(v, t)`` is then
         the share Red needs to reach ``red`` within ``t`` moves).
+
+    Raises
+    ------
+    BiddingGameError
+        ``t`` is not a non-negative integer (and the validation of :func:`richman_costs`).
+
+    Examples
+    --------
+    One move left: from above, a vertex that cannot reach ``blue`` in one move counts as lost.
+
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> {v: str(c) for v, c in richman_costs_finite(g, blue, red, 1).items()}
+    {'u': '1/2', 'b': '0', 'w': '1', 'r': '1', 's': '1/2'}
     """
     if isinstance(t, bool) or not isinstance(t, int) or t < 0:
         raise BiddingGameError(f"t: the horizon must be a non-negative integer, got {t!r}")
@@ -437,6 +497,14 @@ def richman_bids(
         is optimal for both players (Lazarus et al. 1996: a player who cannot
         bid ``R(v) - R-(v)`` has already lost). The winner moves as
         :func:`~solver.bidding.graph.optimal_moves` says.
+
+    Examples
+    --------
+    >>> import json
+    >>> from solver.bidding.graph import graph_from_json
+    >>> g, blue, red = graph_from_json(json.load(open("instances/graphs/example-game.json")))
+    >>> {v: str(c) for v, c in richman_bids(g, blue, red).items()}  # half the gap of the extremes
+    {'u': '1/3', 'w': '1/3', 's': '1/2'}
     """
     game = prepare(graph, blue, red)
     x = costs_list(game, costs) if costs is not None else _richman_values(game)[0]
