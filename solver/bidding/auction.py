@@ -96,7 +96,22 @@ class AuctionError(MonopolyError, ValueError):
 
 @dataclass(frozen=True)
 class Probe:
-    """One price tried by the bisection."""
+    """One price tried by the bisection.
+
+    Attributes
+    ----------
+    price : int
+        The price tried (its other fields below).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> ev = AuctionEvaluator(state, "Cy", "Boardwalk", rollouts=50, horizon=10, seed=1)  # few games: noise
+    >>> p = ev.probe(400)
+    >>> p.price, round(p.diff, 3), round(p.diff_se, 3), p.mine_better
+    (400, -0.126, 0.054, False)
+    """
 
     price: int
     win_if_mine: float
@@ -112,11 +127,19 @@ class Probe:
 
     @property
     def mine_better(self) -> bool:
+        """Winning the lot at ``price`` beats the rival winning it (``diff``; on a tie, ``worth_diff``)."""
         if self.diff != 0:
             return self.diff > 0
         return self.worth_diff > 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The probe as ``auction --json`` writes it in ``trace``.
+
+        Returns
+        -------
+        dict
+            ``price``, ``win_if_mine``, ``win_if_rival``, ``diff``, ``diff_se``, ``worth_diff``.
+        """
         return {
             "price": self.price,
             "win_if_mine": self.win_if_mine,
@@ -129,6 +152,50 @@ class Probe:
 
 @dataclass(frozen=True)
 class AuctionBid:
+    """The simulated auction bid (module docstring): the price and its caps.
+
+    Attributes
+    ----------
+    player, property : str
+        The bidder and the lot, by name.
+    square : int
+        The lot.
+    list_price : int
+        Its printed price.
+    max_bid : int
+        ``min(p*, liquidity cap, risk cap)``, at least 0.
+    indifference_price : int
+        ``p*``: the highest price at which winning still beats the rival winning.
+    censored : bool
+        See below.
+    liquidity_cap : int
+        Cash plus what mortgages raise.
+    risk_cap : int
+        Cash above the reserve after the purchase.
+    reserve : int
+        That reserve (:func:`solver.analysis.reserve.cash_reserve`).
+    rival : str or None
+        The most dangerous rival.
+    rival_gain : float
+        See below.
+    buy_at_list : bool
+        Whether ``p*`` reaches the list price.
+    bracket : tuple of (int, int)
+        The bisection's last interval.
+    trace : tuple of Probe
+        Every price tried.
+    rollouts, horizon, seed : int
+        The simulations' settings.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> bid = auction_bid(state, "Cy", "Boardwalk", rollouts=50, horizon=10, seed=1, resolution=50)
+    >>> bid.max_bid, bid.liquidity_cap, bid.risk_cap, bid.rival, bid.buy_at_list
+    (286, 1115, 510, 'Ann', False)
+    """
+
     player: str
     property: str
     square: int
@@ -151,6 +218,13 @@ class AuctionBid:
     seed: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The bid as ``auction --json --method simulate`` writes it.
+
+        Returns
+        -------
+        dict
+            The fields by name (``square`` left out), ``trace`` as a list of probes.
+        """
         return {
             "player": self.player,
             "property": self.property,
@@ -175,10 +249,35 @@ class AuctionBid:
 def resolve_lot(state: GameState, player: int | str, square: int | str) -> tuple[int, int]:
     """``(player index, square index)`` of an auction question, checked.
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        A seat or a name.
+    square : int or str
+        The lot, by square or name.
+
+    Returns
+    -------
+    tuple of (int, int)
+        The seat and the square.
+
     Raises
     ------
     AuctionError
         Unknown player or property, a square that is not a property, a lot already owned, a bankrupt player.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> resolve_lot(state, "Cy", "Boardwalk")
+    (2, 39)
+    >>> resolve_lot(state, "Cy", "Atlantic Avenue")
+    Traceback (most recent call last):
+    ...
+    solver.bidding.auction.AuctionError: Atlantic Avenue is already owned by Cy
     """
     if isinstance(player, str):
         try:
@@ -201,7 +300,27 @@ def resolve_lot(state: GameState, player: int | str, square: int | str) -> tuple
 
 
 def liquidity_cap(state: GameState, player: int) -> int:
-    """Cash plus the mortgage value of every lot ``player`` may mortgage now (no building sales)."""
+    """Cash plus the mortgage value of every lot ``player`` may mortgage now (no building sales).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+
+    Returns
+    -------
+    int
+        Dollars.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> liquidity_cap(state, 2), state.players[2].cash
+    (1115, 510)
+    """
     return state.players[player].cash + sum(state.mortgage_value(sq) for sq in legal_mortgages(state, player))
 
 
@@ -212,6 +331,41 @@ class AuctionEvaluator:
     ``bid()`` assembles the :class:`AuctionBid`. A caller that needs only
     ``probe(list price)`` (a buy decision) pays for that alone, and the
     probes are reused if the full bid is asked for later.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        The bidder.
+    square : int or str
+        The lot.
+    rollouts : int, default 300
+        Games per simulated state.
+    horizon : int, default 20
+        Rounds per game.
+    seed : int, default 0
+        The dice of every simulation (common random numbers).
+    policy : RolloutPolicy or None
+        The rollout policy.
+    threads : int, default 1
+        Threads per simulation.
+
+    Raises
+    ------
+    AuctionError
+        As :func:`resolve_lot`.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> ev = AuctionEvaluator(state, "Cy", "Boardwalk", rollouts=50, horizon=10, seed=1)  # few games: noise
+    >>> rival, gain = ev.rival()
+    >>> state.players[rival].name, round(gain, 3)
+    ('Ann', 0.201)
+    >>> ev.indifference_price(resolution=50)
+    (286, False, (286, 318))
     """
 
     def __init__(
@@ -251,7 +405,13 @@ class AuctionEvaluator:
         return s
 
     def rival(self) -> tuple[int | None, float]:
-        """The most dangerous rival and its win-probability gain from the lot at list price."""
+        """The most dangerous rival and its win-probability gain from the lot at list price.
+
+        Returns
+        -------
+        tuple of (int or None, float)
+            The rival's seat (``None`` without opponents) and its gain.
+        """
         if self._rival is None:
             opponents = [q for q in self.state.active_players() if q != self.me]
             if not opponents:
@@ -269,7 +429,23 @@ class AuctionEvaluator:
         return self._rival
 
     def probe(self, price: int) -> Probe:
-        """``D(price)``: the player's win probability when it wins at ``price`` against when the rival does."""
+        """``D(price)``: the player's win probability when it wins at ``price`` against when the rival does.
+
+        Parameters
+        ----------
+        price : int
+            Dollars, within the player's cash.
+
+        Returns
+        -------
+        Probe
+            The paired difference (memoised per price).
+
+        Raises
+        ------
+        AuctionError
+            ``price`` outside ``[0, cash]``.
+        """
         price = int(price)
         hit = self._probes.get(price)
         if hit is not None:
@@ -287,13 +463,37 @@ class AuctionEvaluator:
         return probe
 
     def prefers_winning_at(self, price: int) -> bool:
-        """Winning at ``price`` beats the rival winning at ``price`` (False above cash)."""
+        """Winning at ``price`` beats the rival winning at ``price`` (False above cash).
+
+        Parameters
+        ----------
+        price : int
+            Dollars.
+
+        Returns
+        -------
+        bool
+            :attr:`Probe.mine_better` of :meth:`probe`.
+        """
         if price > self.state.players[self.me].cash:
             return False
         return self.probe(price).mine_better
 
     def indifference_price(self, resolution: int = 5, top: int | None = None) -> tuple[int, bool, tuple[int, int]]:
-        """``(p*, censored, bracket)`` by bisection over ``[0, top]`` (default and at most: cash; module docstring)."""
+        """``(p*, censored, bracket)`` by bisection over ``[0, top]`` (default and at most: cash; module docstring).
+
+        Parameters
+        ----------
+        resolution : int, default 5
+            The bisection's stopping width in dollars.
+        top : int or None
+            The top of the search (at most the cash).
+
+        Returns
+        -------
+        tuple of (int, bool, tuple of (int, int))
+            ``p*``, whether winning was still better at ``top``, and the last interval.
+        """
         cash = self.state.players[self.me].cash
         top = cash if top is None else max(0, min(top, cash))
         if not self.probe(0).mine_better:
@@ -333,6 +533,22 @@ class AuctionEvaluator:
         With ``search_to_caps`` the bisection stops at the smaller cap instead
         of cash (``p*`` is then censored at the cap, ``max_bid`` unchanged);
         with both caps at or below 0 no simulation is run at all.
+
+        Parameters
+        ----------
+        epsilon, turns, bucket, max_cash, chain
+            Passed to :func:`solver.analysis.reserve.cash_reserve`.
+        resolution : int, default 5
+            The bisection's stopping width.
+        reserve_fn : callable or None
+            Post-purchase state -> reserve, in place of the reserve call.
+        search_to_caps : bool, default False
+            Stop the bisection at the smaller cap.
+
+        Returns
+        -------
+        AuctionBid
+            The bid with its caps and probes.
         """
         owned = self._with_owner(self.me, 0)
         if reserve_fn is not None:
@@ -397,10 +613,38 @@ def auction_bid(
     number, :func:`engine.sim.rollout.simulate`). About ``4 + 2 (2 + log2(cash / resolution))``
     simulations (fewer when ``p*`` is 0 or censored).
 
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int or str
+        The bidder.
+    square : int or str
+        The lot.
+    rollouts, horizon, seed, policy, threads
+        As :class:`AuctionEvaluator`.
+    epsilon, chain, turns, bucket, max_cash
+        Passed to :func:`solver.analysis.reserve.cash_reserve`.
+    resolution : int, default 5
+        The bisection's stopping width in dollars.
+
+    Returns
+    -------
+    AuctionBid
+        The bid.
+
     Raises
     ------
     AuctionError
         Unknown player or property, a lot already owned, a bankrupt player.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> bid = auction_bid(state, "Cy", "Boardwalk", rollouts=50, horizon=10, seed=1, resolution=50)
+    >>> bid.max_bid, bid.indifference_price, [p.price for p in bid.trace][:3]
+    (286, 286, [0, 255, 286])
     """
     ev = AuctionEvaluator(state, player, square, rollouts=rollouts, horizon=horizon, seed=seed, policy=policy, threads=threads)
     return ev.bid(epsilon=epsilon, turns=turns, bucket=bucket, max_cash=max_cash, chain=chain, resolution=resolution)
