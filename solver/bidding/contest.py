@@ -174,7 +174,29 @@ Vertex = tuple[str, ...]
 
 
 def contest_graph(u: int) -> nx.DiGraph:
-    """The race for ``u`` lots: a binary tree of owner lists, root ``()``, arcs ``v -> v + (side,)``."""
+    """The race for ``u`` lots: a binary tree of owner lists, root ``()``, arcs ``v -> v + (side,)``.
+
+    Parameters
+    ----------
+    u : int
+        Contested lots, 0..:data:`MAX_CONTESTED`.
+
+    Returns
+    -------
+    networkx.DiGraph
+        ``2^(u+1) - 1`` vertices.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``u`` out of range.
+
+    Examples
+    --------
+    >>> g = contest_graph(2)
+    >>> g.number_of_nodes(), sorted(g.successors(()))
+    (7, [('B',), ('R',)])
+    """
     import networkx as nx  # on demand: 0.17 s, and only an auction's advice needs it
 
     if not 0 <= u <= MAX_CONTESTED:
@@ -200,9 +222,32 @@ def tree_costs(graph: nx.DiGraph, terminal: dict[Any, float]) -> tuple[dict[Any,
     successors; the recursions are those of the module docstring (both
     players may use every arc, so only the extreme successors matter).
 
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        An acyclic game.
+    terminal : dict
+        The cost of every vertex without successors.
+
     Returns
     -------
     (poorman, richman) : tuple of dict
+        Each vertex's cost under both bidding rules.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The graph has a cycle, or a terminal cost is missing or outside [0, 1].
+
+    Examples
+    --------
+    Two lots, each one's outcome worth half: Richman averages the extremes (``("B",)``:
+    ``(0 + 0.5) / 2``), Poorman takes ``hi / (1 + hi - lo)`` (by hand):
+
+    >>> terminal = {("B", "B"): 0.0, ("B", "R"): 0.5, ("R", "B"): 0.5, ("R", "R"): 1.0}
+    >>> poor, rich = tree_costs(contest_graph(2), terminal)
+    >>> round(poor[("B",)], 4), rich[("B",)], rich[()]
+    (0.3333, 0.25, 0.5)
     """
     import networkx as nx
 
@@ -242,7 +287,31 @@ def race_costs(u: int, terminal: dict[Vertex, float]) -> tuple[dict[Vertex, floa
     recursions over the implicit binary tree, vertex by vertex from the leaves (the same
     floating-point operations, so the same numbers). :func:`contest_bid` uses it, so that an
     auction's advice does not import networkx (0.2 s of a fresh ``solve``); the test suite
-    checks it against :func:`tree_costs`."""
+    checks it against :func:`tree_costs`.
+
+    Parameters
+    ----------
+    u : int
+        Contested lots, 0..:data:`MAX_CONTESTED`.
+    terminal : dict of Vertex to float
+        The cost of every leaf (``2^u`` owner lists).
+
+    Returns
+    -------
+    (poorman, richman) : tuple of dict
+        Each vertex's cost under both bidding rules.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``u`` out of range (or a leaf's cost missing or outside [0, 1]).
+
+    Examples
+    --------
+    >>> terminal = {("B", "B"): 0.0, ("B", "R"): 0.5, ("R", "B"): 0.5, ("R", "R"): 1.0}
+    >>> race_costs(2, terminal) == tree_costs(contest_graph(2), terminal)
+    True
+    """
     if not 0 <= u <= MAX_CONTESTED:
         raise InvalidArgumentError(f"contested lots must be in 0..{MAX_CONTESTED}, got {u}")
     poor: dict[Vertex, float] = {}
@@ -261,7 +330,43 @@ def _poorman_fraction(hi: float, lo: float) -> float:
 
 @dataclass(frozen=True)
 class ContestBid:
-    """The bidding-game bid for one lot, with every component (module docstring)."""
+    """The bidding-game bid for one lot, with every component (module docstring).
+
+    Attributes
+    ----------
+    player, property, group : str
+        The bidder, the lot and its group.
+    square, list_price : int
+        The lot and its printed price.
+    rival : str or None
+        Red, the strongest rival.
+    poorman_cost, poorman_fraction, richman_cost, richman_fraction : float
+        The root's costs and bid fractions under both rules.
+    money_in_play : int
+        Both players' cash.
+    game_bid, richman_bid : int
+        The fractions of the money in play, in dollars.
+    outbid_cap, liquidity_cap, risk_cap : int
+        One dollar above the richest opponent's cash; cash plus mortgages; cash above the reserve.
+    reserve : int
+        The reserve behind the risk cap.
+    max_bid : int
+        The least of the game's bid and the caps.
+    buy_at_list : bool
+        Whether ``max_bid`` reaches the list price.
+    vertices, terminals : int
+        The race's size.
+
+    Examples
+    --------
+    ``monopoly-trade auction instances/midgame-no-monopolies.json --property Boardwalk``:
+
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> bid = contest_bid(state, "Cy", "Boardwalk")
+    >>> bid.rival, bid.lots, bid.poorman_fraction, bid.money_in_play, bid.max_bid, bid.outbid_cap
+    ('Bob', ('Boardwalk',), 0.5, 895, 447, 466)
+    """
 
     player: str
     property: str
@@ -295,6 +400,13 @@ class ContestBid:
     buy_at_list: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The bid as ``auction --json`` writes it (``"method": "bidding-game"``).
+
+        Returns
+        -------
+        dict
+            Every field, tuples as lists.
+        """
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
         out["lots"] = list(self.lots)
         out["money"] = list(self.money)
@@ -324,6 +436,30 @@ def strongest_rival(state: GameState, player: int, square: int, model: WinModel 
     it they do not hold is with the bank), the one holding most of its lots;
     ties, and the case where no opponent can complete, go to the largest gain
     in its own win-model probability from the lot, then to the lower seat.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The bidder's seat.
+    square : int
+        The lot.
+    model : WinModel or None
+        The win model (default: the shipped one).
+
+    Returns
+    -------
+    tuple of (int or None, float)
+        The rival's seat (``None`` without opponents) and its gain.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> rival, gain = strongest_rival(state, 2, 39)
+    >>> state.players[rival].name, round(gain, 3)
+    ('Bob', 0.034)
     """
     model = model or default_model()
     opponents = [q for q in state.active_players() if q != player]
@@ -366,12 +502,20 @@ def contest_bid(
 
     Parameters
     ----------
+    state : GameState
+        The position.
+    player : int or str
+        The bidder.
+    square : int or str
+        The lot, by square or name.
     rival : int, optional
         Red; default :func:`strongest_rival`.
     epsilon, bucket, chain
         Passed to :func:`solver.analysis.reserve.cash_reserve` (20 turns) for
         the reserve behind the risk cap, unless ``reserve_fn(state, player)``
         is given (called once, on the state where the player owns the lot).
+    reserve_fn : callable or None
+        ``(state, player) -> reserve``, in place of the reserve call.
     model
         The win model (default: the shipped one).
     relative_risk, turns, max_cash
@@ -380,10 +524,23 @@ def contest_bid(
         ``turns``, ``max_cash``): the player may spend down to the ruin probability
         it would have if the rival took the lot, when that is above ``epsilon``.
 
+    Returns
+    -------
+    ContestBid
+        The bid with every component.
+
     Raises
     ------
     AuctionError
         Unknown player or property, a lot already owned, a bankrupt player.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> bid = contest_bid(state, "Cy", "Boardwalk")
+    >>> bid.game_bid, bid.richman_bid, bid.liquidity_cap, bid.risk_cap, bid.buy_at_list
+    (447, 447, 1115, 510, True)
     """
     player, square = resolve_lot(state, player, square)
     sq = state.board.squares[square]
