@@ -68,7 +68,41 @@ BASELINE = "strategic"
 
 @dataclass(frozen=True)
 class TrialSpec:
-    """One trial: the tested agent (a registry spec), the novelty (``None``: a control trial), the line-up."""
+    """One trial: the tested agent (a registry spec), the novelty (``None``: a control trial), the line-up.
+
+    Attributes
+    ----------
+    agent : str
+        The tested agent's registry spec.
+    novelty : str or None
+        The novelty's catalogue name; ``None``: a control trial.
+    games : int, default 100
+        Games in the trial (at least 4).
+    seed : int, default 0
+        The trial's seed (the games' and the injection's).
+    opponents : tuple of str
+        1 to 7 opponents' specs (default: three baselines).
+    adapt : bool, default True
+        Whether the monitor adapts the agent's model after a detection.
+    max_rounds : int, default 1000
+        The round cap of each game.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Fewer than 4 games or an opponent count outside 1..7 (and the registry's and the
+        catalogue's errors for unknown names).
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> spec.key()
+    'strategic__three-dice__s1__g4__adapt'
+    >>> TrialSpec("strategic", None, games=3)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: a trial needs at least 4 games (a quarter of them on each side of the injection)
+    """
 
     agent: str
     novelty: str | None
@@ -90,19 +124,70 @@ class TrialSpec:
             factory(o)
 
     def key(self) -> str:
+        """The trial's file name stem (agent, novelty, seed, games, adaptation), safe in a path.
+
+        Returns
+        -------
+        str
+            ``agent__novelty__sSEED__gGAMES__adapt`` (or ``__fixed``).
+        """
         nov = self.novelty or "none"
         return f"{self.agent}__{nov}__s{self.seed}__g{self.games}__{'adapt' if self.adapt else 'fixed'}".replace(":", "-").replace(",", "-").replace("=", "")
 
 
 def injection_game(seed: int, games: int) -> int:
-    """The first game played with the novelty: uniform on ``[ceil(games/4), floor(3 games/4)]``."""
+    """The first game played with the novelty: uniform on ``[ceil(games/4), floor(3 games/4)]``.
+
+    Parameters
+    ----------
+    seed : int
+        The trial's seed (drawn by ``SeedSequence([seed, 0x4E4F56])``).
+    games : int
+        Games in the trial.
+
+    Returns
+    -------
+    int
+        The injection game.
+
+    Examples
+    --------
+    >>> injection_game(1, 4), injection_game(1, 100)
+    (3, 62)
+    """
     lo, hi = math.ceil(games / 4), (3 * games) // 4
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x4E4F56]))
     return int(rng.integers(lo, hi + 1))
 
 
 def play_game(spec: TrialSpec, g: int, monitor: NoveltyMonitor, injected_at: int) -> dict[str, Any]:
-    """Game ``g`` of the trial; the monitor carries over. One result row."""
+    """Game ``g`` of the trial; the monitor carries over. One result row.
+
+    Parameters
+    ----------
+    spec : TrialSpec
+        The trial.
+    g : int
+        The game's number (its seating and seeds).
+    monitor : NoveltyMonitor
+        The tested agent's monitor, kept across games.
+    injected_at : int
+        The first game on the novelty's board and rules.
+
+    Returns
+    -------
+    dict
+        ``game``, ``novelty_active``, ``seats``, ``test_seat``, ``winner_seat``, ``winner``,
+        ``tested_won``, ``reason``, ``rounds``, ``detections``.
+
+    Examples
+    --------
+    >>> from solver.novelty.monitor import NoveltyMonitor
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> row = play_game(spec, 0, NoveltyMonitor(), 2)
+    >>> row["seats"], row["novelty_active"]
+    (['strategic', 'strategic', 'strategic'], False)
+    """
     labels = [spec.agent, *spec.opponents]
     n = len(labels)
     order = seating(g, n)
@@ -136,6 +221,29 @@ def play_game(spec: TrialSpec, g: int, monitor: NoveltyMonitor, injected_at: int
 
 @dataclass
 class TrialResult:
+    """What :func:`play_trial` returns.
+
+    Attributes
+    ----------
+    spec : TrialSpec
+        The trial.
+    injected_at : int or None
+        The injection game (``None``: a control trial).
+    rows : list of dict
+        One row per game (:func:`play_game`).
+    seconds : float
+        Wall time.
+    metrics : dict
+        :func:`trial_metrics`.
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> res = play_trial(spec)
+    >>> res.injected_at, [r["novelty_active"] for r in res.rows], sorted(res.to_dict())
+    (3, [False, False, False, True], ['injected_at', 'metrics', 'seconds', 'spec'])
+    """
+
     spec: TrialSpec
     injected_at: int | None
     rows: list[dict[str, Any]]
@@ -143,11 +251,42 @@ class TrialResult:
     metrics: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The trial's summary (what ``trial --json`` prints): the spec, the injection, the metrics, the time.
+
+        Returns
+        -------
+        dict
+            ``spec``, ``injected_at``, ``metrics``, ``seconds``.
+        """
         return {"spec": {**asdict(self.spec), "opponents": list(self.spec.opponents)}, "injected_at": self.injected_at, "metrics": self.metrics, "seconds": round(self.seconds, 1)}
 
 
 def trial_metrics(spec: TrialSpec, injected_at: int | None, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """PNWP, NDA (this trial: correct or not), NRP and their counts (module docstring)."""
+    """PNWP, NDA (this trial: correct or not), NRP and their counts (module docstring).
+
+    Parameters
+    ----------
+    spec : TrialSpec
+        The trial.
+    injected_at : int or None
+        The injection game (``None``: a control trial).
+    rows : sequence of dict
+        The games' rows.
+
+    Returns
+    -------
+    dict
+        ``pre_games``, ``post_games``, ``pnwp`` (with ``pnwp_95``), ``detected``, ``nrp``, the
+        baseline's counts, false alarms, the detection and its delay, ``tags_seen``.
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> res = play_trial(spec)
+    >>> m = trial_metrics(spec, res.injected_at, res.rows)
+    >>> m["pre_games"], m["post_games"], m["detected"], m["tags_seen"]
+    (3, 1, True, ['dice.count'])
+    """
     cut = injected_at if injected_at is not None else len(rows)
     pre = [r for r in rows if r["game"] < cut]
     post = [r for r in rows if r["game"] >= cut]
@@ -197,7 +336,30 @@ def play_trial(
     resume: bool = False,
     progress: Callable[[int, int, dict[str, Any]], None] | None = None,
 ) -> TrialResult:
-    """Play one trial (only its missing games when resuming ``out``)."""
+    """Play one trial (only its missing games when resuming ``out``).
+
+    Parameters
+    ----------
+    spec : TrialSpec
+        The trial.
+    out : Path or None
+        The results file (one JSON line per game) and, beside it, the monitor's checkpoint.
+    resume : bool, default False
+        Continue from ``out`` and its checkpoint.
+    progress : callable or None
+        ``progress(done, total, row)`` after each game.
+
+    Returns
+    -------
+    TrialResult
+        The rows and the metrics.
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> play_trial(spec).metrics["detected"]  # the three dice named in the game after the injection
+    True
+    """
     start = time.perf_counter()
     injected_at = injection_game(spec.seed, spec.games) if spec.novelty is not None else None
     cut = injected_at if injected_at is not None else spec.games
@@ -239,6 +401,28 @@ def run_trials(specs: Sequence[TrialSpec], *, workers: int = 1, outdir: Path | N
     Yields each trial's summary (:meth:`TrialResult.to_dict`) as it finishes;
     with ``outdir`` each trial keeps its games in ``outdir/<key>.jsonl`` and
     ``resume`` picks them up.
+
+    Parameters
+    ----------
+    specs : sequence of TrialSpec
+        The trials.
+    workers : int, default 1
+        Processes.
+    outdir : Path or None
+        Where each trial's results file and checkpoint go.
+    resume : bool, default False
+        Continue the trials found in ``outdir``.
+
+    Yields
+    ------
+    dict
+        Each trial's :meth:`TrialResult.to_dict`, in the order they finish.
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> [t["metrics"]["post_games"] for t in run_trials([spec])]
+    [1]
     """
     jobs = [(s, str(outdir / f"{s.key()}.jsonl") if outdir is not None else None, resume) for s in specs]
     yield from parallel_map(_trial_job, jobs, workers)
@@ -250,6 +434,24 @@ def summarize(trials: Sequence[dict[str, Any]]) -> dict[str, Any]:
     NDA is the share of correct trials (Wilson interval); PNWP and NRP pool
     the wins and games of the trials in the cell (NRP = pooled post-injection
     win rate / pooled baseline pre-injection rate).
+
+    Parameters
+    ----------
+    trials : sequence of dict
+        Trial summaries (:meth:`TrialResult.to_dict`).
+
+    Returns
+    -------
+    dict
+        Per cell (``all``, each class, each class/difficulty, ``control``): ``trials``, ``nda``
+        with its interval, ``pnwp``, ``post_rate``, ``baseline_pre_rate``, ``nrp``, ``games``.
+
+    Examples
+    --------
+    >>> spec = TrialSpec("strategic", "three-dice", games=4, seed=1, opponents=("strategic", "strategic"), max_rounds=60)
+    >>> cells = summarize(list(run_trials([spec])))
+    >>> sorted(cells), cells["all"]["trials"], cells["all"]["nda"]
+    (['all', 'attribute', 'attribute/easy'], 1, 1.0)
     """
     cells: dict[str, list[dict[str, Any]]] = {}
     for t in trials:
