@@ -95,6 +95,17 @@ class Novelty:
         ``board.rents`` or ``dice.count``.
     transform:
         The pure function behind :meth:`apply` (not compared, not shown).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> n = get("three-dice")
+    >>> n.klass, n.difficulty, n.hidden, n.tags
+    ('attribute', 'easy', True, ('dice.count',))
+    >>> board, rules = n.apply(standard_board(), Rules())
+    >>> rules.dice.count, board is standard_board()  # the board untouched: the very object
+    (3, True)
     """
 
     name: str
@@ -112,9 +123,21 @@ class Novelty:
         built-in board (so a saved state writes it inline). An unchanged part
         is returned as the very same object.
 
+        Parameters
+        ----------
+        board : Board
+            The board before.
+        rules : Rules
+            The rules before.
+
+        Returns
+        -------
+        tuple of (Board, Rules)
+            The board and rules with the novelty.
+
         Raises
         ------
-        ValueError
+        NoveltyError
             The board lacks what the novelty changes (e.g. no dark-blue group).
         """
         new_board, new_rules = self.transform(board, rules)
@@ -380,17 +403,47 @@ assert len(_BY_NAME) == len(CATALOGUE), "novelty names must be unique"
 
 
 def names() -> list[str]:
-    """The catalogue's names, in catalogue order."""
+    """The catalogue's names, in catalogue order.
+
+    Returns
+    -------
+    list of str
+        18 names.
+
+    Examples
+    --------
+    >>> len(names()), names()[:3]
+    (18, ['hotel-rent', 'rent-cut', 'house-cost'])
+    """
     return [n.name for n in CATALOGUE]
 
 
 def get(name: str) -> Novelty:
     """The novelty called ``name``.
 
+    Parameters
+    ----------
+    name : str
+        A name of :func:`names`.
+
+    Returns
+    -------
+    Novelty
+        Its entry.
+
     Raises
     ------
     UnknownNoveltyError
         Naming ``name`` and listing the valid names.
+
+    Examples
+    --------
+    >>> get("one-die").klass, get("one-die").tags
+    ('attribute', ('dice.count', 'dice.sides'))
+    >>> get("four-dice")
+    Traceback (most recent call last):
+    ...
+    solver.novelty.catalogue.UnknownNoveltyError: unknown novelty 'four-dice' (known: ...)
     """
     try:
         return _BY_NAME[name]
@@ -406,13 +459,37 @@ def inject(state: GameState, novelty: Novelty) -> GameState:
     square as before, followed by name when the square's name is unique on both
     boards, else by index. The input state is not changed.
 
+    Parameters
+    ----------
+    state : GameState
+        The position (not changed).
+    novelty : Novelty
+        The change.
+
+    Returns
+    -------
+    GameState
+        The copy on the new board and rules.
+
     Raises
     ------
-    ValueError
-        The change would orphan holdings: an owned (or built, or mortgaged)
+    NoveltyError
+        The novelty changes the board's size (a fresh game is needed), or the change would
+        orphan holdings: an owned (or built, or mortgaged)
         property whose name disappears or changes kind, or a new state that
         breaks a rule of the state format (e.g. buildings left on a group that
         is no longer complete, :func:`models.io.validate_state`).
+
+    Examples
+    --------
+    ``board-order`` swaps Boardwalk and Baltic Avenue: the owner follows the lot.
+
+    >>> from models.io import load_state
+    >>> late = load_state("instances/late-game-house-shortage.json")
+    >>> inject(late, get("board-order")).owner[3] == late.owner[39]
+    True
+    >>> inject(late, get("three-dice")).rules.dice.count, late.rules.dice.count
+    (3, 2)
     """
     old = state.board
     board, rules = novelty.apply(old, state.rules)
