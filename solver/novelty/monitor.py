@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +98,7 @@ from engine.rules.actions import (
 from engine.rules.agents import NoLegalLotError
 from engine.rules.protocol import Agent
 from engine.rules.view import GameView
-from models.board import HOTEL, Board
+from models.board import HOTEL, Board, Square
 from models.errors import NotReadyError
 from models.rules import DiceSpec, Rules
 from models.state import BANK, GameState
@@ -134,7 +134,22 @@ STANDARD_CASH_REASONS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """One change the monitor noticed: where, what (``tag``) and how it knows (``detail``)."""
+    """One change the monitor noticed: where, what (``tag``) and how it knows (``detail``).
+
+    Attributes
+    ----------
+    game, round : int
+        When (the trial's game, the game's round).
+    tag : str
+        What changed (``dice.count``, ``board.rents``, ...), as the catalogue's ``tags``.
+    detail : str
+        The evidence, in one line.
+
+    Examples
+    --------
+    >>> Detection(0, 3, "dice.count", "a roll of 3 dice").to_dict()
+    {'game': 0, 'round': 3, 'tag': 'dice.count', 'detail': 'a roll of 3 dice'}
+    """
 
     game: int
     round: int
@@ -142,11 +157,40 @@ class Detection:
     detail: str
 
     def to_dict(self) -> dict[str, Any]:
+        """The detection as JSON-ready data (a trial's rows and checkpoint).
+
+        Returns
+        -------
+        dict
+            ``game``, ``round``, ``tag``, ``detail``.
+        """
         return {"game": self.game, "round": self.round, "tag": self.tag, "detail": self.detail}
 
 
 def board_changes(old: Board, new: Board) -> list[tuple[str, str]]:
-    """The differences between two boards as ``(tag, detail)`` pairs (empty: equal boards)."""
+    """The differences between two boards as ``(tag, detail)`` pairs (empty: equal boards).
+
+    Parameters
+    ----------
+    old, new : Board
+        The boards compared.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        One pair per kind of change (squares, order, groups, prices, rents, house costs, taxes,
+        cards), the first instance named.
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from solver.novelty import catalogue
+    >>> std = standard_board()
+    >>> cut, _ = catalogue.get("rent-cut").apply(std, Rules())
+    >>> board_changes(std, cut)[0][0], board_changes(std, std)
+    ('board.rents', [])
+    """
     out: list[tuple[str, str]] = []
     if old.size != new.size:
         out.append(("board.squares", f"{old.size} -> {new.size} squares"))
@@ -159,7 +203,7 @@ def board_changes(old: Board, new: Board) -> list[tuple[str, str]]:
     if (gone or came) and not kinds:
         out.append(("board.squares", f"properties gone {gone}, new {came}"))
     common = [n for n in old.property_index if n in new.property_index]
-    fields = (
+    fields: tuple[tuple[str, Callable[[Square], object], str], ...] = (
         ("board.order", lambda s: s.index, "square"),
         ("board.groups", lambda s: s.group, "group"),
         ("board.price", lambda s: s.price, "price"),
@@ -193,6 +237,27 @@ def dirichlet_log_bayes_factor(counts: list[int], q: tuple[float, ...]) -> float
 
     ``BF = Gamma(m) / Gamma(N + m) * prod Gamma(n_f + 1) / prod q_f^n_f`` (see the module docstring).
     A face with ``q_f = 0`` that was seen gives ``+inf``.
+
+    Parameters
+    ----------
+    counts : list of int
+        How often each face was seen.
+    q : tuple of float
+        The believed face probabilities.
+
+    Returns
+    -------
+    float
+        ``log BF``: positive favours "the dice changed".
+
+    Examples
+    --------
+    Sixty fair-looking rolls favour the fair die; sixty sixes overwhelmingly do not:
+
+    >>> round(dirichlet_log_bayes_factor([10] * 6, (1 / 6,) * 6), 3), round(dirichlet_log_bayes_factor([60, 0, 0, 0, 0, 0], (1 / 6,) * 6), 1)
+    (-6.423, 91.6)
+    >>> dirichlet_log_bayes_factor([1, 0], (0.0, 1.0))
+    inf
     """
     m = len(counts)
     n = sum(counts)
@@ -207,7 +272,27 @@ def dirichlet_log_bayes_factor(counts: list[int], q: tuple[float, ...]) -> float
 
 
 def map_weights(counts: list[int], prior: float = PRIOR) -> tuple[float, ...]:
-    """The MAP face probabilities under a ``Dirichlet(prior, ..., prior)`` prior (``prior >= 1``)."""
+    """The MAP face probabilities under a ``Dirichlet(prior, ..., prior)`` prior (``prior >= 1``).
+
+    ``(n_f + prior - 1) / (N + m (prior - 1))``.
+
+    Parameters
+    ----------
+    counts : list of int
+        How often each face was seen.
+    prior : float, default PRIOR
+        The Dirichlet's concentration.
+
+    Returns
+    -------
+    tuple of float
+        The face probabilities, summing to 1.
+
+    Examples
+    --------
+    >>> [round(w, 4) for w in map_weights([3, 1], prior=2.0)], map_weights([3, 1], prior=1.0)  # 4/6, 2/6; the frequencies
+    ([0.6667, 0.3333], (0.75, 0.25))
+    """
     m = len(counts)
     n = sum(counts)
     return tuple((c + prior - 1) / (n + m * (prior - 1)) for c in counts)
@@ -229,6 +314,21 @@ class NoveltyMonitor:
     :meth:`attach` with the player's (true) view whenever it has one. Its
     memory between games is written and read back as JSON by
     :mod:`solver.novelty.checkpoint` (a trial's checkpoint).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> mon = NoveltyMonitor()
+    >>> mon.model()
+    Traceback (most recent call last):
+    ...
+    models.errors.NotReadyError: the monitor has not seen a view yet
+    >>> mon.start_game(0, ("Ann", "Bob", "Cy", "Dee"))
+    >>> mon.attach(GameView(state, 0))
+    >>> mon.model()[1].dice.count, mon.detected()
+    (2, [])
     """
 
     def __init__(self, *, adapt: bool = True, alpha: float = ALPHA) -> None:
@@ -250,6 +350,15 @@ class NoveltyMonitor:
 
     # -- plumbing ---------------------------------------------------------------
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        """Begin the next game of the trial (the belief carries over; the per-game counts restart).
+
+        Parameters
+        ----------
+        me : int
+            The player's seat in this game.
+        names : tuple of str
+            Every seat's name.
+        """
         self.game += 1
         self.me = me
         self._view = None
@@ -262,7 +371,13 @@ class NoveltyMonitor:
             self.window = [0] * self.rules.dice.sides
 
     def attach(self, view: GameView) -> None:
-        """Take the player's view (live): check the board once per game and board."""
+        """Take the player's view (live): check the board once per game and board.
+
+        Parameters
+        ----------
+        view : GameView
+            The player's true view.
+        """
         self._view = view
         if self.initial is None:
             self.initial = (view.board, view.rules)
@@ -278,16 +393,47 @@ class NoveltyMonitor:
                 self.board = view.board
 
     def model(self) -> tuple[Board, Rules]:
-        """The board and rules the agent should plan with."""
+        """The board and rules the agent should plan with.
+
+        Returns
+        -------
+        tuple of (Board, Rules)
+            The belief (``adapt``), or the first board and rules seen.
+
+        Raises
+        ------
+        NotReadyError
+            No view was attached yet.
+        """
         if self.initial is None or self.board is None or self.rules is None:
             raise NotReadyError("the monitor has not seen a view yet")
         return (self.board, self.rules) if self.adapt else self.initial
 
     def detected(self, tags: tuple[str, ...] | None = None, since_game: int = 0) -> list[Detection]:
-        """Detections from game ``since_game`` on, optionally only those whose tag starts with one of ``tags``."""
+        """Detections from game ``since_game`` on, optionally only those whose tag starts with one of ``tags``.
+
+        Parameters
+        ----------
+        tags : tuple of str or None
+            Tag prefixes; ``None``: every tag.
+        since_game : int, default 0
+            The first game counted.
+
+        Returns
+        -------
+        list of Detection
+            In the order noticed.
+        """
         return [d for d in self.detections if d.game >= since_game and (tags is None or d.tag.startswith(tags))]
 
     def note_buy_asked(self, square: int) -> None:
+        """Record that the player was offered ``square`` (an auction without an offer reveals ``auction_only``).
+
+        Parameters
+        ----------
+        square : int
+            The lot offered.
+        """
         self._asked.add(square)
 
     def _detect(self, tag: str, detail: str) -> None:
@@ -300,6 +446,13 @@ class NoveltyMonitor:
 
     # -- events -------------------------------------------------------------------
     def observe(self, event: Event) -> None:
+        """Check one event against the belief (dice faces, rents, taxes, salaries, fines, building and mortgage prices, moves; module docstring); a mismatch is a detection.
+
+        Parameters
+        ----------
+        event : Event
+            What happened.
+        """
         if self.rules is None:
             return  # nothing believed yet: the first view sets the belief
         kind = event.kind
@@ -500,6 +653,34 @@ def reexpress(state: GameState, board: Board, rules: Rules) -> tuple[GameState, 
     A property the model board lacks is left out; buildings stay only on
     lots whose colour group the owner can build on under the model (the
     model's rules say nothing else could hold them).
+
+    Parameters
+    ----------
+    state : GameState
+        The true state.
+    board : Board
+        The model's board.
+    rules : Rules
+        The model's rules.
+
+    Returns
+    -------
+    tuple of (GameState, dict of int to int, dict of int to int)
+        The state on ``board``, and the square maps true -> model and model -> true.
+
+    Examples
+    --------
+    ``board-order`` swaps Boardwalk (39) and Baltic Avenue (3):
+
+    >>> from models.board import standard_board
+    >>> from models.io import load_state
+    >>> from models.rules import Rules
+    >>> from solver.novelty import catalogue
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> swapped, _ = catalogue.get("board-order").apply(standard_board(), Rules())
+    >>> moved, to_model, to_true = reexpress(state, swapped, Rules())
+    >>> moved.owner[3] == state.owner[39], to_model[39], to_true[3]
+    (True, 3, 39)
     """
     n = board.size
     out = GameState(board, rules, [dataclasses.replace(p, position=p.position % n) for p in state.players], to_move=state.to_move, round=state.round, phase=state.phase, doubles_rolled=state.doubles_rolled, pot=state.pot, bank_cash=state.bank_cash)
@@ -529,6 +710,30 @@ class AdaptiveAgent:
         The agent that decides (it sees only the model view).
     monitor:
         The persistent monitor (detection, and the model when ``monitor.adapt``).
+
+    Every answer of the inner agent is mapped back to true squares and checked against the
+    true view's legality; an answer the true rules refuse becomes "no action".
+
+    Examples
+    --------
+    A game secretly played with three dice: the monitor names the change and the agent plans
+    with three dice from then on.
+
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.rules.game import Game
+    >>> from engine.rules.streams import SeededStream
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> from models.state import GameState
+    >>> from solver.novelty import catalogue
+    >>> board, rules = catalogue.get("three-dice").apply(standard_board(), Rules())
+    >>> monitor = NoveltyMonitor()
+    >>> players = [AdaptiveAgent(RandomAgent(seed=1), monitor), RandomAgent(seed=2)]
+    >>> game = Game(GameState.new_game(["A", "B"], board, rules), players, SeededStream(5), max_rounds=10, announced_rules=Rules())
+    >>> game.play().reason
+    'round_cap'
+    >>> [d.tag for d in monitor.detections], monitor.model()[1].dice.count
+    (['dice.count'], 3)
     """
 
     def __init__(self, inner: Agent, monitor: NoveltyMonitor) -> None:
@@ -580,26 +785,82 @@ class AdaptiveAgent:
 
     # -- the protocol ------------------------------------------------------------
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        """Start the monitor and the inner agent.
+
+        Parameters
+        ----------
+        me : int
+            This seat.
+        names : tuple of str
+            Every seat's name.
+        """
         self.me = me
         self.monitor.start_game(me, names)
         self.inner.start_game(me, names)
 
     def notify(self, event: Event) -> None:
+        """Show the event to the monitor, then to the inner agent.
+
+        Parameters
+        ----------
+        event : Event
+            What happened.
+        """
         self.monitor.observe(event)
         self.inner.notify(event)
 
     def buy(self, view: GameView, square: int) -> bool:
+        """The inner agent's answer on the model (a lot the model lacks: no).
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        square : int
+            The lot offered (true square).
+
+        Returns
+        -------
+        bool
+            Buy at the list price.
+        """
         self.monitor.note_buy_asked(square)
         f = self._frame(view)
         m = self._to_model(f, square)
         return m is not None and bool(self.inner.buy(f.view, m))
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """The inner agent's top bid on the model (0 for a lot the model lacks).
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        square : int
+            The lot auctioned (true square).
+
+        Returns
+        -------
+        int
+            Dollars.
+        """
         f = self._frame(view)
         m = self._to_model(f, square)
         return 0 if m is None else int(self.inner.auction_max(f.view, m))
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """The inner agent's jail choice (a card it does not hold: roll).
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+
+        Returns
+        -------
+        JailChoice
+            ``pay``, ``card`` or ``roll``.
+        """
         f = self._frame(view)
         choice = self.inner.jail_choice(f.view)
         if choice == "card" and view.player(self.me).jail_cards == 0:
@@ -607,27 +868,114 @@ class AdaptiveAgent:
         return choice
 
     def act(self, view: GameView) -> Action | None:
+        """The inner agent's action, in true squares, if the true rules allow it.
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+
+        Returns
+        -------
+        Action or None
+            The action, or none.
+        """
         f = self._frame(view)
         return self._checked(f, view, self.inner.act(f.view))
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """The inner agent's answer to ``trade`` on the model view.
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        trade : Trade
+            The offer.
+
+        Returns
+        -------
+        bool
+            Accept or not.
+        """
         f = self._frame(view)
         return bool(self.inner.accept_trade(f.view, trade))
 
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        """The inner agent's choice for a mortgaged lot received (a lot the model lacks: no).
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        square : int
+            The lot (true square).
+
+        Returns
+        -------
+        bool
+            Lift the mortgage now.
+        """
         f = self._frame(view)
         m = self._to_model(f, square)
         return m is not None and bool(self.inner.lift_on_receipt(f.view, m))
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        """The inner agent's sale, mortgage or trade to pay ``owed``, if the true rules allow it.
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        owed : int
+            The debt.
+
+        Returns
+        -------
+        Action or None
+            The action, or none (the engine liquidates).
+        """
         f = self._frame(view)
         return self._checked(f, view, self.inner.raise_cash(f.view, owed), debt=True)
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
+        """The inner agent's bid in a shortage auction, on the model view.
+
+        Parameters
+        ----------
+        view : GameView
+            The true view (the monitor checks it; the inner agent sees the model).
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int or None
+            Dollars, or no bid.
+        """
         f = self._frame(view)
         return self.inner.building_bid(f.view, kind)
 
     def place_building(self, view: GameView, kind: str) -> int:
+        """Where to put a building won in a shortage auction: the inner agent's lot if the true rules take it there, else the first legal lot.
+
+        Parameters
+        ----------
+        view : GameView
+            The true view.
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int
+            A legal lot (true square).
+
+        Raises
+        ------
+        NoLegalLotError
+            No lot can take a building of that kind (a misuse by the host).
+        """
         f = self._frame(view)
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
         try:
