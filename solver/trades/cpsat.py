@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.chains.markov import PositionChain
+from engine.chains.markov import PositionChain, chain_for
 from models.errors import ComputationError, UnknownNameError
 from models.state import BANK, GameState
 from solver._cp_model import cp_model_module
@@ -824,7 +824,7 @@ def generate_trades(
     """
     settings = settings or TradeSettings()
     limits = limits or Limits()
-    chain = chain or PositionChain(state.board, state.rules, "long")
+    chain = chain or chain_for(state.board, state.rules)
     if reserves is None:
         from solver.analysis.reserve import reserves as ruin_reserves
 
