@@ -42,17 +42,17 @@ PUBLIC_MODULES = (
     "engine.rules.game", "engine.rules.protocol", "engine.rules.agents", "engine.rules.view",
     "engine.rules.actions", "engine.rules.legal", "engine.rules.streams", "engine.rules.seeding",
     "engine.chains.dice", "engine.chains.markov", "engine.chains.ept", "engine.chains.bankruptcy",
-    "engine.chains.state_risk", "engine.sim.rollout", "engine.sim.rollout_policy", "engine.sim.win_model",
+    "engine.chains.state_risk", "engine.chains.state_moves", "engine.sim.rollout", "engine.sim.trace", "engine.sim.rollout_policy", "engine.sim.win_model",
     "engine.tournament",
     # solver: the library entry point, the decision, the agents, the analysis, trades, bidding
     "solver", "solver.api", "solver.decide", "solver.schemas",
     "solver.agents.registry", "solver.agents.subgraph_agent", "solver.agents.strategic", "solver.agents.value_agent",
     "solver.analysis.subgraph", "solver.analysis.frontier", "solver.analysis.position", "solver.analysis.reserve",
     "solver.analysis.valuation", "solver.analysis.funded_build",
-    "solver.trades.cpsat", "solver.trades.rescore", "solver.trades.bargaining", "solver.trades.selection",
+    "solver.trades.cpsat", "solver.trades.cpsat_model", "solver.trades.rescore", "solver.trades.bargaining", "solver.trades.selection",
     "solver.bidding.graph", "solver.bidding.richman", "solver.bidding.poorman", "solver.bidding.auction",
     "solver.bidding.contest",
-    "solver.novelty.catalogue", "solver.novelty.monitor", "solver.novelty.trial",
+    "solver.novelty.catalogue", "solver.novelty.belief", "solver.novelty.monitor", "solver.novelty.trial",
     "solver.rl.aec_env",
 )
 """The modules whose public names are the documented API."""

@@ -226,7 +226,7 @@ S_LOTS, S_OLD, S_NEW, S_HI, S_PROPS_MULTI, S_CREDS, S_AMOUNTS, S_ORDER, S_AVAIL,
 SCR_ROWS = 11
 HOTEL = 5
 MAX_ACTIONS = 64
-# --- trace rows (see run_batch, snapshot and engine.sim.rollout.TraceLayout) -------
+# --- trace rows (see run_batch, snapshot and engine.sim.trace.TraceLayout) -------
 TRACE_ROLLS = 8
 """Rolls of a turn whose doubles counter a trace records: the first 8 (``rec[0]`` counts
 them all). A turn has at most ``doubles_to_jail`` rolls, but any number under
@@ -1947,7 +1947,7 @@ def start_game(Bp, Xp):
 @jit
 def snapshot(Bp, Xp, row):
     """Trace only: the state after a turn, from ``row[TRACE_STATE]`` on (the
-    layout of :class:`engine.sim.rollout.TraceLayout`).
+    layout of :class:`engine.sim.trace.TraceLayout`).
 
     Game: to move, round, phase, doubles counter, dice thrown, over flag,
     winner and end reason (-1 while the game runs), the Free Parking pot and

@@ -49,7 +49,8 @@ from models.errors import InvalidStateError, MonopolyError
 from models.files import atomic_write
 from models.io import parse_rules
 from models.rules import Rules
-from solver.novelty.monitor import Detection, NoveltyMonitor
+from solver.novelty.belief import Detection
+from solver.novelty.monitor import NoveltyMonitor
 
 __all__ = [
     "FORMAT",

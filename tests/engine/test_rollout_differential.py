@@ -4,7 +4,7 @@ agree after every turn on the doubles counter after each roll of the turn,
 cash, positions, jail, bankruptcy, net worths, held Get Out of Jail Free cards
 (who holds which, in which order), ownership, buildings, mortgages, both
 decks (order of the cards left, shuffles, held cards), and, once the game is
-over, on its winner and why it ended (:class:`engine.sim.rollout.TraceLayout`).
+over, on its winner and why it ended (:class:`engine.sim.trace.TraceLayout`).
 A low round cap checks the capped winner, ties included, also against
 :func:`engine.sim.rollout.simulate`, the untraced kernel.
 

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.chains import state_moves as sm
 from engine.chains import state_risk as sr
 from engine.chains.markov import JailPolicy
 from engine.chains.state_risk import _backward, _build_chain, _forward, state_ruin_pmf
@@ -621,7 +622,7 @@ def test_replacement_draws_leave_held_cards_out() -> None:
     """``card_draw="replacement"``: the engine draws over the cards no player holds. B holds the
     deck's Get Out of Jail Free card: the chain draws over the other six (the enumeration given
     that deck), while shuffled decks keep the whole deck (the memoryless approximation)."""
-    from engine.chains.state_risk import held_cards
+    from engine.chains.state_moves import held_cards
 
     doc = _cards_doc(0, 0)
     doc["players"][1]["jail_cards"] = 1
@@ -874,7 +875,7 @@ def test_player_defaults_to_to_move_and_accepts_index() -> None:
 
 
 def _clear_memos() -> None:
-    sr._TABLE_CACHE.clear()
+    sm._TABLE_CACHE.clear()
 
 
 @pytest.mark.parametrize("draw", ["shuffled", "replacement"])
@@ -890,18 +891,18 @@ def test_memoised_moves_equal_a_fresh_build(draw: str) -> None:
     sq = next(s for s in changed.board.property_squares if changed.owner[s] == 0 and changed.houses[s] == 0)
     changed.mortgaged[sq] = not changed.mortgaged[sq]  # a rent player 1 may owe changes
     hit = sr.ruin_within_by_wealth(changed, 1, 20, 200)
-    hit_moves = sr._moves(changed, 1, "long", 7.0)[0]
-    assert len(sr._TABLE_CACHE) == 1  # the second chain reused the memo
+    hit_moves = sm.turn_moves(changed, 1, "long", 7.0)[0]
+    assert len(sm._TABLE_CACHE) == 1  # the second chain reused the memo
     _clear_memos()
     fresh = sr.ruin_within_by_wealth(changed, 1, 20, 200)
-    fresh_moves = sr._moves(changed, 1, "long", 7.0)[0]
+    fresh_moves = sm.turn_moves(changed, 1, "long", 7.0)[0]
     assert not np.array_equal(first[1], fresh[1])  # the change matters to the ruin
     for a, b in zip(hit, fresh):
         assert np.array_equal(a, b)
     for name in fresh_moves:
         for a, b in zip(hit_moves[name], fresh_moves[name]):
             assert np.array_equal(a, b)
-    table = sr._move_table(changed, 1, "long")
+    table = sm._move_table(changed, 1, "long")
     with pytest.raises(ValueError):
         table.card[0] = 1.0
 
