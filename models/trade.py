@@ -179,7 +179,8 @@ class Trade:
         Raises
         ------
         KeyError
-            A transfer without ``from`` or ``to`` (a plain lookup of the document).
+            A mapping without ``transfers``, or a transfer without ``from`` or ``to`` (a plain
+            lookup of the document).
 
         Examples
         --------

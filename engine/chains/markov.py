@@ -468,16 +468,20 @@ class PositionChain:
 
     Parameters
     ----------
-    board, rules:
-        Board (any, inline included) and rules (dice, doubles, jail; the module docstring
-        says how each variant shapes a turn).
-    jail:
+    board : Board
+        Board (any, inline included).
+    rules : Rules or None, default None
+        Rules (dice, doubles, jail; the module docstring says how each variant shapes a
+        turn); ``None`` means the standard ``Rules()``.
+    jail : {"long", "short"}, default "long"
         ``long`` (stay: roll for doubles, or sit out, as the rules say, up to
         ``rules.max_jail_rolls`` turns) or ``short`` (leave at once, paying or
         using a card).
 
     Raises
     ------
+    InvalidArgumentError
+        ``jail`` is neither ``"short"`` nor ``"long"``.
     ChainError
         (a ``ValueError``) The cards can move a token between card squares for
         ever, or every throw is a double while a double rolls again for ever

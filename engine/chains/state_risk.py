@@ -371,6 +371,8 @@ def ruin_within_by_wealth(
 
     Raises
     ------
+    UnknownPlayerError
+        ``player`` is a name not in the state (from :meth:`models.state.GameState.player_index`).
     BankruptPlayerError
         If the player is bankrupt (it has no wealth to vary).
 
