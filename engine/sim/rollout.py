@@ -131,8 +131,8 @@ class RolloutResult:
     seconds : float
         Wall time of the run.
     scores : numpy.ndarray
-        Per game and seat, the score: 1 for the winner of a finished game, the calibrated
-        horizon value for a game cut at the horizon (``scoring="model"``).
+        Per game and seat, the score: 1 for a game's winner and 0 for the others, but for a game
+        cut at the horizon under ``scoring="model"``, the calibrated horizon value.
     scoring : str
         ``"model"`` or ``"net_worth"``.
     ended : dict of str to float
@@ -228,27 +228,28 @@ def simulate(
 
     Parameters
     ----------
-    state:
+    state : GameState
         Any valid state; it is not modified.
-    n_games:
+    n_games : int
         Number of games.
-    horizon:
-        Rounds to play beyond ``state.round`` before scoring by net worth.
-    seed:
+    horizon : int
+        Rounds to play beyond ``state.round``; a game still running then is cut and scored
+        as ``scoring`` says.
+    seed : int or numpy.random.SeedSequence, default 0
         An int or a ``numpy.random.SeedSequence``; game ``g`` uses key
         ``stream_keys(seed)[g]`` (common random numbers across states).
-    policy:
+    policy : RolloutPolicy, sequence of RolloutPolicy, or None
         The fixed policy of every seat (default :class:`RolloutPolicy()`), or a
         sequence with one policy per seat (e.g. ``trade=False`` for the seat
         under evaluation, so that it holds what it has).
-    batch:
+    batch : int, default DEFAULT_BATCH
         Games per kernel call (memory is sized to it).
-    scoring:
+    scoring : {"model", "net_worth"} or None
         How a game cut at the horizon is scored: ``"model"`` (the calibrated
         horizon value, :mod:`engine.sim.win_model`) or ``"net_worth"`` (the
         richest player wins); default :data:`DEFAULT_SCORING`. See the module
         docstring.
-    threads:
+    threads : int, default 1
         Threads playing each batch side by side (the kernel releases the GIL):
         the batch is cut into ``threads`` consecutive slices, each played into
         its own rows of the batch's arrays with its own work state, and then
@@ -396,6 +397,7 @@ def _play_batch(
 
 
 SCORINGS = ("model", "net_worth")
+"""The ``scoring`` values :func:`simulate` takes."""
 DEFAULT_SCORING = "model"
 """How :func:`simulate` scores a game cut at the horizon unless told (see the module docstring)."""
 

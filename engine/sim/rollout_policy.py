@@ -302,14 +302,18 @@ def build_targets(view: GameView, p: int, policy: RolloutPolicy) -> list[int]:
     Returns
     -------
     list of int
-        Squares, in the order the policy builds.
+        Squares: for each street group in name order, its lots at the group's lowest level, in
+        the group's board order (the policy builds on the lowest level first, then the highest
+        square index, not in this order).
 
     Examples
     --------
     >>> from models.io import load_state
     >>> from engine.rules.view import GameView
-    >>> build_targets(GameView(load_state("instances/two-player.json"), 0), 0, RolloutPolicy())
-    [1, 3, 16, 18, 19]
+    >>> view = GameView(load_state("instances/two-player.json"), 0)
+    >>> targets = build_targets(view, 0, RolloutPolicy())
+    >>> targets, [view.level(sq) for sq in targets]
+    ([1, 3, 16, 18, 19], [0, 0, 3, 3, 3])
     """
     s = view
     board = s.board

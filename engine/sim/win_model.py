@@ -321,7 +321,29 @@ def state_arrays(state: GameState) -> tuple[np.ndarray, ...]:
 
 @cache
 def tables_for(board: Board, rules: Rules) -> BoardTables:
-    """:func:`board_tables`, computed once per (board, rules) in a process."""
+    """:func:`board_tables`, computed once per (board, rules) in a process.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    rules : Rules
+        The rules.
+
+    Returns
+    -------
+    BoardTables
+        The tables (the same object on every call with equal arguments: do not modify them).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/late-game-house-shortage.json")
+    >>> t = tables_for(state.board, state.rules)
+    >>> fresh = board_tables(state.board, state.rules)
+    >>> t is tables_for(state.board, state.rules), bool((t.street_ept == fresh.street_ept).all())
+    (True, True)
+    """
     return board_tables(board, rules)
 
 
@@ -691,7 +713,24 @@ def load_model(doc: dict[str, Any]) -> WinModel:
 
 @cache
 def default_model() -> WinModel:
-    """The shipped model (``engine/sim/data/win-model.json``)."""
+    """The shipped model (``engine/sim/data/win-model.json``), read once per process.
+
+    Returns
+    -------
+    WinModel
+        The model, with its fit's provenance.
+
+    Raises
+    ------
+    WinModelFileError
+        The file is larger than ``MAX_MODEL_BYTES``, or breaks its format (:func:`load_model`).
+
+    Examples
+    --------
+    >>> model = default_model()
+    >>> model is default_model(), model.to_dict()["format"], round(model.provenance["brier"]["model"], 3)
+    (True, 'monopoly-win-model/1', 0.403)
+    """
     text = resources.files("engine.sim").joinpath("data").joinpath("win-model.json").read_text(encoding="utf-8")
     if len(text) > MAX_MODEL_BYTES:
         raise WinModelFileError("win model: file too large")

@@ -64,6 +64,7 @@ def _local_results(play: PlayJob, jobs: list[Job], workers: int) -> Iterator[dic
 
 
 BACKENDS = ("local", "ray")
+"""The ``backend`` values :func:`engine.tournament.run.run_tournament` takes."""
 _RAY_CHUNK = 4  # games per Ray task
 _RAY_TASKS_PER_CPU = 2  # tasks in flight per cluster CPU: memory stays flat however many games
 

@@ -26,6 +26,7 @@ from models.files import atomic_write
 log = logging.getLogger("engine.tournament")
 
 RESULTS_FORMAT = "monopoly-results/1"
+"""The format named in a results file's header line (:func:`results_header`)."""
 MAX_GAME = 10**9
 """Largest game number a results line may carry."""
 

@@ -38,6 +38,7 @@ from models.errors import MonopolyError
 from models.state import GameState
 
 AgentFactory = Callable[[SeedLike], Agent]
+"""A picklable ``f(seed) -> Agent``: how the runner builds each seat's agent."""
 
 
 class TournamentError(MonopolyError, ValueError):
@@ -309,6 +310,8 @@ def run_tournament(
         Fewer than 2 or more than 8 agents, labels that do not match, or ``games`` below 1.
     UnknownBackendError
         An unknown ``backend``.
+    BackendUnavailableError
+        ``backend="ray"`` without Ray installed (the ``ray`` extra).
     ResumeError
         ``resume`` on a file that is not this run's.
 
