@@ -133,6 +133,12 @@ def _function_problems(fn: Callable[..., Any], where: str, examples: bool) -> li
     return out
 
 
+def _unwrapped(obj: Any) -> Any:
+    """A function behind ``functools`` wrappers (``@cache``, ``@lru_cache``), else ``obj``."""
+    inner = inspect.unwrap(obj) if callable(obj) and not inspect.isclass(obj) else obj
+    return inner if inspect.isfunction(inner) else obj
+
+
 def _own_names(mod: Any) -> list[str]:
     names = getattr(mod, "__all__", None)
     if names is not None:
@@ -141,6 +147,7 @@ def _own_names(mod: Any) -> list[str]:
     for name, obj in vars(mod).items():
         if name.startswith("_") or inspect.ismodule(obj):
             continue
+        obj = _unwrapped(obj)
         if (inspect.isfunction(obj) or inspect.isclass(obj)) and getattr(obj, "__module__", None) == mod.__name__:
             out.append(name)
     return out
@@ -176,7 +183,7 @@ def _class_problems(cls: type, where: str) -> list[str]:
 def _problems(module: str) -> Iterator[str]:
     mod = importlib.import_module(module)
     for name in _own_names(mod):
-        obj = getattr(mod, name)
+        obj = _unwrapped(getattr(mod, name))
         where = f"{module}.{name}"
         if inspect.isclass(obj):
             if obj.__module__ != module and not module.endswith(("models", "models.io", "engine.tournament", "solver")):
@@ -222,6 +229,11 @@ def test_the_checker_finds_what_is_missing() -> None:
         """
 
     assert _function_problems(g, "g", examples=True) == []
+
+    import functools
+
+    cached = functools.cache(f)
+    assert _unwrapped(cached) is f  # a cached function is checked like any other
 
 
 def test_public_files_exist() -> None:

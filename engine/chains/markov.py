@@ -789,6 +789,28 @@ def chain_for(board: Board, rules: Rules, jail: JailPolicy = "long") -> Position
 
     Boards and rules are frozen values, hashed and compared by content, so a
     rebuilt but equal board reuses the chain; the chain's lazily computed
-    tables are then computed once.
+    tables are then computed once (at most 16 kept, least recently used first out).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    rules : Rules
+        The rules.
+    jail : {"long", "short"}, default "long"
+        The jail policy.
+
+    Returns
+    -------
+    PositionChain
+        The shared chain (do not modify it).
+
+    Examples
+    --------
+    >>> from models.board import standard_board
+    >>> from models.rules import Rules
+    >>> chain = chain_for(standard_board(), Rules())
+    >>> chain is chain_for(standard_board(), Rules()), chain_for(standard_board(), Rules(), "short") is chain
+    (True, False)
     """
     return PositionChain(board, rules, jail)
