@@ -87,7 +87,7 @@ from engine.sim.trace import (
     reference_game,
     reference_trace,
 )
-from models.errors import InvalidArgumentError
+from models.errors import InvalidArgumentError, UnknownNameError
 from models.state import GameState
 
 DEFAULT_BATCH = 16384
@@ -417,6 +417,12 @@ def _model_scorer(state: GameState) -> Callable[[np.ndarray, int, int], np.ndarr
     return score
 
 
+def _seat_of(result: RolloutResult, player: str) -> int:
+    if player not in result.players:
+        raise UnknownNameError(f"no player named {player!r} in the results (players: {', '.join(result.players)})")
+    return result.players.index(player)
+
+
 def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tuple[float, float]:
     """Mean and standard error of ``win(after) - win(before)`` for ``player``, game by game.
 
@@ -441,6 +447,8 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
     ------
     InvalidArgumentError
         The two results differ in players, game count or scoring.
+    UnknownNameError
+        ``player`` is not one of the results' players.
 
     Examples
     --------
@@ -462,7 +470,7 @@ def paired_delta(before: RolloutResult, after: RolloutResult, player: str) -> tu
         raise InvalidArgumentError("paired results need the same players and the same number of games")
     if before.scoring != after.scoring:
         raise InvalidArgumentError("paired results need the same scoring")
-    i = before.players.index(player)
+    i = _seat_of(before, player)
     d = after.score(i) - before.score(i)
     n = d.size
     se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
@@ -490,6 +498,8 @@ def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str)
     ------
     InvalidArgumentError
         The two results differ in players or game count.
+    UnknownNameError
+        ``player`` is not one of the results' players.
 
     Examples
     --------
@@ -503,7 +513,7 @@ def paired_worth_delta(before: RolloutResult, after: RolloutResult, player: str)
     """
     if before.n_games != after.n_games or before.players != after.players:
         raise InvalidArgumentError("paired results need the same players and the same number of games")
-    i = before.players.index(player)
+    i = _seat_of(before, player)
     d = after.worths[:, i].astype(np.float64) - before.worths[:, i].astype(np.float64)
     se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else float("nan")
     return float(d.mean()), se
