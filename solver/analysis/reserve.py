@@ -258,7 +258,8 @@ def relative_reserve(
     rival's purchase (a set completed, say) leaves the player at ``p_lost > epsilon`` with its
     cash intact, keeping that cash buys no safety. Spending down to the same ruin probability
     in the won state is then no riskier than not bidding. With ``p_lost <= epsilon`` this is
-:func:`cash_reserve` on ``won``.
+    :func:`cash_reserve` on ``won`` with the same ``max_cash`` (a fixed top: no widened second
+    pass, unlike :func:`cash_reserve`'s default).
 
     Parameters
     ----------
