@@ -138,7 +138,8 @@ class Frontier:
 
     @property
     def ceiling(self) -> float:
-        """Rent per round with every set developed as far as cash allows without limit (supply binding)."""
+        """Rent per round at the frontier's largest budget: every set fully developed (within the
+        bank's supply), or, for a frontier built to a ``budget`` (``truncated``), the best at that budget."""
         return self.current + float(self.gains[-1])
 
     @property

@@ -86,7 +86,8 @@ class Position:
     current_rent : float
         Rent per round now.
     turns_to_max_dev : float or None
-        Rounds of net income to afford the ceiling (``None``: never, at a negative flow).
+        Rounds of net income to afford the ceiling: 0 when the cash above the reserve already
+        does, ``None`` when it does not and the net flow is not positive.
     slope : float
         The frontier's marginal rent per dollar at the cash above the reserve.
     net_flow : float

@@ -56,7 +56,8 @@ class PurchaseValue:
     value : float
         ``rent_pv - price``.
     ruin_before, ruin_after : float
-        The probability of ruin within ``ruin_turns``, without and with the purchase.
+        The probability of ruin within ``ruin_turns``, without and with the purchase
+        (``ruin_after`` is 1 when the player cannot pay the price from its cash).
     lam : float
         Dollars per unit of ruin probability.
     score : float
