@@ -617,9 +617,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     def buy(self, view: GameView, square: int) -> bool:
         """Buy at list price when the cash after it is at least ``auction_sure_buy``; otherwise as the
-        bidding game's ``buy_at_list`` says (``auction="game"``) or when winning at the price beats the
-        rival winning it at that price (``"simulate"``). ``auction="price"``, or a state the solver refuses: the
-        baseline's rule.
+        bidding game's ``buy_at_list`` says (``auction="game"``) or when winning at the price beats a
+        rival winning it at that price (``"simulate"``). ``auction="price"``, or a state the solver
+        refuses: the baseline's rule.
 
         Parameters
         ----------
