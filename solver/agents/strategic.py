@@ -58,6 +58,79 @@ from solver.analysis.static_value import StaticValuation
 
 
 class StrategicTradeAgent(BaseAgent):
+    """The heuristic baseline the solver has to beat, registered as ``strategic``: reserves, static values
+    and set-completing swaps (each rule and the option it reads: the module docstring).
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or None
+        As :class:`engine.rules.agents.BaseAgent`.
+    reserve : int, default 150
+        The cash a purchase must leave, and the base of the cash kept when building and lifting
+        mortgages (``reserve`` + ``danger`` x the worst rent it may face); also the cash a bid on an
+        ordinary lot and paying the jail fine must leave, and the cash the paying side of its own
+        offers must keep.
+    critical_reserve : int, default 50
+        The cash a purchase or a bid must leave for a lot that completes a group for it or blocks
+        an opponent's completion.
+    premium : float, default 0.5
+        The auction bid's mark-up on such a lot, a fraction of the price.
+    danger : float, default 0.25
+        The share of the worst rent it may face (an opponent's unmortgaged street, at its current
+        rent) added to ``reserve`` when building or lifting mortgages.
+    accept_margin : float, default 10.0
+        The static worth a trade must add for it to accept it, or for its own offer to be made.
+    horizon : float, default 30.0
+        ``H``, the rounds of rent the static values count
+        (:class:`solver.analysis.static_value.StaticValuation`).
+    cooldown : int, default 8
+        The rounds during which an offer refused is not made again.
+    leave_jail_unowned : int, default 8
+        It leaves jail early (card, else fine) while at least this many properties are unowned.
+    trade : bool, default True
+        Propose trades (answering does not depend on it).
+    landings : tuple of float or None, default None
+        The landings per turn per square the static values use; ``None``: the exact position chain's
+        for the game's board and rules (:func:`exact_landings_per_turn`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A numeric option outside :attr:`OPTION_LIMITS`.
+
+    Examples
+    --------
+    >>> from engine.rules.agents import RandomAgent
+    >>> from engine.rules.game import Game
+    >>> from engine.rules.streams import SeededStream
+    >>> from models.state import GameState
+    >>> players = [StrategicTradeAgent(seed=1), RandomAgent(seed=2)]
+    >>> result = Game(GameState.new_game(["Sam", "Rnd"]), players, SeededStream(3), max_rounds=40).play()
+    >>> result.winner, result.reason
+    ('Sam', 'bankruptcy')
+
+    Its buying and bidding rules by hand. Cy ($510) holds Park Place; Boardwalk ($400) and Pennsylvania
+    Avenue ($320) are the bank's:
+
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> ann, cy = StrategicTradeAgent(seed=0), StrategicTradeAgent(seed=0)
+    >>> ann.start_game(0, tuple(p.name for p in state.players)); cy.start_game(2, ann.names)
+    >>> cy.buy(GameView(state, 2), 39)  # completes dark blue: $110 left is above critical_reserve
+    True
+    >>> ann.buy(GameView(state, 0), 34)  # $100 left is below reserve
+    False
+    >>> cy.auction_max(GameView(state, 2), 39)  # min(400 + 0.5 x 400, 510 - 50)
+    460
+    >>> ann.auction_max(GameView(state, 0), 34)  # min(320, 420 - 150)
+    270
+    >>> StrategicTradeAgent(premium=11)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: option 'premium': 11 is outside 0.0..10.0
+    """
+
     name = "strategic"
     OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
         "reserve": (0, 10**6),
@@ -110,6 +183,14 @@ class StrategicTradeAgent(BaseAgent):
 
     # -- events ------------------------------------------------------------
     def notify(self, event: Event) -> None:
+        """Keep the round (a ``turn`` event, which also starts a new count of the phase's proposals)
+        and the round each of its own offers was refused in (for ``cooldown``).
+
+        Parameters
+        ----------
+        event : Event
+            What happened.
+        """
         if event.kind == "turn":
             self._round = int(event.data.get("round", self._round))
             self._proposed_this_phase = 0
@@ -163,6 +244,21 @@ class StrategicTradeAgent(BaseAgent):
 
     # -- decisions ------------------------------------------------------------
     def buy(self, view: GameView, square: int) -> bool:
+        """Buy when the cash after the price stays at or above ``reserve``; a lot that completes a
+        street group for it or blocks an opponent's completion, at or above ``critical_reserve``.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        bool
+            Whether to buy it at its price.
+        """
         price = view.board.squares[square].price
         cash = view.cash(self.me)
         if cash - price >= self.reserve:
@@ -171,6 +267,21 @@ class StrategicTradeAgent(BaseAgent):
         return important and cash - price >= self.critical_reserve
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """The static bid: the price, plus ``premium`` x the price for a lot that completes or blocks
+        a street group, capped to leave ``critical_reserve`` (such a lot) or ``reserve`` in cash.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        int
+            The highest bid, in dollars (0 or more).
+        """
         price = view.board.squares[square].price
         important = self._completes(view, self.me, square) or self._blocks(view, square)
         value = price * (1 + self.premium) if important else price
@@ -178,6 +289,20 @@ class StrategicTradeAgent(BaseAgent):
         return max(0, int(min(value, view.cash(self.me) - keep)))
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """Leave early while ``leave_jail_unowned`` or more properties are unowned: with a card when it
+        holds one, else by paying the fine when the cash after it stays at or above ``reserve``;
+        otherwise roll.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+
+        Returns
+        -------
+        JailChoice
+            ``card``, ``pay`` or ``roll``.
+        """
         unowned = sum(1 for sq in view.board.property_squares if view.owner_of(sq) == BANK)
         me = view.player(self.me)
         if unowned >= self.leave_jail_unowned:
@@ -193,10 +318,42 @@ class StrategicTradeAgent(BaseAgent):
         return True
 
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        """Lift a mortgaged lot received when the cash after the lifting cost stays at or above the
+        building reserve, ``reserve`` + ``danger`` x the worst rent it may face.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot received.
+
+        Returns
+        -------
+        bool
+            Whether to lift the mortgage now.
+        """
         cost = view.rules.unmortgage_cost(view.mortgage_value(square))
         return view.cash(self.me) - cost >= self._keep(view)
 
     def act(self, view: GameView) -> Action | None:
+        """One action of its phase, the first that applies: lift a mortgage in one of its monopolies;
+        build (a lot below three houses first, then the best EPT gain per dollar); propose the trade
+        of :meth:`find_trade` (with ``trade`` and its cash not negative, at most ``offers_per_phase``
+        searches a phase); lift any other mortgage when the cash after it is at least twice the
+        building reserve plus $200. Lifting and building keep the building reserve, ``reserve`` +
+        ``danger`` x the worst rent it may face.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+
+        Returns
+        -------
+        Action or None
+            An ``Unmortgage``, ``Build`` or ``ProposeTrade``; ``None`` ends the phase.
+        """
         self._prepare(view)
         cash = view.cash(self.me)
         keep = self._keep(view)
@@ -235,6 +392,21 @@ class StrategicTradeAgent(BaseAgent):
         return None
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        """Mortgage the lot losing least, lots outside its monopolies first and the lowest EPT first;
+        with nothing left to mortgage, sell the building losing the least EPT per dollar of house cost.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        owed : int
+            The whole payment (the rule does not read it).
+
+        Returns
+        -------
+        Action or None
+            A ``Mortgage`` or ``SellBuilding``; ``None`` when neither is legal.
+        """
         self._prepare(view)
         state = view.copy()
         board = view.board
@@ -259,12 +431,41 @@ class StrategicTradeAgent(BaseAgent):
         return None
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
+        """In a building shortage, the premium it offers: its cash above the building reserve
+        (``reserve`` + ``danger`` x the worst rent), at most $100, for either kind.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int or None
+            The premium in dollars; ``None`` (not wanted) when the cash is at or below the reserve.
+        """
         spare = view.cash(self.me) - self._keep(view)
         if spare <= 0:
             return None
         return int(min(spare, 100))
 
     def place_building(self, view: GameView, kind: str) -> int:
+        """The legal lot for a ``kind`` whose EPT gains most from one more building.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int
+            The lot's square index.
+        """
         self._prepare(view)
         state = view.copy()
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
@@ -297,6 +498,22 @@ class StrategicTradeAgent(BaseAgent):
         return self._gain_memo[key]
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """Accept when the trade adds more than ``accept_margin`` to its static worth and, unless it
+        completes a street group for this agent, every other participant it completes a group for gains
+        at most $1 more static worth than this agent does. An invalid trade is refused.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        trade : Trade
+            The proposal.
+
+        Returns
+        -------
+        bool
+            Whether to accept.
+        """
         self._prepare(view)
         state = view.copy()
         mine = self._gain(state, trade, self.me)

@@ -227,6 +227,141 @@ AUCTIONS = ("game", "simulate", "price")
 
 
 class SubgraphTradeAgent(StrategicTradeAgent):
+    """The decision engine playing whole games, registered as ``subgraph``: the baseline's habits
+    (:class:`solver.agents.strategic.StrategicTradeAgent`) for the routine decisions, the solver's for
+    proposing, pricing, answering, bidding and building (each part and its options: the module docstring).
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or None
+        As :class:`engine.rules.agents.BaseAgent`.
+    rollouts : int, default 160
+        Games simulated per trade search (re-scoring the candidates) and per play price.
+    horizon : int, default 20
+        Rounds per simulated game, in the searches and the answers (the baseline's static values
+        keep their own horizon, 30).
+    candidates : int, default 4
+        The CP-SAT generator's top K per search.
+    cash_step : int, default 150
+        The width of the cash buckets in the search key (``cash_key``).
+    accept_rollouts : int, default 240
+        Games simulated to answer an offer.
+    cycles : bool, default True
+        Search strict 3-cycles when no bilateral trade survives.
+    reserve : int, default 150
+        The baseline's ``reserve``: its buying rule where that applies, and its jail, lifting and
+        building reserves.
+    balance_self : bool, default False
+        Also refuse to propose a trade that makes the agent itself the leader at 55% or more.
+    auction : str, default "game"
+        Buying and bidding: ``"game"`` (the bidding game), ``"simulate"`` (the simulated
+        indifference price) or ``"price"`` (the baseline's price rules).
+    auction_rollouts : int, default 120
+        Games per evaluation with ``auction="simulate"``.
+    auction_horizon : int, default 15
+        Rounds per game with ``auction="simulate"``.
+    auction_sure_buy : int, default 700
+        A lot is bought at list price when the cash after it is at least this much (not with
+        ``auction="price"``).
+    relax : bool, default True
+        Run the bilateral search on the relaxed rule-1 model.
+    exploit : bool, default True
+        A trade qualifies when the agent gains beyond the noise; ``False``: every participant must
+        (the Nash zone).
+    hold : bool, default True
+        The agent holds in the rollouts (:meth:`RescoreSettings.holding`); ``False``: it plays the
+        rollout policy like the others.
+    rollout_trades : bool, default True
+        The rollouts use the trading rollout policy (``sell_premium``, ``rollout_mortgage``);
+        ``False``: the policy that never trades nor mortgages to build.
+    scoring : str, default "model"
+        How a rollout cut at the horizon is scored: one of :data:`engine.sim.rollout.SCORINGS`.
+    value : str, default "linear"
+        The generator's value: ``"linear"`` (the horizon-rent estimate in dollars) or ``"fitted"``.
+    objective : str, default "proposer"
+        The generator's ranking: ``"proposer"`` or ``"balanced"``.
+    margin : float, default 0.0
+        The least predicted win gain of every side in the generator (with ``value="fitted"``).
+    build : str, default "funded"
+        ``"funded"``: the funded build plan; ``"even"``: the baseline's build rule.
+    build_horizon : int, default 20
+        The funded plan's rounds of rent weighed against the cost of ruin.
+    learn : bool, default True
+        P(accept) from an online model per opponent, fitted on its answers; ``False``: the default
+        logistic in the counterparty's simulated gain.
+    price : str, default "play"
+        ``"play"``: a bilateral offer's cash set by :func:`solver.trades.bargaining.play_cash`;
+        ``"generated"``: the generator's cash.
+    price_step : int, default 100
+        The step of the amounts the play price samples, and the least improvement of a re-offer.
+    offers : int, default 2
+        Proposals per act phase (1 or 2); with 2, the ranking keeps one trade per set of counterparties.
+    cash_key : str, default "geometric"
+        The cash buckets: ``"geometric"`` (one per doubling above ``2 cash_step``) or ``"linear"``.
+    reserve_turns : int, default 20
+        The ruin-chain reserves' horizon in turns (ruin at 5% or less); 0: no reserve.
+    answer_z : float, default 1.645
+        The one-sided z of the answer's noise test (``RescoreSettings.z``); 0: risk-neutral.
+    deny : int, default 3
+        The most denial purchases added to a search (``DENY``); 0: none.
+    consolidate : int, default 0
+        The most consolidation purchases added to a search; 0: none.
+    price_ladder : int, default 1
+        The play price samples the generated cash and +-``price_step`` x 2^j for j < ``price_ladder``.
+    haggle : int, default 2
+        0: a refused structure is never offered again; 1: again when a later search ranks it, at a
+        price better for the counterparty by at least ``price_step``; 2: also at once.
+    recall : int, default 0
+        Rounds after which a refusal is forgotten; 0: never.
+    trade_model : str, default "observed"
+        ``"observed"``: an opponent trades in the rollouts until it is seen not to
+        (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every opponent does.
+    bid_risk : str, default "relative"
+        A bid's reserve: ``"relative"`` (lowered to :func:`solver.analysis.reserve.relative_reserve`
+        when the rival taking the lot would leave the agent's ruin above 5% anyway) or ``"reserve"``.
+    sell_premium : int, default 100
+        The trading rollout policy's asking premium, in percent, for a lot that completes another
+        seat's group.
+    rollout_mortgage : bool, default True
+        The trading rollout policy's seats mortgage spare lots to build.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An option outside :attr:`OPTION_LIMITS`.
+
+    Examples
+    --------
+    Connecticut Avenue completes Ann's light blues; Cy holds it. The search generates Ann paying $100
+    for it, and the play price asks it for $0 (the gain x P(accept) it maximises):
+
+    >>> from models.io import load_state
+    >>> from models.trade import Trade
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> names = tuple(p.name for p in state.players)
+    >>> ann, cy = SubgraphTradeAgent(seed=0, rollouts=16), SubgraphTradeAgent(seed=0, accept_rollouts=16)
+    >>> ann.start_game(0, names); cy.start_game(2, names)
+    >>> offer = ann.find_trade(GameView(state, 0))
+    >>> offer.properties_received("Ann"), offer.net_cash("Ann"), ann.searches
+    (['Connecticut Avenue'], 0, 1)
+
+    Cy's answers, on simulated games, to the same lot at three prices:
+
+    >>> offers = [Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], cash) for cash in (0, 100, 400)]
+    >>> [cy.accept_trade(GameView(state, 2), t) for t in offers]
+    [False, False, True]
+
+    Boardwalk completes Cy's dark blues: the bidding game buys it at list price and bids to $447:
+
+    >>> cy.buy(GameView(state, 2), 39), cy.auction_max(GameView(state, 2), 39)
+    (True, 447)
+    >>> SubgraphTradeAgent(offers=3)
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: option 'offers': 3 is outside 1..2
+    """
+
     name = "subgraph"
     OPTION_LIMITS: dict[str, tuple[float, float] | tuple[str, ...]] = {
         "rollouts": (1, 100_000),
@@ -481,6 +616,23 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return self._contest_cache[1]
 
     def buy(self, view: GameView, square: int) -> bool:
+        """Buy at list price when the cash after it is at least ``auction_sure_buy``; otherwise as the
+        bidding game's ``buy_at_list`` says (``auction="game"``) or when winning at the price beats a
+        rival winning it at that price (``"simulate"``). ``auction="price"``, or a state the solver
+        refuses: the baseline's rule.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        bool
+            Whether to buy it at its price.
+        """
         if self.auction == "price":
             return super().buy(view, square)
         price = view.board.squares[square].price
@@ -494,6 +646,22 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return super().buy(view, square)
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """The highest bid: the bidding game's ``max_bid`` (``auction="game"``, memoised with the
+        purchase decision) or the simulated indifference price, to $10 (``"simulate"``).
+        ``auction="price"``, or a state the solver refuses: the baseline's rule.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        int
+            The highest bid, in dollars.
+        """
         if self.auction == "price":
             return super().auction_max(view, square)
         me = self.me
@@ -507,6 +675,21 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     # -- building ----------------------------------------------------------------
     def act(self, view: GameView) -> Action | None:
+        """With ``build="funded"``, the next step of the funded build plan when there is one (lift a
+        mortgage in a set being built, build, or mortgage a spare lot to fund it); otherwise the
+        baseline's phase (:meth:`solver.agents.strategic.StrategicTradeAgent.act`, its own build step off
+        with ``build="funded"``), whose trade step proposes :meth:`find_trade`'s trade.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+
+        Returns
+        -------
+        Action or None
+            The action; ``None`` ends the phase.
+        """
         if self.build == "funded":
             action = self._funded_action(view)
             if action is not None:
@@ -784,6 +967,16 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         return sorted({now, *(now - d for d in offsets), *(now + d for d in offsets)})
 
     def notify(self, event: Event) -> None:
+        """The baseline's bookkeeping, plus for a trade event: for its own offer, the best price refused
+        per structure (for ``haggle``; with ``haggle=2`` the refused structure is queued again at once),
+        the count of offers accepted and (``learn``) the opponent models' update; for another player's
+        proposal, that player's trading habit (``trade_model``) and (``learn``) its model's signal.
+
+        Parameters
+        ----------
+        event : Event
+            What happened.
+        """
         if event.kind != "trade":
             super().notify(event)
             return
@@ -858,6 +1051,23 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     # -- answering ---------------------------------------------------------------
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """Accept when, on ``accept_rollouts`` simulated games of ``horizon`` rounds on common dice, the
+        trade raises the agent's win probability beyond the noise (one-sided, ``answer_z``), or, when the
+        win probability moves neither way beyond it, its final net worth
+        (:func:`solver.trades.selection.gains_beyond_noise`). An invalid trade is refused.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        trade : Trade
+            The proposal.
+
+        Returns
+        -------
+        bool
+            Whether to accept.
+        """
         state = view.copy()
         rs = self._settings(self.accept_rollouts, len(state.players))
         try:

@@ -234,6 +234,16 @@ class ValueAgent(BaseAgent):
         self._safe: dict[tuple[object, ...], bool] = {}
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
+        """Keep its seat and the players' names (as :meth:`engine.rules.agents.BaseAgent.start_game`)
+        and clear the memoised values and safety checks.
+
+        Parameters
+        ----------
+        me : int
+            The agent's seat.
+        names : tuple of str
+            Every player's name, in seat order.
+        """
         super().start_game(me, names)
         self._values.clear()
         self._safe.clear()
@@ -405,11 +415,42 @@ class ValueAgent(BaseAgent):
 
     # -- decisions ---------------------------------------------------------------------
     def buy(self, view: GameView, square: int) -> bool:
+        """Buy when buying is safe (cost: the price) and ``V`` after it beats ``V`` now by more
+        than ``eps``.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        bool
+            Whether to buy it at its price.
+        """
         state = self._prepare(view)
         price = view.board.squares[square].price
         return self._best(state, [(True, price, self._bought(state, square, price))]) is True
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """The largest bid ``b``, exact to the dollar and at most its cash, such that winning at ``b``
+        is safe (cost ``b``) and ``V`` after winning at ``b`` is at least ``V`` now (bisection, module
+        docstring).
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot.
+
+        Returns
+        -------
+        int
+            The highest bid; 0 when no bid of $1 or more qualifies (or its cash is below $1).
+        """
         state = self._prepare(view)
         cash = view.cash(self.me)
         if cash < 1:
@@ -419,6 +460,19 @@ class ValueAgent(BaseAgent):
         return 0 if x is None else 1 + x
 
     def act(self, view: GameView) -> Action | None:
+        """One legal build or unmortgage: the safe one (cost: the house cost, or the mortgage value
+        plus interest) with the largest ``V`` after it, when that beats doing nothing by more than ``eps``.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+
+        Returns
+        -------
+        Action or None
+            A ``Build`` or ``Unmortgage``; ``None`` ends the phase.
+        """
         builds = view.legal_builds()
         lifts = view.legal_unmortgages()
         if not builds and not lifts:
@@ -432,6 +486,21 @@ class ValueAgent(BaseAgent):
         return self._best(state, moves)
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
+        """Among the legal building sales (hotels broken as the engine breaks them) and mortgages,
+        the one with the largest ``V`` afterwards; no safety filter (these moves bring cash in).
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        owed : int
+            The whole payment (the rule does not read it).
+
+        Returns
+        -------
+        Action or None
+            A ``SellBuilding`` or ``Mortgage``; ``None`` only when nothing is legal.
+        """
         state = self._prepare(view)
         options: list[tuple[Action, GameState]] = [(SellBuilding(sq), self._sold(state, sq)) for sq in view.legal_building_sales()]
         options += [(Mortgage(sq), self._mortgaged(state, sq)) for sq in view.legal_mortgages()]
@@ -440,6 +509,22 @@ class ValueAgent(BaseAgent):
         return max(options, key=lambda o: self.value(o[1]))[0]
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """Accept when ``V`` after the trade (applied on a copy, without lifting) beats ``V`` now by
+        more than ``eps`` and the trade is safe, its cost the net cash it takes from the agent plus the
+        interest due on the mortgaged lots it receives (at least 0). An invalid trade is refused.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        trade : Trade
+            The proposal.
+
+        Returns
+        -------
+        bool
+            Whether to accept.
+        """
         state = self._prepare(view)
         after = state.copy()
         try:
@@ -451,6 +536,21 @@ class ValueAgent(BaseAgent):
         return self._best(state, [(True, cost, after)]) is True
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """The choice with the largest ``V``: roll (cost 0), card (only when held) or pay the fine
+        (only with the cash for it, and safe). When several are within ``eps`` of the best, it rolls if
+        rolling is among them and at most half of the board's properties are unowned; otherwise it takes
+        the first of card, pay, roll among them.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+
+        Returns
+        -------
+        JailChoice
+            ``card``, ``pay`` or ``roll``.
+        """
         state = self._prepare(view)
         me = view.player(self.me)
         fine = view.rules.jail_fine
@@ -478,6 +578,22 @@ class ValueAgent(BaseAgent):
         return tied[0]  # card before pay before roll
 
     def lift_on_receipt(self, view: GameView, square: int) -> bool:
+        """Lift a mortgaged lot received when, the interest paid, its cash covers the mortgage value,
+        lifting is safe (cost: the mortgage value) and ``V`` with the lot lifted beats ``V`` with it
+        mortgaged by more than ``eps``.
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        square : int
+            The lot received.
+
+        Returns
+        -------
+        bool
+            Whether to lift the mortgage now.
+        """
         state = self._prepare(view)
         value = view.mortgage_value(square)
         held = state.copy()
@@ -495,6 +611,21 @@ class ValueAgent(BaseAgent):
         return [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
 
     def place_building(self, view: GameView, kind: str) -> int:
+        """The legal lot for a ``kind`` with the largest ``V`` after the building; with no legal lot,
+        :meth:`engine.rules.agents.BaseAgent.place_building` (which raises ``NoLegalLotError``).
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int
+            The lot's square index.
+        """
         lots = self._lots_for(view, kind)
         if not lots:
             return super().place_building(view, kind)
@@ -502,6 +633,23 @@ class ValueAgent(BaseAgent):
         return max(lots, key=lambda sq: self.value(self._built(state, sq)))
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
+        """In a building shortage, the premium it offers for the building on its legal lot of that
+        kind with the largest ``V``: the largest ``x`` such that the building at its house cost plus
+        ``x`` is safe and ``V`` with it is at least ``V`` now (bisection, as in auctions).
+
+        Parameters
+        ----------
+        view : GameView
+            The game as this seat sees it.
+        kind : str
+            ``house`` or ``hotel``.
+
+        Returns
+        -------
+        int or None
+            The premium in dollars; ``None`` when it has no legal lot of that kind or even a zero
+            premium fails.
+        """
         lots = self._lots_for(view, kind)
         if not lots:
             return None
