@@ -109,8 +109,14 @@ def _is_generator(fn: Callable[..., Any]) -> bool:
     return inspect.isgeneratorfunction(fn)
 
 
+def _own_doc(obj: Any) -> str:
+    """The object's own docstring, dedented: not one inherited from a base class (``inspect.getdoc``
+    falls back to the parent's, which documents the parent, not this override)."""
+    return inspect.cleandoc(obj.__doc__) if isinstance(getattr(obj, "__doc__", None), str) else ""
+
+
 def _function_problems(fn: Callable[..., Any], where: str, examples: bool) -> list[str]:
-    doc = inspect.getdoc(fn) or ""
+    doc = _own_doc(fn)
     out = []
     if not doc.strip():
         return [f"{where}: no docstring"]
@@ -154,7 +160,7 @@ def _own_names(mod: Any) -> list[str]:
 
 
 def _class_problems(cls: type, where: str) -> list[str]:
-    doc = inspect.getdoc(cls) or ""
+    doc = _own_doc(cls)
     out = []
     if not doc.strip():
         return [f"{where}: no docstring"]
@@ -167,6 +173,12 @@ def _class_problems(cls: type, where: str) -> list[str]:
     takes = bool(fields) or (init is not None and _params(init))
     if takes and not (_section(doc, "Parameters") or _section(doc, "Attributes")):
         out.append(f"{where}: no Parameters or Attributes section")
+    elif takes:
+        names = [n for n in (list(fields) if fields else _params(init)) if not n.startswith("_")]
+        block = "".join(doc.split(sec, 1)[1] for sec in ("Parameters", "Attributes") if _section(doc, sec))
+        missing = [n for n in names if not re.search(rf"^\s*(?:\**\w+\s*,\s*)*\**{re.escape(n)}\b", block, re.M)]
+        if missing:
+            out.append(f"{where}: Parameters/Attributes do not name {missing}")
     for name, member in cls.__dict__.items():
         if name.startswith("_"):
             continue
@@ -234,6 +246,38 @@ def test_the_checker_finds_what_is_missing() -> None:
 
     cached = functools.cache(f)
     assert _unwrapped(cached) is f  # a cached function is checked like any other
+
+    class Base:
+        """A base.
+
+        Examples
+        --------
+        >>> Base().run()
+        """
+
+        def run(self) -> None:
+            """Run."""
+
+    class Child(Base):
+        """A child.
+
+        Parameters
+        ----------
+        a : int
+            One.
+
+        Examples
+        --------
+        >>> Child(1, 2).run()
+        """
+
+        def __init__(self, a: int, b: int) -> None:
+            self.a, self.b = a, b
+
+        def run(self) -> None:  # an override: Base's docstring does not document it
+            pass
+
+    assert _class_problems(Child, "Child") == ["Child: Parameters/Attributes do not name ['b']", "Child.run: no docstring"]
 
 
 def test_public_files_exist() -> None:

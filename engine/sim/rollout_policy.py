@@ -579,18 +579,53 @@ class PolicyAgent(BaseAgent):
         self._proposed = False
 
     def notify(self, event: Event) -> None:
+        """A ``turn`` or ``roll_end`` event opens a new act phase: one more proposal is allowed.
+
+        Parameters
+        ----------
+        event : Event
+            What happened.
+        """
         # Every act phase of a seat follows a "turn" or a "roll_end" event
         # after its previous one: a new phase, a new proposal allowed.
         if event.kind in ("turn", "roll_end"):
             self._proposed = False
 
     def buy(self, view: GameView, square: int) -> bool:
+        """Buy when the cash left after the list price is at least ``buy_reserve``.
+
+        Parameters
+        ----------
+        view : GameView
+            What this seat sees.
+        square : int
+            The lot offered.
+
+        Returns
+        -------
+        bool
+            Buy or not.
+        """
         return (
             view.cash(self.me) - view.board.squares[square].price
             >= self.policy.buy_reserve
         )
 
     def auction_max(self, view: GameView, square: int) -> int:
+        """Bid up to the list price, keeping ``buy_reserve`` (0 when it cannot).
+
+        Parameters
+        ----------
+        view : GameView
+            What this seat sees.
+        square : int
+            The lot auctioned.
+
+        Returns
+        -------
+        int
+            ``max(0, min(price, cash - buy_reserve))``.
+        """
         return max(
             0,
             min(
@@ -600,6 +635,18 @@ class PolicyAgent(BaseAgent):
         )
 
     def jail_choice(self, view: GameView) -> JailChoice:
+        """Use a held card; else pay with ``jail="pay"`` when the fine is affordable; else roll.
+
+        Parameters
+        ----------
+        view : GameView
+            What this seat sees.
+
+        Returns
+        -------
+        JailChoice
+            ``card``, ``pay`` or ``roll``.
+        """
         me = view.player(self.me)
         if me.jail_cards:
             return "card"
@@ -608,6 +655,21 @@ class PolicyAgent(BaseAgent):
         return "roll"
 
     def act(self, view: GameView) -> Action | None:
+        """One action of the policy, in this order: lift a mortgage (keeping ``unmortgage_reserve``;
+        a monopoly's lots first), build (keeping ``build_reserve``; the lowest level, then the
+        highest square), mortgage a spare lot to pay for a building, propose a trade (once per
+        act phase); else nothing.
+
+        Parameters
+        ----------
+        view : GameView
+            What this seat sees.
+
+        Returns
+        -------
+        Action or None
+            The action, or none (the phase ends).
+        """
         me = self.me
         cash = view.cash(me)
         pol = self.policy
@@ -662,6 +724,20 @@ class PolicyAgent(BaseAgent):
         return None
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
+        """:func:`accepts` with this seat's policy.
+
+        Parameters
+        ----------
+        view : GameView
+            What this seat sees.
+        trade : Trade
+            The offer.
+
+        Returns
+        -------
+        bool
+            Accept or not.
+        """
         return accepts(view, self.me, self.policy, trade)
 
 

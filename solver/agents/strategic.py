@@ -46,7 +46,7 @@ from engine.rules.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.rules.agents import BaseAgent, check_options
+from engine.rules.agents import BaseAgent, NoLegalLotError, check_options
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL, Board
@@ -465,10 +465,17 @@ class StrategicTradeAgent(BaseAgent):
         -------
         int
             The lot's square index.
+
+        Raises
+        ------
+        NoLegalLotError
+            No lot can take a building of that kind (the host asked where none can go).
         """
         self._prepare(view)
         state = view.copy()
         legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
+        if not legal:
+            raise NoLegalLotError(f"no legal lot for a {kind}")
         return max(
             legal,
             key=lambda sq: self.valuation.ept(state, sq, self.me, view.level(sq) + 1) - self.valuation.ept(state, sq, self.me),

@@ -101,7 +101,13 @@ class Probe:
     Attributes
     ----------
     price : int
-        The price tried (its other fields below).
+        The price tried.
+    win_if_mine, win_if_rival : float
+        The player's simulated win probability when it, or the rival, wins the lot at ``price``.
+    diff, diff_se : float
+        ``win_if_mine - win_if_rival`` (the mean of the paired differences) and its standard error.
+    worth_diff : float
+        The paired difference in the player's final net worth (the tie-break).
 
     Examples
     --------

@@ -340,6 +340,15 @@ class ContestBid:
         The lot and its printed price.
     rival : str or None
         Red, the strongest rival.
+    rival_gain : float
+        The rival's win-model gain from getting the lot for nothing.
+    lots : tuple of str
+        The contested lots in step order (the auctioned lot first).
+    terminal_win, terminal_cost : dict of str to float
+        Blue's win-model probability, and its cost, at each terminal (key: owners in step
+        order, e.g. ``"BR"``).
+    money : tuple of (int, int)
+        Blue's and Red's cash: what each can bid.
     poorman_cost, poorman_fraction, richman_cost, richman_fraction : float
         The root's costs and bid fractions under both rules.
     money_in_play : int
