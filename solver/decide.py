@@ -15,9 +15,10 @@
    trade search (its win delta is still simulated and reported).
 3. **Trades**: the bilateral CP-SAT search (:func:`solver.trades.cpsat.generate_trades`,
    top ``candidates``), re-scored by simulation on common dice
-   (:mod:`solver.trades.rescore`) with the player holding in the rollouts
-   (:meth:`RescoreSettings.holding`: the rollout policy trades, and "no
-   trade now" must not be simulated as the same trade a turn later), then
+   (:mod:`solver.trades.rescore`): every seat plays the trading rollout
+   policy, and the action is judged "now, then play on" against "not now,
+   then play on" (:meth:`RescoreSettings.not_now`: the player takes no
+   other action for the rest of the round in both branches), then
    filtered by the mode (:mod:`solver.trades.selection`): ``fair``, the Nash
    zone (both traders gain beyond the noise) and the third-party check
    (``balanced``); ``best``, what the agent plays (the proposer gains, nobody
@@ -32,16 +33,24 @@
    ``fair`` mode, by the proposer's gain x P(accept) in ``best`` mode.
 5. **Choice**, in one unit (the player's change in win probability): the
    best trade's ``risk_adjusted_ev`` against the build's win delta and 0
-   for holding cash. The rollout policy itself builds at its next turn, so
-   "hold" in the simulation is "build a turn later" and a build's simulated
-   delta is mostly near 0: it measures the harm of building now (cash
-   drained before a rent bill), not the worth of the buildings. Hence, when
-   no trade wins: build the funded plan (it exists only when its own model,
-   rent against the cost of ruin, prefers it to holding) unless the
-   simulation finds building now harmful beyond the noise; otherwise hold.
+   for holding cash. The build's delta is "build now" against "not now"
+   (the rollout policy builds from the next round on in both branches), so
+   it measures a round's rent against cash drained before a rent bill, not
+   the whole worth of the buildings. Hence, when no trade wins: build the
+   funded plan (it exists only when its own model, rent against the cost of
+   ruin, prefers it to holding) unless the simulation finds building now
+   harmful beyond the noise; otherwise hold.
    (With ``build="frontier"``, the seed's rule: build when the best building
    returns at least ``roi_threshold`` of its cost per round.) A trade is
    chosen when its risk-adjusted gain is positive and beats the build's delta.
+
+**The forecast** (:attr:`Decision.win_prob`, "win probability now") is a
+separate simulation of the state in which every seat, the deciding one
+included, plays the trading rollout policy from now on: a forecast under
+realistic play, with its standard errors (:attr:`Decision.win_prob_se`),
+calibrated against games played to the end by ``bench/calibration.py``
+(docs/evaluation.md). The decision's own baseline ("not now") is not a
+forecast and is not shown as one.
 
 The work is fixed by counts (``rollouts``, the number of candidates, CP-SAT's
 deterministic time and number of solves), so the same seed gives the same
@@ -77,6 +86,7 @@ from solver.schemas import stamp
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
 from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.policy_trade import policy_candidate
 from solver.trades.purchases import DENY, denial_candidates
 from solver.trades.rescore import (
     Rescored,
@@ -279,7 +289,10 @@ class Decision:
     truncated : bool
         Whether the wall-clock cap cut the work short.
     win_prob : dict of str to float
-        Each player's simulated win probability without a trade by the player.
+        The forecast: each player's win probability when every seat plays the trading rollout
+        policy from this state (module docstring).
+    win_prob_se : dict of str to float
+        Their standard errors.
     seconds : float
         The wall time taken.
     mode : Mode
@@ -308,6 +321,7 @@ class Decision:
     pruning: dict[str, int]
     truncated: bool
     win_prob: dict[str, float] = field(default_factory=dict)
+    win_prob_se: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
     mode: Mode = Mode.FAIR
     funding: FundedPlan | None = None
@@ -360,6 +374,7 @@ class Decision:
             },
             "decision": decision,
             "win_prob": dict(self.win_prob),
+            "win_prob_se": dict(self.win_prob_se),
             "build": self.build.to_dict(state) if self.build is not None else None,
             "trades": [r.to_dict() for r in self.trades],
             "pruning": dict(self.pruning),
@@ -571,7 +586,8 @@ def decide(
     clock = _Clock(budget_s)
     chain = chain or chain_for(state.board, state.rules, "long")
     threads = default_threads() if threads is None else threads
-    rs = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads).holding(p, len(state.players))
+    realistic = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads)
+    rs = realistic.not_now(p, len(state.players), state.round)
     t = time.perf_counter()
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     funding: FundedPlan | None = None
@@ -580,12 +596,15 @@ def decide(
     else:
         plan, built = build_plan(state, p, st.reserve, chain)
     t = _phase("position and build plan", t, f"{pos.verdict}")
+    forecast = baseline(state, realistic)
     base = baseline(state, rs)
     if plan is not None and built is not None:
         after = simulate(built, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring, threads=rs.threads)
         plan.win_delta, plan.win_delta_se = paired_delta(base, after, player)
     _phase("baseline and build simulation", t, f"{rs.rollouts} rollouts of {rs.horizon} rounds")
-    decision = Decision(player, HOLD, "", pos, plan, None, None, [], {}, False, dict(base.win_prob), mode=st.mode, funding=funding)
+    decision = Decision(
+        player, HOLD, "", pos, plan, None, None, [], {}, False, dict(forecast.win_prob), dict(forecast.win_prob_se), mode=st.mode, funding=funding
+    )
     advice = purchase_advice(state, p, chain, seed, threads)
     if advice is not None:
         decision.purchase, decision.purchase_check = advice
@@ -623,7 +642,9 @@ def _search_trades(
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
     denials = [c for c in denial_candidates(state, p, st.denials, reserves.get(p, 0)) if c not in cands]
-    scored = rescore(state, cands + denials, rs, base, strategic, go_on=clock.left)
+    own = policy_candidate(state, p, rs.policy)
+    policy = [own] if own is not None and own not in cands + denials else []
+    scored = rescore(state, cands + denials + policy, rs, base, strategic, go_on=clock.left)
     me = state.players[p].name
 
     def select(rs_list: list[Rescored]) -> list[Rescored]:
@@ -644,6 +665,7 @@ def _search_trades(
     pruning.update(
         cpsat=len(cands),
         denial=len(denials),
+        policy=len(policy),
         rescored=len(scored),
         nash_zone=sum(r.nash_zone for r in scored),
         balanced=sum(r.nash_zone and r.balanced for r in scored),

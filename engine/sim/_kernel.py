@@ -158,8 +158,8 @@ R_RLIMIT = 23  # round_limit (rounds; 0: none)
 R_LEN = 24
 POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
-P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM = range(8)
-P_LEN = 8
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT = range(9)
+P_LEN = 9
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
@@ -1470,10 +1470,11 @@ def act(Bp, Xp, p):
     """:meth:`Game._act` with the policy: lift, build, mortgage to build, trade, one action at a time.
 
     Skipped when a phase of ``p`` found nothing at the same board version
-    with at least as much cash (see ``VER``)."""
-    X = _unpin(Xp)
+    with at least as much cash (see ``VER``), and while the round is below the
+    seat's ``wait_until_round`` (``P_WAIT``)."""
+    B, X = _unpin(Bp), _unpin(Xp)
     PL, M = X[0], X[4]
-    if M[OVER] or PL[p, BK]:
+    if M[OVER] or PL[p, BK] or M[ROUND] < B[9][p, P_WAIT]:
         return
     if PL[p, SKIP_VER] == PL[p, VER] and PL[p, CASH] < PL[p, SKIP_NEED]:
         return

@@ -150,6 +150,11 @@ class RolloutPolicy:
         Whether it mortgages spare lots to pay for buildings.
     sell_premium : int, default 100
         The asking premium, a whole percentage.
+    wait_until_round : int, default 0
+        The seat takes no action of its own in an act phase (no lift, build, mortgage to build
+        or proposal) while the game's round is below this; it still buys, bids, pays and
+        accepts trades. 0: it never waits. ``state.round + 1`` is "not now": the seat does
+        nothing more in the current round, then plays on (:mod:`solver.trades.rescore`).
 
     Raises
     ------
@@ -160,7 +165,7 @@ class RolloutPolicy:
     Examples
     --------
     >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay").as_array()
-    ([0, 150, 300, 0, 5, 1, 1, 100], [0, 150, 300, 1, 5, 0, 1, 100])
+    ([0, 150, 300, 0, 5, 1, 1, 100, 0], [0, 150, 300, 1, 5, 0, 1, 100, 0])
     >>> RolloutPolicy(jail="wait")
     Traceback (most recent call last):
     ...
@@ -175,6 +180,7 @@ class RolloutPolicy:
     trade: bool = True
     mortgage_to_build: bool = True
     sell_premium: int = 100
+    wait_until_round: int = 0
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
@@ -186,6 +192,7 @@ class RolloutPolicy:
             "build_reserve",
             "unmortgage_reserve",
             "sell_premium",
+            "wait_until_round",
         ):
             if getattr(self, name) < 0:
                 raise InvalidArgumentError(f"{name} must be >= 0")
@@ -195,12 +202,12 @@ class RolloutPolicy:
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium]``.
+        mortgage_to_build (0/1), sell_premium, wait_until_round]``.
 
         Returns
         -------
         list of int
-            Eight integers.
+            Nine integers.
         """
         return [
             self.buy_reserve,
@@ -211,6 +218,7 @@ class RolloutPolicy:
             int(self.trade),
             int(self.mortgage_to_build),
             int(self.sell_premium),
+            int(self.wait_until_round),
         ]
 
     def asking_price(self, price: int) -> int:
@@ -658,7 +666,7 @@ class PolicyAgent(BaseAgent):
         """One action of the policy, in this order: lift a mortgage (keeping ``unmortgage_reserve``;
         a monopoly's lots first), build (keeping ``build_reserve``; the lowest level, then the
         highest square), mortgage a spare lot to pay for a building, propose a trade (once per
-        act phase); else nothing.
+        act phase); else nothing. Nothing while the round is below ``wait_until_round``.
 
         Parameters
         ----------
@@ -671,8 +679,10 @@ class PolicyAgent(BaseAgent):
             The action, or none (the phase ends).
         """
         me = self.me
-        cash = view.cash(me)
         pol = self.policy
+        if view.round < pol.wait_until_round:
+            return None
+        cash = view.cash(me)
         board = view.board
         targets = build_targets(view, me, pol)
         lifts = [

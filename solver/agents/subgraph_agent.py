@@ -106,9 +106,10 @@ relaxing rule 1 (``relax=True``, the default)
 evaluation (``hold``, ``rollout_trades``, ``scoring``)
     the rollouts use the trading rollout policy (``rollout_trades=False``:
     the old policy that never trades nor mortgages to build), the agent
-    holds in them (``hold=True``, :meth:`RescoreSettings.holding`, as
-    ``solve`` does; ``hold=False``: it plays the same policy, trades
-    included), and a rollout cut
+    plays it too and an action is judged "now, then play on" against "not
+    now, then play on" (``hold=False``, :meth:`RescoreSettings.not_now`, as
+    ``solve`` judges it; ``hold=True``: the evaluation before issue 37, the
+    agent holding in its rollouts), and a rollout cut
     at the horizon is scored by the horizon model (``scoring="model"``;
     ``"net_worth"``: the richest wins). Trading in its own rollouts is what
     gives a consolidation purchase its value (the swaps it makes possible
@@ -205,6 +206,7 @@ from solver.bidding.auction import AuctionError, AuctionEvaluator
 from solver.bidding.contest import ContestBid, contest_bid
 from solver.trades.bargaining import play_cash, trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.policy_trade import policy_candidate
 from solver.trades.purchases import DENY, consolidation_candidates, denial_candidates
 from solver.trades.rescore import (
     Rescored,
@@ -268,9 +270,11 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     exploit : bool, default True
         A trade qualifies when the agent gains beyond the noise; ``False``: every participant must
         (the Nash zone).
-    hold : bool, default True
-        The agent holds in the rollouts (:meth:`RescoreSettings.holding`); ``False``: it plays the
-        rollout policy like the others.
+    hold : bool, default False
+        ``True``: the evaluation before issue 37, the agent holding in the rollouts
+        (:meth:`RescoreSettings.holding`); ``False``: it plays the rollout policy like the others,
+        and an action is judged now against not now (:meth:`RescoreSettings.not_now`), as
+        ``solve`` judges it.
     rollout_trades : bool, default True
         The rollouts use the trading rollout policy (``sell_premium``, ``rollout_mortgage``);
         ``False``: the policy that never trades nor mortgages to build.
@@ -415,7 +419,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         auction_sure_buy: int = 700,
         relax: bool = True,
         exploit: bool = True,
-        hold: bool = True,
+        hold: bool = False,
         rollout_trades: bool = True,
         scoring: str = "model",
         value: str = "linear",
@@ -567,9 +571,12 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             part[1][player] = cash_reserve(part[0], player, **self._reserve_kw(part[0]))
         return part[1][player]
 
-    def _settings(self, rollouts: int, n_players: int) -> RescoreSettings:
-        """Settings for one search or answer, the agent holding in the rollouts
-        (:meth:`RescoreSettings.holding`)."""
+    def _settings(self, rollouts: int, state: GameState) -> RescoreSettings:
+        """Settings for one search or answer in ``state``: every seat plays the trading rollout
+        policy and the agent's action is judged now against not now
+        (:meth:`RescoreSettings.not_now`, as ``solve`` judges it); with ``hold=True`` the
+        evaluation before that, the agent holding in the rollouts (:meth:`RescoreSettings.holding`)."""
+        n_players = len(state.players)
         self._seed_counter += 1
         policy: PolicyLike = self.rollout_policy
         if self.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
@@ -578,7 +585,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 for q in range(n_players)
             )
         rs = RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=policy, scoring=self.scoring)
-        return rs.holding(self.me, n_players) if self.hold else rs
+        return rs.holding(self.me, n_players) if self.hold else rs.not_now(self.me, n_players, state.round)
 
     # -- buying and auctions ------------------------------------------------------
     def _auction_evaluator(self, view: GameView, square: int) -> AuctionEvaluator:
@@ -929,7 +936,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
             sig = _state_sig(state)
             if self._searched != sig:
-                rs = self._settings(self.rollouts, len(state.players))
+                rs = self._settings(self.rollouts, state)
                 base = baseline(state, rs)
             amounts = self._price_amounts(now)
             if floor is not None:
@@ -1025,9 +1032,14 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if cycles:
                 cands = [c for c in cands if c.kind == TradeKind.CYCLE3]
         cands += [c for c in extra or () if c not in cands]
+        rs = self._settings(self.rollouts, state)
+        if not cycles and not self.hold:  # the trade its own rollouts make in the "not now" branch (solver.trades.policy_trade)
+            own = policy_candidate(state, self.me, rs.policy)
+            if own is not None and own not in cands:
+                cands.append(own)
         if not cands:
+            self._seed_counter -= 1  # no simulation ran: the seeds of later searches do not depend on this one
             return []
-        rs = self._settings(self.rollouts, len(state.players))
         base = baseline(state, rs)
         me_name = state.players[self.me].name
         self._searched = _state_sig(state)
@@ -1069,7 +1081,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             Whether to accept.
         """
         state = view.copy()
-        rs = self._settings(self.accept_rollouts, len(state.players))
+        rs = self._settings(self.accept_rollouts, state)
         try:
             after = state.copy()
             trade.apply(after)

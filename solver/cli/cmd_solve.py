@@ -130,7 +130,8 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
             f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
             f"development; ruin within 20 turns {pos['ruin_20']:.1%})"
         ),
-        "win probability now (simulated): " + ", ".join(f"{n} {p:.1%}" for n, p in doc["win_prob"].items()),
+        "win probability now (forecast: every seat plays the trading rollout policy; +- one standard error): "
+        + ", ".join(f"{n} {p:.1%}+-{doc['win_prob_se'].get(n, 0.0):.1%}" for n, p in doc["win_prob"].items()),
         "",
         f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}",
     ]

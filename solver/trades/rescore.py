@@ -89,12 +89,55 @@ class RescoreSettings:
     scoring: str | None = None
     threads: int = 1
 
+    def not_now(self, seat: int, n_players: int, round_: int) -> RescoreSettings:
+        """The same settings with ``seat`` taking no action of its own for the rest of round
+        ``round_`` (its policy gets ``wait_until_round=round_ + 1``), then playing on; the
+        other seats keep their policies. This is how :func:`solver.decide.decide` and the
+        agent judge an action (the counterfactual "not now", docs/evaluation.md).
+
+        Why: every seat plays the trading rollout policy (realistic play, so that cash and
+        lots are worth in the rollouts what they are worth in games played to the end), and
+        the action under evaluation (a trade, a build) is applied to the state before the
+        rollouts start. Without the wait, the baseline "no action" would be "the policy's
+        own action at once": the rollout policy builds wherever it can at its first act phase,
+        so a build would be compared with the same build (a paired difference of exactly 0).
+        With it, the comparison is "do it now, then play on" against "do not do it now, then
+        play on": the seat waits for the rest of the round in both branches (the action, when
+        taken, is already in the state), and from the next round on plays the policy,
+        which may then make the same trade or build a turn later.
+
+        Parameters
+        ----------
+        seat : int
+            The seat under evaluation.
+        n_players : int
+            The number of seats.
+        round_ : int
+            The state's round (``GameState.round``).
+
+        Returns
+        -------
+        RescoreSettings
+            One policy per seat, ``seat``'s with ``wait_until_round = round_ + 1``.
+
+        Examples
+        --------
+        >>> st = RescoreSettings(rollouts=8).not_now(1, 3, round_=12)
+        >>> [(p.trade, p.wait_until_round) for p in st.policy]
+        [(True, 0), (True, 13), (True, 0)]
+        """
+        seats = list(seat_policies(self.policy, n_players))
+        seats[seat] = dataclasses.replace(seats[seat], wait_until_round=round_ + 1)
+        return dataclasses.replace(self, policy=tuple(seats))
+
     def holding(self, seat: int, n_players: int) -> RescoreSettings:
         """The same settings with ``seat`` holding in the rollouts: it proposes and
         accepts no trade there (its policy gets ``trade=False``); the other seats keep
-        theirs.
+        theirs. The evaluation before :meth:`not_now` (kept for comparison: the agent's
+        ``hold=True``); it values cash at about half of its worth in games played to the
+        end (docs/evaluation.md).
 
-        Why: the rollout policy itself makes the set-completing trades that the
+        Why it was used: the rollout policy itself makes the set-completing trades that the
         candidates are made of, so if the seat under evaluation traded in the
         rollouts, "no trade now" would be simulated as "the same trade a turn
         later" and every trade's change would shrink toward 0. With the seat

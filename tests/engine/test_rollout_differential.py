@@ -67,12 +67,19 @@ POLICIES: tuple[RolloutPolicy | str, ...] = (
 
 def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[RolloutPolicy, ...]:
     """``policy`` for every seat; ``MIXED``: seat 0 holds (``trade=False``), seat ``i``
-    asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd."""
+    asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd, and seat 1
+    takes no action of its own for the state's round and the next (``wait_until_round``)."""
     n = len(state.players)
     if isinstance(policy, RolloutPolicy):
         return (policy,) * n
     return tuple(
-        RolloutPolicy(trade=i != 0, sell_premium=50 * i, mortgage_to_build=i % 2 == 1, build_reserve=100 + 50 * (i % 2))
+        RolloutPolicy(
+            trade=i != 0,
+            sell_premium=50 * i,
+            mortgage_to_build=i % 2 == 1,
+            build_reserve=100 + 50 * (i % 2),
+            wait_until_round=state.round + 2 if i == 1 else 0,
+        )
         for i in range(n)
     )
 
