@@ -427,11 +427,16 @@ def _values(rules: Rules) -> tuple[Any, ...]:
 
 
 def _show(value: Any) -> str:
-    """A field's value as :meth:`Rules.describe` writes it (JSON's ``true``/``false``; ``none``)."""
+    """A field's value as :meth:`Rules.describe` writes it (JSON's ``true``/``false``; ``none``;
+    a table as ``name:value`` pairs, a list joined by ``/``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "none"
+    if isinstance(value, dict):  # a table of values (dice, set sizes): names and values, no Python syntax
+        return " ".join(f"{k}:{_show(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "/".join(_show(v) for v in value)
     return str(value)
 
 

@@ -74,7 +74,7 @@ from engine.chains.markov import PositionChain, chain_for
 from engine.sim.rollout import RolloutResult, default_threads, paired_delta, simulate
 from models.errors import BankruptPlayerError, InvalidArgumentError
 from models.names import Name
-from models.state import BANK, GameState
+from models.state import BANK, GameState, Phase
 from models.trade import Trade
 from solver.analysis.frontier import build_frontier
 from solver.analysis.funded_build import FundedPlan, funded_plan
@@ -97,7 +97,7 @@ from solver.trades.rescore import (
     rescore_one,
     self_balancing,
 )
-from solver.trades.selection import MODES, Mode, qualifies, rank_key
+from solver.trades.selection import MODES, Mode, qualified_by, qualifies, rank_key
 from solver.trades.space import TradeKind, TradeSettings, TradeSpace
 from solver.trades.values import FrontierValues
 
@@ -348,12 +348,13 @@ class Decision:
         Returns
         -------
         dict
-            ``schema``, ``rules``, ``player``, ``position``, ``decision``, ``win_prob``, ``build``,
-            ``trades``, ``pruning``, ``truncated``, ``mode``, ``funding``, ``purchase``,
+            ``schema``, ``rules``, ``player``, ``position``, ``decision``, ``win_prob``,
+            ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``truncated``, ``complete`` (not
+            truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``,
             ``purchase_check``.
         """
         pos = self.position
-        decision: dict[str, Any] = {"action": self.action, "reason": self.reason}
+        decision: dict[str, Any] = {"action": self.action, "reason": self.reason, "complete": not self.truncated}
         if self.action == BUILD and self.build is not None:
             decision["build"] = self.build.to_dict(state)
         if self.action == TRADE and self.scored is not None:
@@ -371,6 +372,8 @@ class Decision:
                 "ceiling": pos.ceiling,
                 "turns_to_max_dev": pos.turns_to_max_dev,
                 "ruin_20": pos.ruin_20,
+                "reserve": pos.reserve,
+                "cheapest_building": pos.cheapest,
             },
             "decision": decision,
             "win_prob": dict(self.win_prob),
@@ -379,6 +382,7 @@ class Decision:
             "trades": [r.to_dict() for r in self.trades],
             "pruning": dict(self.pruning),
             "truncated": self.truncated,
+            "complete": not self.truncated,
             "mode": self.mode,
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
             "purchase": self.purchase.to_dict() if self.purchase is not None else None,
@@ -393,12 +397,15 @@ PURCHASE_CHECK_HORIZON = 20
 def purchase_advice(
     state: GameState, player: int, chain: PositionChain, seed: int = 0, threads: int = 1
 ) -> tuple[ContestBid, AuctionBid] | None:
-    """Buy-or-auction advice for the lot ``player`` stands on, when ``player`` is the one to move and the
-    bank still holds that lot; else ``None``.
+    """Buy-or-auction advice for the lot ``player`` stands on, when ``player`` is the one to move,
+    has rolled (phase ``rolled``: the only phase in which the state format lets a player buy
+    the lot it stands on) and the bank still holds that lot; else ``None``.
 
-    A state file records positions between moves, so a to-move player on an
-    unowned lot is one who has just landed there and must buy it at list
-    price (``buy_at_list``) or let it go to auction (bid up to ``max_bid``).
+    A to-move player in phase ``rolled`` on an unowned lot has just landed
+    there and must buy it at list price (``buy_at_list``) or let it go to
+    auction (bid up to ``max_bid``). In phase ``start`` the player has not
+    rolled yet: the lot it stands on was declined or passed at an earlier
+    turn, and no purchase is asked.
     The advice is the bidding game's (:func:`solver.bidding.contest.contest_bid`,
     what the agent plays); the simulated indifference price
     (:func:`solver.bidding.auction.auction_bid`, ``PURCHASE_CHECK_ROLLOUTS``
@@ -415,7 +422,7 @@ def purchase_advice(
     then leans to buying, and the text says how it was priced.
     """
     here = state.players[player].position
-    if player != state.to_move or not state.board.squares[here].is_property or state.owner[here] != BANK:
+    if player != state.to_move or state.phase != Phase.ROLLED or not state.board.squares[here].is_property or state.owner[here] != BANK:
         return None
     game = contest_bid(state, player, here, chain=chain)
     check = auction_bid(
@@ -587,7 +594,7 @@ def decide(
     chain = chain or chain_for(state.board, state.rules, "long")
     threads = default_threads() if threads is None else threads
     realistic = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads)
-    rs = realistic.not_now(p, len(state.players), state.round)
+    rs = realistic.not_now(p, len(state.players), state.to_move)
     t = time.perf_counter()
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     funding: FundedPlan | None = None
@@ -634,7 +641,7 @@ def _search_trades(
     limits = Limits(top_k=st.candidates)
     t = time.perf_counter()
     reserves = _reserves_of(state, chain)
-    bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves)
+    bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves, explain=False)
     t = _phase("CP-SAT, bilateral", t, f"{len(bil.trades)} trades in {bil.solves} solves")
     space = TradeSpace(state, p, TradeSettings(), reserves)
     funnel = run_funnel(space, FrontierValues(state, space.settings, chain))
@@ -648,13 +655,15 @@ def _search_trades(
     me = state.players[p].name
 
     def select(rs_list: list[Rescored]) -> list[Rescored]:
-        ok = [r for r in rs_list if qualifies(r, base, me, st.mode, rs.z)]
+        for r in rs_list:
+            r.qualified_by = qualified_by(r, base, me, st.mode, rs.z)
+        ok = [r for r in rs_list if r.qualified_by is not None]
         return sorted(ok, key=lambda r: rank_key(r, base, me), reverse=True)
 
     survivors = select(scored)
     t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
-        cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves)
+        cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves, explain=False)
         more = [g.candidate for g in cyc.trades if g.candidate.kind == TradeKind.CYCLE3 and not cyc.relaxed]
         t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")
         cands += more

@@ -1470,11 +1470,11 @@ def act(Bp, Xp, p):
     """:meth:`Game._act` with the policy: lift, build, mortgage to build, trade, one action at a time.
 
     Skipped when a phase of ``p`` found nothing at the same board version
-    with at least as much cash (see ``VER``), and while the round is below the
-    seat's ``wait_until_round`` (``P_WAIT``)."""
+    with at least as much cash (see ``VER``), and until the seat has begun
+    ``wait_turns`` turns (``P_WAIT`` against ``TURN_NO``)."""
     B, X = _unpin(Bp), _unpin(Xp)
     PL, M = X[0], X[4]
-    if M[OVER] or PL[p, BK] or M[ROUND] < B[9][p, P_WAIT]:
+    if M[OVER] or PL[p, BK] or PL[p, TURN_NO] < B[9][p, P_WAIT]:
         return
     if PL[p, SKIP_VER] == PL[p, VER] and PL[p, CASH] < PL[p, SKIP_NEED]:
         return

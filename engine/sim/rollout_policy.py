@@ -118,6 +118,7 @@ from engine.rules.agents import BaseAgent
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL
+from models.state import Phase
 from models.errors import InvalidArgumentError
 from models.trade import Trade
 
@@ -150,11 +151,13 @@ class RolloutPolicy:
         Whether it mortgages spare lots to pay for buildings.
     sell_premium : int, default 100
         The asking premium, a whole percentage.
-    wait_until_round : int, default 0
+    wait_turns : int, default 0
         The seat takes no action of its own in an act phase (no lift, build, mortgage to build
-        or proposal) while the game's round is below this; it still buys, bids, pays and
-        accepts trades. 0: it never waits. ``state.round + 1`` is "not now": the seat does
-        nothing more in the current round, then plays on (:mod:`solver.trades.rescore`).
+        or proposal) until it has begun this many turns of the game (counted from the state
+        it starts from, a turn resumed in phase ``rolled`` included); it still buys, bids, pays
+        and accepts trades. 0: it never waits. "Not now, then play on"
+        (:meth:`solver.trades.rescore.RescoreSettings.not_now`) is 2 for the seat to move (it
+        acts again at the start of its next turn) and 1 for any other seat.
 
     Raises
     ------
@@ -180,7 +183,7 @@ class RolloutPolicy:
     trade: bool = True
     mortgage_to_build: bool = True
     sell_premium: int = 100
-    wait_until_round: int = 0
+    wait_turns: int = 0
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
@@ -192,7 +195,7 @@ class RolloutPolicy:
             "build_reserve",
             "unmortgage_reserve",
             "sell_premium",
-            "wait_until_round",
+            "wait_turns",
         ):
             if getattr(self, name) < 0:
                 raise InvalidArgumentError(f"{name} must be >= 0")
@@ -202,7 +205,7 @@ class RolloutPolicy:
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium, wait_until_round]``.
+        mortgage_to_build (0/1), sell_premium, wait_turns]``.
 
         Returns
         -------
@@ -218,7 +221,7 @@ class RolloutPolicy:
             int(self.trade),
             int(self.mortgage_to_build),
             int(self.sell_premium),
-            int(self.wait_until_round),
+            int(self.wait_turns),
         ]
 
     def asking_price(self, price: int) -> int:
@@ -558,6 +561,8 @@ class PolicyAgent(BaseAgent):
         self.policy = policy or RolloutPolicy()
         self.policies: tuple[RolloutPolicy, ...] = ()
         self._proposed = False
+        self._turns_begun = 0  # this seat's turns begun in the game (wait_turns)
+        self._acted = False
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
         """Take the seat, and every seat's policy.
@@ -585,6 +590,8 @@ class PolicyAgent(BaseAgent):
         else:
             self.policies = (self.policy,) * len(names)
         self._proposed = False
+        self._turns_begun = 0
+        self._acted = False
 
     def notify(self, event: Event) -> None:
         """A ``turn`` or ``roll_end`` event opens a new act phase: one more proposal is allowed.
@@ -598,6 +605,8 @@ class PolicyAgent(BaseAgent):
         # after its previous one: a new phase, a new proposal allowed.
         if event.kind in ("turn", "roll_end"):
             self._proposed = False
+        if event.kind == "turn" and event.player == self.me:
+            self._turns_begun += 1
 
     def buy(self, view: GameView, square: int) -> bool:
         """Buy when the cash left after the list price is at least ``buy_reserve``.
@@ -666,7 +675,7 @@ class PolicyAgent(BaseAgent):
         """One action of the policy, in this order: lift a mortgage (keeping ``unmortgage_reserve``;
         a monopoly's lots first), build (keeping ``build_reserve``; the lowest level, then the
         highest square), mortgage a spare lot to pay for a building, propose a trade (once per
-        act phase); else nothing. Nothing while the round is below ``wait_until_round``.
+        act phase); else nothing. Nothing before the seat has begun ``wait_turns`` turns.
 
         Parameters
         ----------
@@ -680,7 +689,11 @@ class PolicyAgent(BaseAgent):
         """
         me = self.me
         pol = self.policy
-        if view.round < pol.wait_until_round:
+        if not self._acted:  # a turn resumed in phase "rolled" began without a "turn" event
+            self._acted = True
+            if view.phase == Phase.ROLLED and view.to_move == me:
+                self._turns_begun += 1
+        if self._turns_begun < pol.wait_turns:
             return None
         cash = view.cash(me)
         board = view.board

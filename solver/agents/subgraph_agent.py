@@ -585,7 +585,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 for q in range(n_players)
             )
         rs = RescoreSettings(rollouts=rollouts, horizon=self.sim_horizon, seed=self._seed_counter, policy=policy, scoring=self.scoring)
-        return rs.holding(self.me, n_players) if self.hold else rs.not_now(self.me, n_players, state.round)
+        return rs.holding(self.me, n_players) if self.hold else rs.not_now(self.me, n_players, state.to_move)
 
     # -- buying and auctions ------------------------------------------------------
     def _auction_evaluator(self, view: GameView, square: int) -> AuctionEvaluator:

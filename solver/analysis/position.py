@@ -94,6 +94,12 @@ class Position:
         Expected income minus outgo per round.
     ruin_20 : float
         Probability of ruin within 20 turns (:func:`engine.chains.state_risk.state_ruin_pmf`).
+    reserve : int, default 150
+        The cash kept back: ``build_roi`` counts only buildings affordable above it.
+    cheapest : int or None, default None
+        The cost of the cheapest legal next building at any price (``None``: none can be built),
+        so that a ``build_roi`` of 0 reads as unaffordable (``cheapest`` above the cash over the
+        reserve) or as nothing to build.
 
     Examples
     --------
@@ -115,6 +121,8 @@ class Position:
     slope: float
     net_flow: float
     ruin_20: float
+    reserve: int = 150
+    cheapest: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict; the verdict is written under the key ``state`` (pinned output format).
@@ -215,7 +223,8 @@ def assess_position(
     chain = chain or chain_for(state.board, state.rules, "long")
     fr = frontier or build_frontier(state, player, chain)
     spare = max(0, state.players[player].cash - reserve)
-    affordable = [r for r in greedy_ranking(state, player, chain) if r[1] <= spare]
+    ranking = greedy_ranking(state, player, chain)
+    affordable = [r for r in ranking if r[1] <= spare]
     build_roi = affordable[0][3] if affordable else 0.0
     net_flow = expected_income(state, player, chain) - expected_outflow(state, player, chain)
     full_cost = float(fr.budgets[-1]) if len(fr.budgets) else 0.0
@@ -244,6 +253,8 @@ def assess_position(
         fr.slope_at(spare),
         net_flow,
         ruin,
+        reserve,
+        min((r[1] for r in ranking), default=None),
     )
 
 

@@ -126,14 +126,19 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
     lines = [
         f"rules: {doc['rules']['name']}",
         (
-            f"{doc['player']}: position {pos['state']} (best building returns {pos['build_roi']:.1%} of its cost per round; "
+            f"{doc['player']}: position {pos['state']} ({_building_words(pos)}; "
             f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
             f"development; ruin within 20 turns {pos['ruin_20']:.1%})"
         ),
         "win probability now (forecast: every seat plays the trading rollout policy; +- one standard error): "
         + ", ".join(f"{n} {p:.1%}+-{doc['win_prob_se'].get(n, 0.0):.1%}" for n, p in doc["win_prob"].items()),
         "",
-        f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}",
+        (
+            f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}"
+            if dec.get("complete", True)
+            else f"DECISION (INCOMPLETE: the time budget cut the work short, so this is not the answer of the full "
+            f"search): {dec['action'].upper().replace('_', ' ')}: {dec['reason']}"
+        ),
     ]
     if "build" in dec:
         b = dec["build"]
@@ -154,12 +159,25 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
             flags = f"nash zone {'yes' if t['nash_zone'] else 'no'}, leader {t['leader']} {t['leader_win_prob']:.0%}"
             flags += f" ({'balanced' if t['balanced'] else 'unbalanced'}), acceptance {t['acceptance']:.0%}"
             lines.append(f"  {k}. [{t['kind']}] {_legs(t['transfers'])}")
-            lines.append(f"     {deltas}; {flags}; risk-adjusted {t['risk_adjusted_ev']:+.3f}")
+            qualified = f"; qualified by {t['qualified_by']}" if t.get("qualified_by") else ""
+            lines.append(f"     {deltas}; {flags}; risk-adjusted {t['risk_adjusted_ev']:+.3f}{qualified}")
     if doc["pruning"]:
         lines += ["", "funnel: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
     if doc["truncated"]:
         lines.append("(truncated by the time budget)")
     return "\n".join(lines)
+
+
+def _building_words(pos: dict[str, Any]) -> str:
+    """What ``build_roi`` means in this position: the best building affordable above the reserve,
+    none affordable (and the cheapest's cost), or none to build."""
+    reserve = pos.get("reserve", 150)
+    if pos["build_roi"] > 0:
+        return f"best building affordable above the ${reserve} reserve returns {pos['build_roi']:.1%} of its cost per round"
+    cheapest = pos.get("cheapest_building")
+    if cheapest is None:
+        return "nothing to build (no complete set that takes a building)"
+    return f"no building affordable above the ${reserve} reserve (the cheapest costs ${cheapest})"
 
 
 def _purchase_text(b: dict[str, Any], check: dict[str, Any] | None, rules: Rules) -> str:

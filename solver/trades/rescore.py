@@ -89,11 +89,12 @@ class RescoreSettings:
     scoring: str | None = None
     threads: int = 1
 
-    def not_now(self, seat: int, n_players: int, round_: int) -> RescoreSettings:
-        """The same settings with ``seat`` taking no action of its own for the rest of round
-        ``round_`` (its policy gets ``wait_until_round=round_ + 1``), then playing on; the
-        other seats keep their policies. This is how :func:`solver.decide.decide` and the
-        agent judge an action (the counterfactual "not now", docs/evaluation.md).
+    def not_now(self, seat: int, n_players: int, to_move: int) -> RescoreSettings:
+        """The same settings with ``seat`` taking no action of its own until its next turn
+        begins (its policy gets ``wait_turns`` 2 when it is the seat to move, else 1), then
+        playing on; the other seats keep their policies. This is how
+        :func:`solver.decide.decide` and the agent judge an action (the counterfactual
+        "not now", docs/evaluation.md).
 
         Why: every seat plays the trading rollout policy (realistic play, so that cash and
         lots are worth in the rollouts what they are worth in games played to the end), and
@@ -101,10 +102,13 @@ class RescoreSettings:
         rollouts start. Without the wait, the baseline "no action" would be "the policy's
         own action at once": the rollout policy builds wherever it can at its first act phase,
         so a build would be compared with the same build (a paired difference of exactly 0).
-        With it, the comparison is "do it now, then play on" against "do not do it now, then
-        play on": the seat waits for the rest of the round in both branches (the action, when
-        taken, is already in the state), and from the next round on plays the policy,
-        which may then make the same trade or build a turn later.
+        Every active player has an act phase at the start of every turn, so waiting only for
+        the rest of the round would be no wait for the last seat. With the wait, the
+        comparison is "do it now, then play on" against "do not do it now, then play on": the
+        seat waits in both branches until its next turn (the action, when taken, is already
+        in the state), and from then on plays the policy, which may then make the same trade
+        or build. Another seat's policy may still propose the same trade in between, and the
+        waiting seat accepts what its policy accepts: the trade then happens anyway.
 
         Parameters
         ----------
@@ -112,22 +116,24 @@ class RescoreSettings:
             The seat under evaluation.
         n_players : int
             The number of seats.
-        round_ : int
-            The state's round (``GameState.round``).
+        to_move : int
+            The seat to move in the state (``GameState.to_move``).
 
         Returns
         -------
         RescoreSettings
-            One policy per seat, ``seat``'s with ``wait_until_round = round_ + 1``.
+            One policy per seat, ``seat``'s with ``wait_turns`` set.
 
         Examples
         --------
-        >>> st = RescoreSettings(rollouts=8).not_now(1, 3, round_=12)
-        >>> [(p.trade, p.wait_until_round) for p in st.policy]
-        [(True, 0), (True, 13), (True, 0)]
+        >>> st = RescoreSettings(rollouts=8).not_now(1, 3, to_move=1)
+        >>> [(p.trade, p.wait_turns) for p in st.policy]
+        [(True, 0), (True, 2), (True, 0)]
+        >>> RescoreSettings().not_now(2, 3, to_move=1).policy[2].wait_turns
+        1
         """
         seats = list(seat_policies(self.policy, n_players))
-        seats[seat] = dataclasses.replace(seats[seat], wait_until_round=round_ + 1)
+        seats[seat] = dataclasses.replace(seats[seat], wait_turns=2 if seat == to_move else 1)
         return dataclasses.replace(self, policy=tuple(seats))
 
     def holding(self, seat: int, n_players: int) -> RescoreSettings:
@@ -189,6 +195,9 @@ class Rescored:
         Whether some bystander has a counter-trade (:func:`self_balancing`; ``None``: not asked).
     after:
         The simulation after the trade (not in :meth:`to_dict`).
+    qualified_by:
+        The rule it qualified by, set by :func:`solver.decide.decide`
+        (:func:`solver.trades.selection.qualified_by`); ``None``: it did not, or was not judged.
 
     Examples
     --------
@@ -215,6 +224,7 @@ class Rescored:
     risk_adjusted_ev: float
     self_balancing: bool | None = None
     after: RolloutResult | None = field(default=None, repr=False)
+    qualified_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``solve``'s trade entries): the figures, the transfers without jail cards.
@@ -224,7 +234,7 @@ class Rescored:
         dict
             ``kind``, ``transfers``, ``win_delta``, ``win_delta_se``, ``nash_zone``, ``leader``,
             ``leader_win_prob``, ``balanced``, ``self_balancing``, ``acceptance``,
-            ``risk_adjusted_ev``.
+            ``risk_adjusted_ev``, ``qualified_by``.
         """
         return {
             "kind": self.candidate.kind,
@@ -240,6 +250,7 @@ class Rescored:
             "self_balancing": self.self_balancing,
             "acceptance": self.acceptance,
             "risk_adjusted_ev": self.risk_adjusted_ev,
+            "qualified_by": self.qualified_by,
         }
 
 

@@ -143,6 +143,48 @@ def qualifies(
     return r.balanced or (not balance_self and r.leader == proposer)
 
 
+def qualified_by(r: Rescored, base: RolloutResult, proposer: str, mode: str, z: float) -> str | None:
+    """The rule by which ``r`` passes :func:`qualifies` (with the default ``traders`` and
+    ``balance_self``), named for the output; ``None`` when it does not pass.
+
+    ``"nash zone, balanced"`` in mode ``fair``; in mode ``best``: ``"win probability"`` (the
+    proposer gains beyond the noise in win probability) or ``"net worth"`` (its win probability
+    moved neither way beyond the noise, and its final net worth rose beyond the noise: the
+    fallback of :func:`gains_beyond_noise`), followed by ``", leader itself"`` when the trade
+    passes the balance check only because the leader it makes is the proposer.
+
+    Parameters
+    ----------
+    r, base, proposer, mode, z:
+        As for :func:`qualifies`.
+
+    Returns
+    -------
+    str or None
+        The rule's name.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.cpsat import generate_trades
+    >>> from solver.trades.rescore import RescoreSettings, baseline, rescore_one
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)
+    >>> base = baseline(s, st)
+    >>> r = rescore_one(s, generate_trades(s, 0).trades[0].candidate, base, st)
+    >>> qualified_by(r, base, "Ann", "best", st.z) is None
+    True
+    """
+    if not qualifies(r, base, proposer, mode, z):
+        return None
+    if mode == Mode.FAIR:
+        return "nash zone, balanced"
+    assert r.after is not None
+    d, se = paired_delta(base, r.after, proposer)
+    rule = "win probability" if beyond_noise(d, se, z) else "net worth"
+    return rule if r.balanced else rule + ", leader itself"
+
+
 def rank_key(r: Rescored, base: RolloutResult, proposer: str) -> tuple[float, float]:
     """The ranking key, best first when sorted descending: the proposer's risk-adjusted gain,
     then its paired net-worth gain (0 without the simulation after); example in :func:`qualifies`.
@@ -175,4 +217,4 @@ def rank_key(r: Rescored, base: RolloutResult, proposer: str) -> tuple[float, fl
     return (r.risk_adjusted_ev, worth)
 
 
-__all__ = ["MODES", "Mode", "gains_beyond_noise", "qualifies", "rank_key"]
+__all__ = ["MODES", "Mode", "gains_beyond_noise", "qualified_by", "qualifies", "rank_key"]

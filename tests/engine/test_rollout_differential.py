@@ -67,8 +67,8 @@ POLICIES: tuple[RolloutPolicy | str, ...] = (
 
 def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[RolloutPolicy, ...]:
     """``policy`` for every seat; ``MIXED``: seat 0 holds (``trade=False``), seat ``i``
-    asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd, and seat 1
-    takes no action of its own for the state's round and the next (``wait_until_round``)."""
+    asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd, seat 1 takes
+    no action of its own before its third turn and seat 2 before its first (``wait_turns``)."""
     n = len(state.players)
     if isinstance(policy, RolloutPolicy):
         return (policy,) * n
@@ -78,7 +78,7 @@ def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[Rollo
             sell_premium=50 * i,
             mortgage_to_build=i % 2 == 1,
             build_reserve=100 + 50 * (i % 2),
-            wait_until_round=state.round + 2 if i == 1 else 0,
+            wait_turns=(0, 3, 1)[i] if i < 3 else 0,
         )
         for i in range(n)
     )
