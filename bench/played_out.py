@@ -1,0 +1,150 @@
+"""A change's worth against games played to the end by ``strategic`` agents (issue 37's reference).
+
+    python bench/played_out.py [--games 4000] [--seed 11] [--rollouts 800] [--workers 2] [--cases gift,tour,...]
+
+For each case (a state and a change to it: a cash gift or a trade), games are
+played to the end (1,000-round cap) by four :class:`StrategicTradeAgent`\\ s
+in every seat, from the state with and without the change, on the same dice
+and cards (game ``g`` of both branches uses stream seed ``SeedSequence([seed,
+g])``: paired). The reference change of each participant is the mean paired
+difference of its wins, with its standard error. Beside it, the evaluation
+``solve`` uses at its default settings (``--rollouts`` games of 30 rounds,
+every seat playing the trading rollout policy, the change judged now against
+not now for the deciding seat: :meth:`RescoreSettings.not_now`) and the
+evaluation before issue 37 (the deciding seat holding:
+:meth:`RescoreSettings.holding`). Printed: each figure with its standard
+error and the ratio evaluation / reference (target: 0.75-1.25, or within 2
+standard errors).
+
+The cases:
+
+``gift``
+    ``instances/midgame-no-monopolies.json``: Cy gives Dee $100 (deciding seat Cy).
+``swap``
+    the same state: the rollout policy's swap, Cy gives Dee Atlantic Avenue and
+    receives Virginia Avenue and $180 (deciding seat Cy).
+``denial``
+    the same state: Ann buys Ventnor Avenue from Dee for $110 (deciding seat Ann).
+``gift-late``
+    ``instances/late-game-house-shortage.json``: Dee gives Ann $100 (deciding seat Dee).
+``bystander``
+    ``instances/cycle-four-bystander.json``: Cy buys Atlantic Avenue from Bob for $320 (deciding seat Cy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.rules.game import Game  # noqa: E402
+from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
+from engine.rules.streams import SeededStream  # noqa: E402
+from engine.sim.rollout import paired_delta, simulate  # noqa: E402
+from models.io import load_state  # noqa: E402
+from models.state import GameState  # noqa: E402
+from models.trade import Trade, Transfer  # noqa: E402
+from solver.agents.strategic import StrategicTradeAgent  # noqa: E402
+from solver.trades.rescore import RescoreSettings, trade_after  # noqa: E402
+
+INSTANCES = ROOT / "instances"
+
+
+def _gift(state: GameState, giver: str, taker: str, amount: int) -> GameState:
+    after = state.copy()
+    after.players[after.player_index(giver)].cash -= amount
+    after.players[after.player_index(taker)].cash += amount
+    return after
+
+
+def _trade(state: GameState, *legs: tuple[str, str, tuple[str, ...], int]) -> GameState:
+    return trade_after(state, Trade(tuple(Transfer(a, b, props, cash) for a, b, props, cash in legs)))
+
+
+def cases() -> dict[str, tuple[GameState, GameState, str, tuple[str, ...]]]:
+    """Each case: the state, the state after the change, the deciding seat's name, the participants."""
+    mid = load_state(INSTANCES / "midgame-no-monopolies.json")
+    late = load_state(INSTANCES / "late-game-house-shortage.json")
+    bys = load_state(INSTANCES / "cycle-four-bystander.json")
+    return {
+        "gift": (mid, _gift(mid, "Cy", "Dee", 100), "Cy", ("Cy", "Dee")),
+        "swap": (mid, _trade(mid, ("Cy", "Dee", ("Atlantic Avenue",), 0), ("Dee", "Cy", ("Virginia Avenue",), 180)), "Cy", ("Cy", "Dee")),
+        "denial": (mid, _trade(mid, ("Ann", "Dee", (), 110), ("Dee", "Ann", ("Ventnor Avenue",), 0)), "Ann", ("Ann", "Dee")),
+        "gift-late": (late, _gift(late, "Dee", "Ann", 100), "Dee", ("Dee", "Ann")),
+        "bystander": (bys, _trade(bys, ("Cy", "Bob", (), 320), ("Bob", "Cy", ("Atlantic Avenue",), 0)), "Cy", ("Cy", "Bob")),
+    }
+
+
+def _play(args: tuple[GameState, int, int]) -> int:
+    """The winner's seat (-1: none) of game ``g`` of run ``seed`` from ``state``, four strategic agents."""
+    state, seed, g = args
+    stream_seed, seats = game_seeds(game_seed_sequence(seed, g), len(state.players))
+    agents = [StrategicTradeAgent(s) for s in seats]
+    result = Game(state.copy(), agents, SeededStream(stream_seed), max_rounds=1000).play()
+    names = [p.name for p in state.players]
+    return names.index(result.winner) if result.winner in names else -1
+
+
+def played_out(state: GameState, after: GameState, games: int, seed: int, workers: int) -> np.ndarray:
+    """Per game, each seat's win in ``after`` minus its win in ``state`` (paired games)."""
+    n = len(state.players)
+    jobs = [(s, seed, g) for s in (state, after) for g in range(games)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        winners = list(pool.map(_play, jobs, chunksize=50))
+    diff = np.zeros((games, n))
+    for g in range(games):
+        a, b = winners[g], winners[games + g]
+        if b >= 0:
+            diff[g, b] += 1
+        if a >= 0:
+            diff[g, a] -= 1
+    return diff
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--rollouts", type=int, default=800)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--cases", default=",".join(cases()))
+    args = ap.parse_args()
+    all_cases = cases()
+    for name in args.cases.split(","):
+        state, after, decider, who = all_cases[name]
+        t0 = time.perf_counter()
+        diff = played_out(state, after, args.games, args.seed, args.workers)
+        names = [p.name for p in state.players]
+        seat = names.index(decider)
+        evals = {
+            "not now (solve)": RescoreSettings(rollouts=args.rollouts).not_now(seat, len(names), state.to_move),
+            "holding (before)": RescoreSettings(rollouts=args.rollouts).holding(seat, len(names)),
+        }
+        print(f"{name}: {args.games} paired games to the end by strategic agents (seed {args.seed}), {time.perf_counter() - t0:.0f} s")
+        for label, rs in evals.items():
+            a = simulate(state, rs.rollouts, rs.horizon, 1, policy=rs.policy)
+            b = simulate(after, rs.rollouts, rs.horizon, 1, policy=rs.policy)
+            for n in who:
+                i = names.index(n)
+                ref, ref_se = diff[:, i].mean(), diff[:, i].std(ddof=1) / math.sqrt(args.games)
+                d, se = paired_delta(a, b, n)
+                ratio = d / ref if ref else math.nan
+                ok = 0.75 <= ratio <= 1.25 or abs(d - ref) <= 2 * math.hypot(se, ref_se)
+                print(
+                    f"  {label:17s} {n:4s} evaluation {d:+.3f} (se {se:.3f})  played out {ref:+.3f} (se {ref_se:.3f})"
+                    f"  ratio {ratio:.2f}  {'ok' if ok else 'OFF'}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
