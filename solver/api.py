@@ -60,11 +60,11 @@ class SolveResult:
     Examples
     --------
     >>> import solver
-    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Cy", rollouts=100, seed=0)
+    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Bob", rollouts=100, seed=0, mode="best")
     >>> result.player, result.action
-    ('Cy', 'propose_trade')
-    >>> result.decision.trade.properties_received("Cy")
-    ['Virginia Avenue']
+    ('Bob', 'propose_trade')
+    >>> result.decision.trade.properties_received("Bob")
+    ['Marvin Gardens']
     >>> result.to_dict()["decision"]["action"]
     'propose_trade'
     """
@@ -183,9 +183,9 @@ def solve(
     Examples
     --------
     >>> import solver
-    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Cy", rollouts=100, seed=0)
+    >>> result = solver.solve("instances/midgame-no-monopolies.json", "Bob", rollouts=100, seed=0, mode="best")
     >>> result.reason
-    "the trade's risk-adjusted gain in win probability +0.174 beats building (+0.000) and holding (0)"
+    "the trade's risk-adjusted gain in win probability +0.021 beats building (+0.000) and holding (0)"
     >>> solver.solve("instances/midgame-no-monopolies.json", "Zed")
     Traceback (most recent call last):
     ...

@@ -102,7 +102,7 @@ def test_two_offers_per_phase_from_one_search() -> None:
     trade with other counterparties; an answer is recorded in the opponent model."""
     s = load_state(INSTANCES / "midgame-no-monopolies.json")
     me = s.player_index("Cy")  # Cy has qualifying trades with Dee and with Ann
-    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, build="even", price="generated")
+    agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, build="even", price="generated", hold=True)  # the earlier evaluation: Cy has trades with Dee and Ann
     agent.start_game(me, tuple(p.name for p in s.players))
     agent.notify(Event("turn", me, {"round": s.round}))
     view = GameView(s, me)

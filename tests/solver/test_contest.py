@@ -205,6 +205,7 @@ def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
 
     from engine.chains.markov import PositionChain
     from models.io import load_state
+    from models.state import Phase
     from solver.bidding.auction import auction_bid
     from solver.decide import (
         PURCHASE_CHECK_HORIZON,
@@ -215,6 +216,8 @@ def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
     state = load_state(Path(__file__).resolve().parents[2] / "instances" / "midgame-no-monopolies.json")
     me = state.to_move
     chain = PositionChain(state.board, state.rules, "long")
+    assert purchase_advice(state, me, chain) is None  # phase "start": Cy has not rolled, no purchase is asked
+    state.phase = Phase.ROLLED  # Cy has just rolled onto Pennsylvania Avenue
     advice = purchase_advice(state, me, chain, seed=4)
     assert advice is not None
     game, check = advice

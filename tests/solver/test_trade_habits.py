@@ -91,7 +91,7 @@ def test_the_agent_turns_off_trading_for_seats_seen_not_to() -> None:
         for r in range(TRADE_CHANCES):
             agent.notify(Event("turn", 0, {"round": r}))
             agent.habits.look(state, 0, agent._round)
-        trading = [p.trade for p in seat_policies(agent._settings(10, 4).policy, 4)]
+        trading = [p.trade for p in seat_policies(agent._settings(10, state).policy, 4)]
         assert trading == ([False, True, True, True] if model == "all" else [False, False, True, True])
         offer = Trade.bilateral("B", "C", [], [state.board.squares[19].name], 400)  # a proposal by B, to anyone
         agent.notify(Event("trade", 1, {"trade": offer, "accepted": False, "refused_by": 2}))
