@@ -8,7 +8,8 @@ uniformly from ``ROUNDS`` (by ``default_rng([S, i, 1])``); a game that ends
 first gives no state. The proposer is drawn among the active players whose
 trade space is not empty. A trade is simulated as ``solve`` and the agent
 re-score it (:func:`solver.trades.rescore.rescore_one`): paired with the state
-without the trade on common dice, the proposer holding in the rollouts, the
+without the trade on common dice, the proposer holding in the rollouts (the evaluation before issue 37,
+on which the shipped trade-value model was fitted; ``solve`` now judges now against not now), the
 horizon value scoring cut games.
 """
 

@@ -15,7 +15,8 @@ horizon-rent estimate in dollars and the proposer's gain as objective;
 the top ``--top`` trades of the strict
 CP-SAT search (bilateral and 3-cycles in one model, no relaxed fallback, as
 the agent searches) are re-scored as ``solve`` re-scores them: paired
-rollouts on common dice, the proposer holding, the horizon value scoring cut
+rollouts on common dice, every seat trading, the proposer's trade judged now
+against not now (``RescoreSettings.not_now``), the horizon value scoring cut
 games. ``--random`` feasible trades drawn uniformly from the explicit
 enumeration are re-scored too: the base rate, and an unselected sample on
 which both values' predictions are compared with the simulation.
@@ -63,7 +64,7 @@ def play_one(seed: int, i: int) -> dict[str, Any]:
     state, space, chain, rng = got
     p = space.proposer
     names = [pl.name for pl in state.players]
-    rs = RescoreSettings(rollouts=OPTS["rollouts"], seed=i).holding(p, len(state.players))
+    rs = RescoreSettings(rollouts=OPTS["rollouts"], seed=i).not_now(p, len(state.players), state.to_move)
     base = baseline(state, rs)
     row["proposer"] = p
 

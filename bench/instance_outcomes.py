@@ -12,7 +12,8 @@ with the player to move as proposer:
 * what ``solve`` decides (``solver.decide.decide`` with ``--seed``).
 
 Each trade is re-scored as ``solve`` re-scores (paired rollouts on common
-dice, the proposer holding, the horizon value scoring cut games) with
+dice, every seat trading, the proposer's trade judged now
+against not now (``RescoreSettings.not_now``), the horizon value scoring cut games) with
 ``--rollouts`` rollouts: the change in win probability of each participant
 +- its standard error, and whether it is in the Nash zone (every participant
 gains beyond one-sided 5% noise). Prints one markdown table per instance,
@@ -65,7 +66,7 @@ def main() -> int:
         p = state.to_move
         chain = PositionChain(state.board, state.rules, "long")
         res = ruin_reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
-        rs = RescoreSettings(rollouts=args.rollouts, seed=args.seed).holding(p, len(state.players))
+        rs = RescoreSettings(rollouts=args.rollouts, seed=args.seed).not_now(p, len(state.players), state.to_move)
         base = baseline(state, rs)
         mid = path.name.startswith("midgame")
         lin = generate_trades(state, p, settings=TradeSettings(value="linear", objective="proposer"), limits=Limits(top_k=2 if mid else 20), chain=chain, reserves=res, cycles=not mid, explain=False)
