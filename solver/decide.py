@@ -663,8 +663,8 @@ def _search_trades(
     survivors = select(scored)
     t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
-        cyc = generate_trades(state, p, cycles=True, limits=limits, chain=chain, reserves=reserves, explain=False)
-        more = [g.candidate for g in cyc.trades if g.candidate.kind == TradeKind.CYCLE3 and not cyc.relaxed]
+        cyc = generate_trades(state, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False)
+        more = [g.candidate for g in cyc.trades if not cyc.relaxed]
         t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")
         cands += more
         extra = rescore(state, more, rs, base, strategic, go_on=clock.left)

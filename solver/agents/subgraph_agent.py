@@ -1027,10 +1027,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 reserves=self._reserves_for(state),
                 explain=False,
                 relaxed=relaxed,
+                bilateral=not cycles,
             )
-            cands = [g.candidate for g in res.trades if res.relaxed == relaxed and (cycles or g.candidate.kind == TradeKind.BILATERAL)]
-            if cycles:
-                cands = [c for c in cands if c.kind == TradeKind.CYCLE3]
+            cands = [g.candidate for g in res.trades if res.relaxed == relaxed]
         cands += [c for c in extra or () if c not in cands]
         rs = self._settings(self.rollouts, state)
         if not cycles and not self.hold:  # the trade its own rollouts make in the "not now" branch (solver.trades.policy_trade)

@@ -98,7 +98,7 @@ class Funnel:
         return None
 
 
-def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False) -> Funnel:
+def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False, bilateral: bool = True) -> Funnel:
     """Generate, apply rules 1-4 in order (counting survivors), then rule 5.
 
     Parameters
@@ -109,6 +109,8 @@ def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False) -> F
         The value and its floors (:class:`~solver.trades.values.ValueFn`).
     cycles:
         Also 3-cycles.
+    bilateral:
+        Off: 3-cycles only.
 
     Returns
     -------
@@ -126,7 +128,7 @@ def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False) -> F
     f = Funnel()
     s = space.state
     base = {i: values(s, i) for i in space.participants}
-    gens = [bilateral_candidates(space)] + ([cycle_candidates(space)] if cycles else [])
+    gens = ([bilateral_candidates(space)] if bilateral else []) + ([cycle_candidates(space)] if cycles else [])
     order = RULES[:4]
     for cand in itertools.chain(*gens):
         f.raw += 1

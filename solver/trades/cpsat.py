@@ -346,6 +346,7 @@ def generate_trades(
     reserves: dict[int, int] | None = None,
     explain: bool = True,
     relaxed: bool = False,
+    bilateral: bool = True,
 ) -> TradeList:
     """The proposer's top-K trades by estimated gain (module docstring).
 
@@ -378,6 +379,9 @@ def generate_trades(
         in play only wants strict trades).
     relaxed:
         Run the relaxed model alone (its trades include the strict ones) and flag them.
+    bilateral:
+        Off (with ``cycles``): only 3-cycles, so that bilateral trades do not
+        take the top-K slots of a cycle search.
 
     Returns
     -------
@@ -403,6 +407,8 @@ def generate_trades(
     >>> found.unit, round(found.gain(best, 0), 4), found.relaxed
     ('win probability', 0.2836, False)
     """
+    if not (cycles or bilateral):
+        raise ValueError("generate_trades: neither bilateral trades nor 3-cycles asked for")
     settings = settings or TradeSettings()
     limits = limits or Limits()
     chain = chain or chain_for(state.board, state.rules)
@@ -412,21 +418,21 @@ def generate_trades(
         reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
     space = TradeSpace(state, proposer, settings, reserves)
     values = trade_values(space, chain)
-    model = TradeModel(space, values, cycles=cycles, relaxed=relaxed)
+    model = TradeModel(space, values, cycles=cycles, bilateral=bilateral, relaxed=relaxed)
     trades, truncated, solves = top_k(model, limits)
     out = TradeList(trades, None, relaxed and bool(trades), truncated, solves, unit=values.unit, scale=values.scale)
     if relaxed:
         return out
     if trades or truncated or not explain:
         return out
-    funnel = run_funnel(space, values, cycles=cycles)
+    funnel = run_funnel(space, values, cycles=cycles, bilateral=bilateral)
     rule = funnel.emptied_by()
     out.empty_reason = (
         "no candidate: no partial set of the proposer can be completed by trading"
         if rule is None
         else f"rule {_RULE_TEXT[rule]} left no candidate ({funnel.raw} generated)"
     )
-    fallback = TradeModel(space, values, cycles=cycles, relaxed=True)
+    fallback = TradeModel(space, values, cycles=cycles, bilateral=bilateral, relaxed=True)
     r_trades, r_trunc, r_solves = top_k(fallback, limits)
     out.trades, out.relaxed, out.truncated, out.solves = r_trades, bool(r_trades), r_trunc, solves + r_solves
     return out

@@ -164,3 +164,20 @@ def test_after_state_is_the_validated_trade_where_it_is_valid(name: str) -> None
             assert after == checked
     assert state == snapshot
     assert seen > 0 and (mortgaged > 0 or name == "midgame-no-monopolies")
+
+
+def test_cycle_only_search_returns_only_cycles_and_agrees_with_the_mixed_search() -> None:
+    """``bilateral=False``: every top-K slot is a 3-cycle, and the cycles are those of the
+    mixed search (the best cycles of the mixed list, in the same order, are a prefix)."""
+    state = load_state(INSTANCES / "cycle-brown-pair.json")
+    lin = TradeSettings(value="linear", objective="proposer")
+    mixed = generate_trades(state, state.to_move, settings=lin, cycles=True, limits=Limits(top_k=20))
+    only = generate_trades(state, state.to_move, settings=lin, cycles=True, bilateral=False, limits=Limits(top_k=20))
+    assert only.trades and all(g.candidate.kind == "cycle3" for g in only.trades)
+    mixed_cycles = [g.candidate for g in mixed.trades if g.candidate.kind == "cycle3"]
+    assert [g.candidate for g in only.trades][: len(mixed_cycles)] == mixed_cycles
+    space = TradeSpace(state, state.to_move, TradeSettings(), {i: 0 for i in state.active_players()})
+    kinds = {e.candidate.kind for e in run_funnel(space, linear_values(space), cycles=True, bilateral=False).passed_rules_1_4}
+    assert kinds == {"cycle3"}
+    with pytest.raises(ValueError, match="neither"):
+        generate_trades(state, state.to_move, bilateral=False)
