@@ -99,7 +99,7 @@ from solver.trades.rescore import (
 )
 from solver.trades.selection import MODES, Mode, qualified_by, qualifies, rank_key
 from solver.trades.space import TradeKind, TradeSettings, TradeSpace
-from solver.trades.values import FrontierValues
+from solver.trades.value_model import trade_values
 
 
 class ActionKind(Name):
@@ -285,7 +285,13 @@ class Decision:
     trades : list of Rescored
         Every trade re-scored, best first.
     pruning : dict of str to int
-        The funnel: candidates left after each step.
+        The funnel of the searches that ran: candidates left after each rule (the explicit
+        enumerator on the generator's own value and floors), then the distinct property
+        structures CP-SAT returned (``cpsat``), the denial purchases and the policy's proposal
+        added, re-scored, in the Nash zone, balanced, qualified.
+    searches : list of str
+        The trade searches that ran: ``"bilateral"``, then ``"cycle3"`` when no bilateral trade
+        qualified (their funnels are summed); empty when no search ran (the fast path).
     truncated : bool
         Whether the wall-clock cap cut the work short.
     win_prob : dict of str to float
@@ -299,8 +305,10 @@ class Decision:
         ``fair`` or ``best``.
     funding : FundedPlan or None
         The funded plan considered (also when it holds).
-    purchase, purchase_check : ContestBid, AuctionBid or None
-        The buy-or-auction advice and its simulated check (below).
+    purchase : AuctionBid or None
+        The buy-or-auction answer (:func:`purchase_advice`): the simulated indifference price.
+    purchase_diagnostic : ContestBid or None
+        The bidding game's figures for the same lot, kept as a diagnostic (not the answer).
 
     Examples
     --------
@@ -326,10 +334,11 @@ class Decision:
     mode: Mode = Mode.FAIR
     funding: FundedPlan | None = None
     play_price: Bargain | None = None
-    purchase: ContestBid | None = None
-    """Buy-or-auction advice when the player is to move and stands on a lot the bank still holds."""
-    purchase_check: AuctionBid | None = None
-    """The simulated indifference price for the same lot (:mod:`solver.bidding.auction`), the check."""
+    searches: list[str] = field(default_factory=list)
+    purchase: AuctionBid | None = None
+    """The buy-or-auction answer when the player has rolled onto a lot the bank still holds."""
+    purchase_diagnostic: ContestBid | None = None
+    """The bidding game's figures for the same lot (:mod:`solver.bidding.contest`): a diagnostic."""
 
     @property
     def trade(self) -> Trade | None:
@@ -349,9 +358,10 @@ class Decision:
         -------
         dict
             ``schema``, ``rules``, ``player``, ``position``, ``decision``, ``win_prob``,
-            ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``truncated``, ``complete`` (not
-            truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``,
-            ``purchase_check``.
+            ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``searches``, ``truncated``, ``complete`` (not
+            truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``
+            (the one answer, ``method`` ``"simulation"``, with the bidding game under
+            ``diagnostics``).
         """
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason, "complete": not self.truncated}
@@ -381,13 +391,23 @@ class Decision:
             "build": self.build.to_dict(state) if self.build is not None else None,
             "trades": [r.to_dict() for r in self.trades],
             "pruning": dict(self.pruning),
+            "searches": list(self.searches),
             "truncated": self.truncated,
             "complete": not self.truncated,
             "mode": self.mode,
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
-            "purchase": self.purchase.to_dict() if self.purchase is not None else None,
-            "purchase_check": self.purchase_check.to_dict() if self.purchase_check is not None else None,
+            "purchase": self._purchase_dict(),
         })
+
+    def _purchase_dict(self) -> dict[str, Any] | None:
+        if self.purchase is None:
+            return None
+        out: dict[str, Any] = {"method": "simulation", **self.purchase.to_dict()}
+        diag = self.purchase_diagnostic
+        # The diagnostic carries no verdict of its own (one buy_at_list, one max_bid per answer).
+        game = {k: v for k, v in diag.to_dict().items() if k not in ("max_bid", "buy_at_list")} if diag is not None else None
+        out["diagnostics"] = {"bidding_game": game}
+        return out
 
 
 PURCHASE_CHECK_ROLLOUTS = 200
@@ -396,7 +416,7 @@ PURCHASE_CHECK_HORIZON = 20
 
 def purchase_advice(
     state: GameState, player: int, chain: PositionChain, seed: int = 0, threads: int = 1
-) -> tuple[ContestBid, AuctionBid] | None:
+) -> tuple[AuctionBid, ContestBid] | None:
     """Buy-or-auction advice for the lot ``player`` stands on, when ``player`` is the one to move,
     has rolled (phase ``rolled``: the only phase in which the state format lets a player buy
     the lot it stands on) and the bank still holds that lot; else ``None``.
@@ -406,12 +426,16 @@ def purchase_advice(
     auction (bid up to ``max_bid``). In phase ``start`` the player has not
     rolled yet: the lot it stands on was declined or passed at an earlier
     turn, and no purchase is asked.
-    The advice is the bidding game's (:func:`solver.bidding.contest.contest_bid`,
-    what the agent plays); the simulated indifference price
+    One answer per question: the simulated indifference price
     (:func:`solver.bidding.auction.auction_bid`, ``PURCHASE_CHECK_ROLLOUTS``
-    games of ``PURCHASE_CHECK_HORIZON`` rounds on ``seed``) comes with it as a
-    check, since the two disagree on some lots (a last free lot that completes
-    nothing: ``docs/bidding.md``).
+    games of ``PURCHASE_CHECK_HORIZON`` rounds on ``seed``): buy at list price
+    when ``p*`` reaches it, and bid up to ``max_bid`` otherwise. It measures the
+    lot's worth to the bidder in win probability, which is what a second-price
+    auction asks for. The bidding game (:func:`solver.bidding.contest.contest_bid`)
+    is returned second, as a diagnostic: it prices the race for the lot's
+    group as if that race decided the game, whatever the stake, and so bids
+    $447 for Water Works on the mid-game instance where the simulation bids
+    $83 (``docs/bidding.md``); it is not the answer.
 
     Rule variants: under ``rules.auction_only`` the lot is never offered, so only
     ``max_bid`` applies (the text says so). Without auctions (``rules.auctions``
@@ -424,11 +448,10 @@ def purchase_advice(
     here = state.players[player].position
     if player != state.to_move or state.phase != Phase.ROLLED or not state.board.squares[here].is_property or state.owner[here] != BANK:
         return None
-    game = contest_bid(state, player, here, chain=chain)
-    check = auction_bid(
+    answer = auction_bid(
         state, player, here, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=seed, chain=chain, threads=threads
     )
-    return game, check
+    return answer, contest_bid(state, player, here, chain=chain)
 
 
 def funded_build_plan(
@@ -614,7 +637,7 @@ def decide(
     )
     advice = purchase_advice(state, p, chain, seed, threads)
     if advice is not None:
-        decision.purchase, decision.purchase_check = advice
+        decision.purchase, decision.purchase_diagnostic = advice
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (
@@ -642,9 +665,12 @@ def _search_trades(
     t = time.perf_counter()
     reserves = _reserves_of(state, chain)
     bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves, explain=False)
+    decision.searches.append("bilateral")
     t = _phase("CP-SAT, bilateral", t, f"{len(bil.trades)} trades in {bil.solves} solves")
+    # The funnel of the search that ran: the explicit enumerator on the generator's own value
+    # and floors (the fitted win-probability value, 0.04 margins), not a dollar estimate.
     space = TradeSpace(state, p, TradeSettings(), reserves)
-    funnel = run_funnel(space, FrontierValues(state, space.settings, chain))
+    funnel = run_funnel(space, trade_values(space, chain))
     pruning = funnel.stages()
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
@@ -663,6 +689,10 @@ def _search_trades(
     survivors = select(scored)
     t = _phase("re-scoring", t, f"{len(scored)} trades, {len(survivors)} survive")
     if not survivors and clock.left():
+        # The 3-cycle search runs: its enumeration joins the funnel (the counts are then of both searches).
+        decision.searches.append("cycle3")
+        for k, v in run_funnel(space, trade_values(space, chain), cycles=True, bilateral=False).stages().items():
+            pruning[k] += v
         cyc = generate_trades(state, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False)
         more = [g.candidate for g in cyc.trades if not cyc.relaxed]
         t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")

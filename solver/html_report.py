@@ -146,9 +146,7 @@ def _purchase(doc: Mapping[str, Any]) -> str:
         text = f"PURCHASE: buy {b.get('property')} at its list price ${b.get('list_price')}"
     else:
         text = f"PURCHASE: decline {b.get('property')} (list ${b.get('list_price')}) and bid up to ${b.get('max_bid')} at the auction"
-    check = doc.get("purchase_check")
-    if check:
-        text += f" (simulated check: indifference price ${check.get('indifference_price')}, buy at list {'yes' if check.get('buy_at_list') else 'no'})"
+    text += f" (its worth in {b.get('rollouts')} simulated games: indifference price ${b.get('indifference_price')})"
     return f'<p id="purchase">{esc(text)}</p>'
 
 

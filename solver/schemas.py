@@ -28,8 +28,10 @@ __all__ = ["OUTPUTS", "VERSIONS", "output_schema", "schema_id", "stamp"]
 
 OUTPUTS = ("solve", "trades", "analyze", "odds", "risk", "auction", "bidding-game")
 
-VERSIONS = {name: 2 for name in OUTPUTS}
-"""Each output's schema version. 1: the schemas of 0.1; 2 (0.2.0): the ``"schema"`` key."""
+VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 3, "auction": 3}
+"""Each output's schema version. 1: the schemas of 0.1; 2 (0.2.0): the ``"schema"`` key; 3
+(``solve`` and ``auction``, issue 37): one buy-or-auction answer (the simulation's), the
+bidding game under ``diagnostics`` without a verdict of its own; ``solve`` adds ``searches``."""
 
 
 def schema_id(name: str) -> str:

@@ -2,7 +2,10 @@
 and whether to buy it at list price: the bidding game of the race for the lot's group
 (:func:`solver.bidding.contest.contest_bid`: graph size, Poorman and Richman costs, the bid in dollars
 and every cap) and the simulated indifference price (:func:`solver.bidding.auction.auction_bid`), as
-text or one JSON object.
+text or one JSON object. With both methods (the default) the answer is the simulation's: it
+measures the lot's worth to the bidder, which a second-price auction asks for; the bidding game
+is shown as a diagnostic, without a verdict of its own (its race for the group is priced as
+decisive whatever the stake: $447 for Water Works on the mid-game instance, against $83).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--property", required=True, metavar="NAME", help="the unowned lot")
     p.add_argument("--player", help="the bidder (default: the state's to_move)")
     p.add_argument(
-        "--method", choices=METHODS, default="both", help="the bidding game, the simulation, or both (default both)"
+        "--method", choices=METHODS, default="both", help="the bidding game, the simulation, or both (default both: the simulation answers, the game is a diagnostic)"
     )
     p.add_argument("--rollouts", type=int_in(1, 100_000), default=300, help="games per simulated state (default 300; 1..100000)")
     p.add_argument("--horizon", type=int_in(1, 1000), default=20, help="rounds per simulated game (default 20; 1..1000)")
@@ -74,28 +77,38 @@ def run(args: argparse.Namespace) -> int:
             )
     except AuctionError as err:
         raise UsageError(f"--property: {err}") from None
+    # One answer: with both methods the simulation's (what a second-price auction asks: the
+    # lot's worth to the bidder); the bidding game is then a diagnostic without a verdict.
     if args.json:
-        if game is None:
-            assert sim is not None
-            doc = sim.to_dict()
-        else:
+        if sim is None:
+            assert game is not None
             doc = game.to_dict()
-            if sim is not None:
-                doc["simulation"] = sim.to_dict()
+        else:
+            doc = sim.to_dict() | {"method": "simulation"}
+            if game is not None:
+                doc["diagnostics"] = {"bidding_game": {k: v for k, v in game.to_dict().items() if k not in ("max_bid", "buy_at_list")}}
         doc["rules"] = state.rules.summary()
         print(jsonsafe.dumps(stamp("auction", doc)))
         return 0
     print(rules_line(state))
-    if game is not None:
-        print(_game_text(game.to_dict()))
     if sim is not None:
-        if game is not None:
-            print()
         print(_sim_text(sim.to_dict()))
+    if game is not None:
+        if sim is not None:
+            print()
+        print(_game_text(game.to_dict(), diagnostic=sim is not None))
     return 0
 
 
-def _game_text(b: dict[str, Any]) -> str:
+def _game_text(b: dict[str, Any], diagnostic: bool = False) -> str:
+    if diagnostic:  # beside the simulation's answer: the figures, no verdict of its own
+        return "\n".join([
+            f"diagnostic, not the answer: the bidding game (it prices the race for the {b['group']} group as decisive)",
+            f"  rival              {b['rival'] or 'none'} (strongest for the {b['group']} group)",
+            f"  race               {', '.join(b['lots'])}: {b['vertices']} vertices, {b['terminals']} terminals",
+            f"  Poorman            bid {b['poorman_fraction']:.1%} of ${b['money_in_play']} in play = ${b['game_bid']}",
+            f"  Richman            bid {b['richman_fraction']:.1%} = ${b['richman_bid']}",
+        ])
     lines = [
         f"{b['player']} bidding for {b['property']} (list price ${b['list_price']}): the bidding game",
         f"  max bid            ${b['max_bid']}",
@@ -116,7 +129,7 @@ def _game_text(b: dict[str, Any]) -> str:
 
 def _sim_text(b: dict[str, Any]) -> str:
     more = " (censored: still better at its cash)" if b["censored"] else ""
-    rival = f"{b['rival']} (win probability +{b['rival_gain']:.3f} with the lot at list price)" if b["rival"] else "none"
+    rival = f"{b['rival']} (win probability {b['rival_gain']:+.3f} with the lot at list price)" if b["rival"] else "none"
     lines = [
         f"{b['player']} bidding for {b['property']} (list price ${b['list_price']}): the simulation",
         f"  max bid            ${b['max_bid']}",

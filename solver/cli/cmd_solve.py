@@ -151,7 +151,7 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
     if "trade" in dec:
         lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
     if doc.get("purchase"):
-        lines += ["", _purchase_text(doc["purchase"], doc.get("purchase_check"), rules)]
+        lines += ["", _purchase_text(doc["purchase"], rules)]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):
@@ -162,7 +162,9 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
             qualified = f"; qualified by {t['qualified_by']}" if t.get("qualified_by") else ""
             lines.append(f"     {deltas}; {flags}; risk-adjusted {t['risk_adjusted_ev']:+.3f}{qualified}")
     if doc["pruning"]:
-        lines += ["", "funnel: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
+        which = " and ".join({"bilateral": "bilateral", "cycle3": "3-cycle"}[x] for x in doc["searches"])
+        head = f"funnel ({which} search{'es' if len(doc['searches']) > 1 else ''})" if which else "funnel"
+        lines += ["", f"{head}: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
     if doc["truncated"]:
         lines.append("(truncated by the time budget)")
     return "\n".join(lines)
@@ -180,32 +182,35 @@ def _building_words(pos: dict[str, Any]) -> str:
     return f"no building affordable above the ${reserve} reserve (the cheapest costs ${cheapest})"
 
 
-def _purchase_text(b: dict[str, Any], check: dict[str, Any] | None, rules: Rules) -> str:
-    """The buy-or-auction advice for the lot the player stands on (solver.bidding.contest), and the simulated check."""
+def _purchase_text(b: dict[str, Any], rules: Rules) -> str:
+    """The buy-or-auction answer for the lot the player stands on (the simulated indifference
+    price, solver.decide.purchase_advice) and, below it, the bidding game as a diagnostic."""
     if rules.auction_only:
         head = f"PURCHASE: {b['property']} goes to auction (rules: auction_only): bid up to ${b['max_bid']}"
     elif not rules.auctions:
         verdict = "buy" if b["buy_at_list"] else "decline (the bank keeps it)"
         head = (
             f"PURCHASE: {verdict} {b['property']} at its list price ${b['list_price']} "
-            "(rules: no auctions; priced as the race for the group, as if a rival took a declined lot)"
+            "(rules: no auctions; priced as if a rival took a declined lot)"
         )
     elif b["buy_at_list"]:
         head = f"PURCHASE: buy {b['property']} at its list price ${b['list_price']}"
     else:
         head = f"PURCHASE: decline {b['property']} (list ${b['list_price']}) and bid up to ${b['max_bid']} at the auction"
-    return (
-        f"{head}\n  bidding game against {b['rival']} for {', '.join(b['lots'])}: Poorman bid {b['poorman_fraction']:.1%} "
-        f"of ${b['money_in_play']} in play = ${b['game_bid']} (Richman ${b['richman_bid']}); "
-        f"outbid cap ${b['outbid_cap']}, liquidity cap ${b['liquidity_cap']}, risk cap ${b['risk_cap']}; max bid ${b['max_bid']}"
-        + (
-            ""
-            if check is None
-            else f"\n  simulated check ({check['rollouts']} games of {check['horizon']} rounds): indifference price "
-            f"${check['indifference_price']}, max bid ${check['max_bid']}, buy at list {'yes' if check['buy_at_list'] else 'no'}"
-            + ("" if check["buy_at_list"] == b["buy_at_list"] else " (the two disagree on buying)")
+    more = " (censored: still better at its cash)" if b["censored"] else ""
+    lines = [
+        head,
+        f"  worth to {b['player']} ({b['rollouts']} games of {b['horizon']} rounds, against {b['rival'] or 'no rival'}): "
+        f"indifference price ${b['indifference_price']}{more}; liquidity cap ${b['liquidity_cap']}, risk cap ${b['risk_cap']}",
+    ]
+    g = b["diagnostics"]["bidding_game"]
+    if g is not None:
+        lines.append(
+            f"  diagnostic, not the answer: the bidding game for {', '.join(g['lots'])} against {g['rival']} "
+            f"prices the race for the group as decisive (Poorman {g['poorman_fraction']:.1%} of ${g['money_in_play']} "
+            f"in play = ${g['game_bid']})"
         )
-    )
+    return "\n".join(lines)
 
 
 def _legs(transfers: list[dict[str, Any]]) -> str:

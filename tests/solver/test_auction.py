@@ -155,13 +155,20 @@ def test_cli_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     for label in ("max bid", "indifference price", "liquidity cap", "risk cap", "rival", "buy at list", "Poorman", "Richman"):
         assert label in out
-    # Both methods in one JSON object: the bidding game at the top, the simulation under "simulation".
+    assert out.index("the simulation") < out.index("diagnostic, not the answer: the bidding game")
+    # Both methods in one JSON object: one verdict, the simulation's; the bidding game's figures
+    # under diagnostics without a max_bid or buy_at_list of their own.
     code, out, _ = run_cli(capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--rollouts", "60", "--horizon", "8", "--json")
     doc = json.loads(out)
-    assert doc["method"] == "bidding-game" and doc["simulation"]["player"] == doc["player"]
-    caps = (doc["game_bid"], doc["outbid_cap"], doc["liquidity_cap"], doc["risk_cap"])
-    assert doc["max_bid"] == max(0, min(caps))
-    assert doc["vertices"] == 3 and doc["terminals"] == 2  # Park Place is owned: Boardwalk alone is contested
+    game = doc["diagnostics"]["bidding_game"]
+    assert doc["method"] == "simulation" and game["method"] == "bidding-game" and game["player"] == doc["player"]
+    assert doc["max_bid"] == max(0, min(doc["indifference_price"], doc["liquidity_cap"], doc["risk_cap"]))
+    assert "max_bid" not in game and "buy_at_list" not in game
+    assert game["vertices"] == 3 and game["terminals"] == 2  # Park Place is owned: Boardwalk alone is contested
+    code, out, _ = run_cli(capsys, "auction", str(MIDGAME), "--property", "Boardwalk", "--method", "game", "--json")
+    doc = json.loads(out)  # the bidding game asked for alone is the answer, with its caps
+    assert doc["method"] == "bidding-game"
+    assert doc["max_bid"] == max(0, min(doc["game_bid"], doc["outbid_cap"], doc["liquidity_cap"], doc["risk_cap"]))
 
 
 @pytest.mark.parametrize(

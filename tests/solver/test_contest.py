@@ -220,11 +220,12 @@ def test_solve_advises_on_the_lot_the_player_stands_on() -> None:
     state.phase = Phase.ROLLED  # Cy has just rolled onto Pennsylvania Avenue
     advice = purchase_advice(state, me, chain, seed=4)
     assert advice is not None
-    game, check = advice
-    assert game.property == check.property == state.board.squares[state.players[me].position].name
+    answer, game = advice  # the answer is the simulation's; the bidding game is a diagnostic
+    assert game.property == answer.property == state.board.squares[state.players[me].position].name
     assert game.max_bid == contest_bid(state, me, game.square, chain=chain).max_bid
     again = auction_bid(state, me, game.square, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=4, chain=chain)
-    assert check.to_dict() == again.to_dict()
+    assert answer.to_dict() == again.to_dict()
+    assert answer.buy_at_list == (answer.indifference_price >= answer.list_price)
     other = next(q for q in range(len(state.players)) if q != me)
     assert purchase_advice(state, other, chain) is None  # only the player to move has just landed
 

@@ -36,7 +36,12 @@ from solver.decide import (
     decide,
     funded_build_plan,
 )
+from solver.analysis.reserve import reserves as ruin_reserves
 from solver.trades.bargaining import trade_with_cash
+from solver.trades.candidates import run_funnel
+from solver.trades.cpsat import Limits, generate_trades
+from solver.trades.space import TradeSettings, TradeSpace
+from solver.trades.value_model import trade_values
 from solver.trades.rescore import RescoreSettings, trade_after
 from tests.solver.cli_helpers import run_cli
 
@@ -266,6 +271,33 @@ def test_pruning_counts_shrink_and_choice_obeys_the_filters(decisions, name: str
     assert pr["balanced"] == sum(r.nash_zone and r.balanced for r in d.trades)
     assert not d.truncated
     check_choice(s, d)
+
+
+@pytest.mark.parametrize(("name", "player"), DECISIONS[:3], ids=lambda x: str(x))
+def test_funnel_is_the_search_that_ran(decisions, name: str, player: str) -> None:  # type: ignore[no-untyped-def]
+    """The printed funnel counts the generator's own space (the explicit enumerator on the
+    fitted value and its floors), and every structure CP-SAT returned survived it (a second
+    method: the enumeration and the CP-SAT model are separate code)."""
+    s, d = decisions[name, player]
+    p = s.player_index(player)
+    chain = PositionChain(s.board, s.rules, "long")
+    reserves = ruin_reserves(s, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
+    space = TradeSpace(s, p, TradeSettings(), reserves)
+    values = trade_values(space, chain)
+    funnel = run_funnel(space, values)
+    limits = Limits(top_k=DecideSettings().candidates)
+    found = generate_trades(s, p, limits=limits, chain=chain, reserves=reserves, explain=False).trades
+    structures = {e.candidate.move_set() for e in funnel.survivors}
+    stages = funnel.stages()
+    assert d.searches[0] == "bilateral"
+    if "cycle3" in d.searches:  # no bilateral trade qualified: the cycle search ran and is counted too
+        cyc = run_funnel(space, values, cycles=True, bilateral=False)
+        stages = {k: v + cyc.stages()[k] for k, v in stages.items()}
+        structures |= {e.candidate.move_set() for e in cyc.survivors}
+        found += generate_trades(s, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False).trades
+    assert {k: d.pruning[k] for k in FUNNEL} == stages
+    assert d.pruning["cpsat"] == len(found) == len({g.candidate.move_set() for g in found})
+    assert {g.candidate.move_set() for g in found} <= structures
 
 
 def test_bilateral_trade_is_priced_for_play(midgame: GameState, trader_midgame: Decision) -> None:
