@@ -13,8 +13,10 @@ mid-game state in which, for the player to move:
    there is a ``cycle3`` and no ``bilateral``, and the CP-SAT cycles are
    among them.
 
-What the fitted generator and the simulation make of each instance is
-reported in ``instances/README.md`` (``bench/instance_outcomes.py``).
+With the default fitted value, the README's claim is checked too: the
+cycle-only search returns a strict cycle on exactly the three instances it
+names, and nothing on the other four. What the simulation makes of each
+instance is reported in ``instances/README.md`` (``bench/instance_outcomes.py``).
 """
 
 from __future__ import annotations
@@ -119,3 +121,35 @@ def test_explicit_enumerator_agrees(name: str) -> None:
     passed = {e.candidate for e in funnel.passed_rules_1_4}
     for gt in _cycles(name):
         assert gt.candidate in passed, gt.candidate
+
+
+FITTED_FINDS_A_CYCLE = {"cycle-four-bystander.json", "cycle-mortgaged-piece.json", "cycle-orange-red-yellow.json"}
+"""The instances on which instances/README.md says the default (fitted) cycle search finds a strict cycle."""
+
+
+def test_fitted_cycle_search_finds_what_the_readme_says() -> None:
+    readme = (INSTANCES / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**With the fitted value**") :].split("\n\n")[0]
+    assert {n for n in IDS if f"`{n}`" in section} == FITTED_FINDS_A_CYCLE
+    for name in IDS:
+        state = _state(name)
+        found = generate_trades(state, state.to_move, cycles=True, bilateral=False, explain=False)
+        assert not found.relaxed and all(t.candidate.kind == "cycle3" for t in found.trades)
+        assert bool(found.trades) == (name in FITTED_FINDS_A_CYCLE), name
+
+
+def test_readme_tables_are_what_the_bench_prints() -> None:
+    """instances/README.md's per-instance tables are ``bench/instance_outcomes.py --rollouts 4000
+    --seed 1``'s output (its headings one level down), so the claims cannot drift from the code."""
+    import subprocess
+    import sys
+
+    root = INSTANCES.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "instance_outcomes.py"), "--rollouts", "4000", "--seed", "1"],
+        capture_output=True, text=True, check=True, cwd=root, timeout=600,
+    ).stdout
+    printed = out[out.index("### `midgame") :].rstrip().rsplit("\n\n", 1)[0].replace("### `", "#### `")
+    readme = (INSTANCES / "README.md").read_text(encoding="utf-8")
+    shown = readme[readme.index("#### `midgame") :].rstrip()
+    assert shown == printed
