@@ -36,7 +36,10 @@ Elements carry stable hooks for tests and scripts: ``.player[data-player]`` for 
 player's card, ``.square[data-square]`` for each square with ``data-owner``,
 ``data-houses`` and ``data-mortgaged`` on owned lots, ``.token[data-token]``,
 ``.trade-arrow[data-from][data-to]``, ``#build-plan .plan-lot[data-lot]``,
-``.winbar[data-player]``, ``.funnel-stage[data-stage]`` and ``.risk-line``. The script
+``.winbar[data-player]``, ``.funnel-stage[data-stage]`` and ``.risk-line`` (``.risk-none`` when
+the ruin probability is 0 at every turn: a sentence instead of a flat chart). The position line,
+the forecast's label, the decision's INCOMPLETE and the purchase answer are the text output's
+words (:mod:`solver.report.words`). The script
 sets ``data-ready`` on the root element to the number of owned lots it found.
 """
 
@@ -55,6 +58,7 @@ from solver import jsonsafe
 from solver.report.action import action_section
 from solver.report.board import board_svg, player_cards
 from solver.report.charts import funnel_section, risk_section, win_rows, win_section
+from solver.report.words import position_line, purchase_lines
 from solver.report.markup import (
     ACTION_TITLES,
     GROUP_COLOURS,
@@ -128,26 +132,23 @@ def _trades_table(doc: Mapping[str, Any]) -> str:
             f'<tr class="rescored" data-rank="{k}"><td class="num">{k}</td><td>{esc(t.get("kind"))}</td><td>{esc(legs)}</td>'
             f'<td class="num">{signed(d)}{plus_minus(se)}</td>'
             f"<td>{'yes' if t.get('nash_zone') else 'no'}</td><td>{'yes' if t.get('balanced') else 'no'}</td>"
-            f'<td class="num">{pct(t.get("acceptance"), 0)}</td><td class="num">{signed(t.get("risk_adjusted_ev"))}</td></tr>'
+            f'<td class="num">{pct(t.get("acceptance"), 0)}</td><td class="num">{signed(t.get("risk_adjusted_ev"))}</td>'
+            f"<td>{esc(t.get('qualified_by') or 'no')}</td></tr>"
         )
     return (
         '<section id="trades"><h2>Every re-scored trade</h2><table><thead><tr><th class="num">#</th><th>kind</th><th>transfers</th>'
         f"<th class=\"num\">{esc(me)}'s change \u00b1 1.96 se</th><th>Nash zone</th><th>balanced</th><th class=\"num\">acceptance</th>"
-        '<th class="num">risk-adjusted</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></section>"
+        '<th class="num">risk-adjusted</th><th>qualified by</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></section>"
     )
 
 
-def _purchase(doc: Mapping[str, Any]) -> str:
-    """The purchase advice line, when the result carries one."""
+def _purchase(state: GameState, doc: Mapping[str, Any]) -> str:
+    """The purchase answer, when the result carries one: the text output's lines (one verdict; the bidding game as a diagnostic)."""
     b = doc.get("purchase")
     if not b:
         return ""
-    if b.get("buy_at_list"):
-        text = f"PURCHASE: buy {b.get('property')} at its list price ${b.get('list_price')}"
-    else:
-        text = f"PURCHASE: decline {b.get('property')} (list ${b.get('list_price')}) and bid up to ${b.get('max_bid')} at the auction"
-    text += f" (its worth in {b.get('rollouts')} simulated games: indifference price ${b.get('indifference_price')})"
-    return f'<p id="purchase">{esc(text)}</p>'
+    lines = purchase_lines(b, state.rules.auction_only, state.rules.auctions)
+    return '<p id="purchase">' + "<br>".join(esc(x.strip()) for x in lines) + "</p>"
 
 
 def _version() -> str:
@@ -210,19 +211,17 @@ def render_report(
     dec = doc.get("decision") or {}
     action = str(dec.get("action", ""))
     pos = doc.get("position") or {}
-    ttm = pos.get("turns_to_max_dev")
-    position = (
-        f"{me}: position {pos.get('state', 'n/a')}; best building returns {pct(pos.get('build_roi'))} of its cost per round; "
-        f"ceiling ${pos.get('ceiling') or 0:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full development; "
-        f"ruin within 20 turns {pct(pos.get('ruin_20'))}"
+    position = position_line(doc) if pos else f"{me}: position n/a"  # the text output's words (solver.report.words)
+    complete = dec.get("complete", not doc.get("truncated"))
+    banner = (
+        "" if complete else '<p class="banner">INCOMPLETE: the time budget cut the work short, so this is not the answer of the full search.</p>'
     )
-    banner = '<p class="banner">The decision was cut short by the time budget (truncated).</p>' if doc.get("truncated") else ""
     footer = "".join(f"<span>{esc(k)}: {esc(v)}</span>; " for k, v in (meta or {}).items())
     body = "\n".join(
         [
             f'<header><h1>What should {esc(me)} do?</h1><p class="sub">{esc(position)}</p></header>',
             (f'<section id="decision" data-action="{esc(action)}"><span class="badge {esc(action)}">{esc(ACTION_TITLES.get(action, action.upper()))}</span>'
-            f'<span class="reason">{esc(dec.get("reason", ""))}</span>{banner}{_purchase(doc)}</section>'),
+            f'<span class="reason">{esc(dec.get("reason", ""))}</span>{banner}{_purchase(state, doc)}</section>'),
             '<div class="layout">',
             (f'<section id="board" class="col" data-squares="{state.board.size}"><h2>The board</h2>{board_svg(state, doc)}'
             '<p class="caption">Each property shows its group colour, its owner (a disc with the initial, in the player\'s colour), '

@@ -22,6 +22,14 @@ from solver.cli.common import (
     player_arg,
     read_state,
 )
+from solver.report.words import (
+    decision_line,
+    forecast_line,
+    funnel_heading,
+    legs_text,
+    position_line,
+    purchase_lines,
+)
 
 if TYPE_CHECKING:
     from models.rules import Rules
@@ -120,26 +128,8 @@ def _html_target(arg: str) -> Path:
 
 
 def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
-    pos = doc["position"]
     dec = doc["decision"]
-    ttm = pos["turns_to_max_dev"]
-    lines = [
-        f"rules: {doc['rules']['name']}",
-        (
-            f"{doc['player']}: position {pos['state']} ({_building_words(pos)}; "
-            f"ceiling ${pos['ceiling']:.0f} rent per round; {'never' if ttm is None else f'{ttm:.0f} rounds'} to full "
-            f"development; ruin within 20 turns {pos['ruin_20']:.1%})"
-        ),
-        "win probability now (forecast: every seat plays the trading rollout policy; +- one standard error): "
-        + ", ".join(f"{n} {p:.1%}+-{doc['win_prob_se'].get(n, 0.0):.1%}" for n, p in doc["win_prob"].items()),
-        "",
-        (
-            f"DECISION: {dec['action'].upper().replace('_', ' ')}: {dec['reason']}"
-            if dec.get("complete", True)
-            else f"DECISION (INCOMPLETE: the time budget cut the work short, so this is not the answer of the full "
-            f"search): {dec['action'].upper().replace('_', ' ')}: {dec['reason']}"
-        ),
-    ]
+    lines = [f"rules: {doc['rules']['name']}", position_line(doc), forecast_line(doc), "", decision_line(doc)]
     if "build" in dec:
         b = dec["build"]
         lots = ", ".join(f"{n} to {'a hotel' if lv == 5 else f'{lv} house(s)'}" for n, lv in b["levels"].items())
@@ -149,72 +139,20 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
         if "cash_after" in b:
             lines.append(f"  cash kept: ${b['cash_after']}")
     if "trade" in dec:
-        lines.append("  trade: " + _legs(dec["trade"]["transfers"]))
+        lines.append("  trade: " + legs_text(dec["trade"]["transfers"]))
     if doc.get("purchase"):
-        lines += ["", _purchase_text(doc["purchase"], rules)]
+        lines += ["", *purchase_lines(doc["purchase"], rules.auction_only, rules.auctions)]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):
             deltas = ", ".join(f"{n} {v:+.3f}+-{t['win_delta_se'][n]:.3f}" for n, v in t["win_delta"].items())
             flags = f"nash zone {'yes' if t['nash_zone'] else 'no'}, leader {t['leader']} {t['leader_win_prob']:.0%}"
             flags += f" ({'balanced' if t['balanced'] else 'unbalanced'}), acceptance {t['acceptance']:.0%}"
-            lines.append(f"  {k}. [{t['kind']}] {_legs(t['transfers'])}")
+            lines.append(f"  {k}. [{t['kind']}] {legs_text(t['transfers'])}")
             qualified = f"; qualified by {t['qualified_by']}" if t.get("qualified_by") else ""
             lines.append(f"     {deltas}; {flags}; risk-adjusted {t['risk_adjusted_ev']:+.3f}{qualified}")
     if doc["pruning"]:
-        which = " and ".join({"bilateral": "bilateral", "cycle3": "3-cycle"}[x] for x in doc["searches"])
-        head = f"funnel ({which} search{'es' if len(doc['searches']) > 1 else ''})" if which else "funnel"
-        lines += ["", f"{head}: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
+        lines += ["", f"{funnel_heading(doc)}: " + " -> ".join(f"{k} {v}" for k, v in doc["pruning"].items())]
     if doc["truncated"]:
         lines.append("(truncated by the time budget)")
     return "\n".join(lines)
-
-
-def _building_words(pos: dict[str, Any]) -> str:
-    """What ``build_roi`` means in this position: the best building affordable above the reserve,
-    none affordable (and the cheapest's cost), or none to build."""
-    reserve = pos.get("reserve", 150)
-    if pos["build_roi"] > 0:
-        return f"best building affordable above the ${reserve} reserve returns {pos['build_roi']:.1%} of its cost per round"
-    cheapest = pos.get("cheapest_building")
-    if cheapest is None:
-        return "nothing to build (no complete set that takes a building)"
-    return f"no building affordable above the ${reserve} reserve (the cheapest costs ${cheapest})"
-
-
-def _purchase_text(b: dict[str, Any], rules: Rules) -> str:
-    """The buy-or-auction answer for the lot the player stands on (the simulated indifference
-    price, solver.decide.purchase_advice) and, below it, the bidding game as a diagnostic."""
-    if rules.auction_only:
-        head = f"PURCHASE: {b['property']} goes to auction (rules: auction_only): bid up to ${b['max_bid']}"
-    elif not rules.auctions:
-        verdict = "buy" if b["buy_at_list"] else "decline (the bank keeps it)"
-        head = (
-            f"PURCHASE: {verdict} {b['property']} at its list price ${b['list_price']} "
-            "(rules: no auctions; priced as if a rival took a declined lot)"
-        )
-    elif b["buy_at_list"]:
-        head = f"PURCHASE: buy {b['property']} at its list price ${b['list_price']}"
-    else:
-        head = f"PURCHASE: decline {b['property']} (list ${b['list_price']}) and bid up to ${b['max_bid']} at the auction"
-    more = " (censored: still better at its cash)" if b["censored"] else ""
-    lines = [
-        head,
-        f"  worth to {b['player']} ({b['rollouts']} games of {b['horizon']} rounds, against {b['rival'] or 'no rival'}): "
-        f"indifference price ${b['indifference_price']}{more}; liquidity cap ${b['liquidity_cap']}, risk cap ${b['risk_cap']}",
-    ]
-    g = b["diagnostics"]["bidding_game"]
-    if g is not None:
-        lines.append(
-            f"  diagnostic, not the answer: the bidding game for {', '.join(g['lots'])} against {g['rival']} "
-            f"prices the race for the group as decisive (Poorman {g['poorman_fraction']:.1%} of ${g['money_in_play']} "
-            f"in play = ${g['game_bid']})"
-        )
-    return "\n".join(lines)
-
-
-def _legs(transfers: list[dict[str, Any]]) -> str:
-    return "; ".join(
-        f"{x['from']} gives {x['to']} " + (", ".join([*x["properties"], *([f'${x["cash"]}'] if x["cash"] else [])]) or "nothing")
-        for x in transfers
-    )

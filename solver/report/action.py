@@ -57,7 +57,9 @@ def _trade_svg(state: GameState, trade: Mapping[str, Any]) -> str:
         ]
     pos = dict(zip(parties, centres, strict=True))
     seats = {p.name: k for k, p in enumerate(state.players)}
-    out = [f'<svg id="trade-svg" viewBox="0 0 {num(w)} {num(h)}" width="{num(w)}" height="{num(h)}" role="img" aria-label="the trade">', "<defs>"]
+    out = ["<defs>"]
+    xs = [x for x, _ in centres for x in (x - hw, x + hw)]
+    ys = [y for _, y in centres for y in (y - hh, y + hh)]
     for name in parties:
         seat = seats.get(name, 0)
         out.append(
@@ -75,7 +77,7 @@ def _trade_svg(state: GameState, trade: Mapping[str, Any]) -> str:
         cx, cy = mx + nx * bend, my + ny * bend
         sx, sy = _box_edge(x0, y0, (cx, cy), hw, hh, 4)
         ex, ey = _box_edge(x2, y2, (cx, cy), hw, hh, 8)
-        lx, ly = 0.25 * sx + 0.5 * cx + 0.25 * ex, 0.25 * sy + 0.5 * cy + 0.25 * ey
+        apex_x, apex_y = 0.25 * sx + 0.5 * cx + 0.25 * ex, 0.25 * sy + 0.5 * cy + 0.25 * ey  # the curve at t = 1/2
         cash = leg.get("cash") or 0
         lots = [str(x) for x in leg.get("properties") or []]
         label = lots + ([f"${cash:,}"] if cash else [])
@@ -83,7 +85,15 @@ def _trade_svg(state: GameState, trade: Mapping[str, Any]) -> str:
             label = ["nothing"]
         seat = seats.get(a, 0)
         step = 16.0
-        y_first = ly - step * (len(label) - 1) / 2 + (ny * step * (len(label) - 1) / 2 if len(parties) <= 2 else 0)
+        # The label sits beside the curve, on its outer side: its box (about 7.2 units a character
+        # of 13-unit type, one step a line) is moved along the normal by its half extent in that
+        # direction plus a margin, so the curve, which runs along the tangent there, does not cross it.
+        lw, lh = 7.2 * max(len(t) for t in label), step * len(label)
+        off = 10.0 + lw / 2 * abs(nx) + lh / 2 * abs(ny)
+        lx, ly = apex_x + nx * off, apex_y + ny * off
+        y_first = ly - step * (len(label) - 1) / 2
+        xs += [lx - lw / 2, lx + lw / 2]
+        ys += [ly - lh / 2, ly + lh / 2]
         texts = "".join(f'<text x="{num(lx)}" y="{num(y_first + k * step)}">{esc(t)}</text>' for k, t in enumerate(label))
         out.append(
             f'<g class="trade-arrow" data-from="{esc(a)}" data-to="{esc(b)}" data-cash="{int(cash)}" data-lots="{len(lots)}">'
@@ -99,6 +109,9 @@ def _trade_svg(state: GameState, trade: Mapping[str, Any]) -> str:
             f'stroke="{player_colour(seat)}"/><text x="{num(x)}" y="{num(y)}" font-size="15">{esc(short(name, 18))}</text></g>'
         )
     out.append("</svg>")
+    x0, y0 = min(0.0, min(xs) - 10), min(0.0, min(ys) - 10)
+    vw, vh = max(w, max(xs) + 10) - x0, max(h, max(ys) + 10) - y0
+    out.insert(0, f'<svg id="trade-svg" viewBox="{num(x0)} {num(y0)} {num(vw)} {num(vh)}" width="{num(vw)}" height="{num(vh)}" role="img" aria-label="the trade">')
     return "\n".join(out)
 
 

@@ -230,6 +230,23 @@ def _tokens_svg(state: GameState, per_side: int, c: float) -> str:
     return "\n".join(out)
 
 
+def _wrap_words(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken at spaces (a longer word stands alone).
+
+    Examples
+    --------
+    >>> _wrap_words("rules: standard-us with go_salary=400, houses=24", 24)
+    ['rules: standard-us with', 'go_salary=400, houses=24']
+    """
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def _board_centre(state: GameState, doc: Mapping[str, Any], size: float, c: float) -> str:
     """The board's name, rules, round, bank and the decision in the middle (nothing when the middle is too small)."""
     mid = size / 2
@@ -237,15 +254,21 @@ def _board_centre(state: GameState, doc: Mapping[str, Any], size: float, c: floa
     if inner < 120:
         return ""
     to_move = state.players[state.to_move].name
-    lines = [
-        f'<text class="title" x="{num(mid)}" y="{num(mid - 46)}">{esc(state.board.name)}</text>',
-        f'<text class="rules" x="{num(mid)}" y="{num(mid - 32)}" font-size="11">rules: {esc(state.rules.describe())}</text>',
-        f'<text x="{num(mid)}" y="{num(mid - 18)}" font-size="13">round {state.round}, {esc(to_move)} to move ({esc(state.phase)})</text>',
-        f'<text x="{num(mid)}" y="{num(mid + 4)}" font-size="13">bank: {state.houses_in_bank()} houses, {state.hotels_in_bank()} hotels</text>',
+    # The rules line is wrapped to the middle's width (11-unit type: about 0.6 x 11 units a character),
+    # so that a long list of overrides stays on the board; everything below moves down with it.
+    rules = _wrap_words(f"rules: {state.rules.describe()}", max(20, int((inner - 24) / 6.6)))
+    y = mid - 46 - 6 * (len(rules) - 1)
+    lines = [f'<text class="title" x="{num(mid)}" y="{num(y)}">{esc(state.board.name)}</text>']
+    for k, text in enumerate(rules):
+        lines.append(f'<text class="rules" x="{num(mid)}" y="{num(y + 14 + 12 * k)}" font-size="11">{esc(text)}</text>')
+    y += 14 + 12 * (len(rules) - 1)
+    lines += [
+        f'<text x="{num(mid)}" y="{num(y + 14)}" font-size="13">round {state.round}, {esc(to_move)} to move ({esc(state.phase)})</text>',
+        f'<text x="{num(mid)}" y="{num(y + 36)}" font-size="13">bank: {state.houses_in_bank()} houses, {state.hotels_in_bank()} hotels</text>',
     ]
     action = (doc.get("decision") or {}).get("action", "")
     lines.append(
-        f'<text x="{num(mid)}" y="{num(mid + 34)}" font-size="15" font-weight="700">{esc(doc.get("player", ""))}: {esc(ACTION_TITLES.get(action, action))}</text>'
+        f'<text x="{num(mid)}" y="{num(y + 66)}" font-size="15" font-weight="700">{esc(doc.get("player", ""))}: {esc(ACTION_TITLES.get(action, action))}</text>'
     )
     return '<g class="board-centre">' + "".join(lines) + "</g>"
 

@@ -9,7 +9,8 @@
   the exact (cash x position) chain of
   :func:`engine.chains.state_risk.state_ruin_pmf` (the function of
   ``monopoly-trade risk``), for :data:`RISK_TURNS` turns; the vertical scale is
-  the smallest of 1, 2, 5, 10, 20, 25, 50, 100% that holds the curve.
+  the smallest of 1, 2, 5, 10, 20, 25, 50, 100% that holds the curve; a curve
+  that is 0 at every turn is said in a sentence, not drawn as if informative.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from models.state import GameState
 from solver.report.markup import Z95, esc, num, pct, player_colour, short
+from solver.report.words import funnel_heading
 
 __all__ = ["FUNNEL_STAGES", "RISK_TURNS", "funnel_section", "risk_section", "win_rows", "win_section"]
 
@@ -30,8 +32,9 @@ FUNNEL_STAGES: Mapping[str, str] = {
     "counterparty": "rule 3: every counterparty gains",
     "cash": "rule 4: everyone keeps its cash reserve",
     "domination": "rule 5: not dominated",
-    "cpsat": "CP-SAT candidates",
+    "cpsat": "distinct structures CP-SAT returned",
     "denial": "denial purchases added (mode best)",
+    "policy": "the rollout policy's own proposal added",
     "rescored": "re-scored by simulation",
     "nash_zone": "in the Nash zone",
     "balanced": "in the Nash zone and balanced",
@@ -56,15 +59,16 @@ def win_rows(doc: Mapping[str, Any], rollouts: int | None) -> list[dict[str, Any
     Returns
     -------
     list of dict
-        ``player``, ``before``, ``before_err`` (1.96 x sqrt(p(1-p)/rollouts), which bounds
-        1.96 standard errors of a mean of per-game scores in [0, 1]: the result does not
-        carry the baseline's own standard error), ``after`` and ``after_err`` (``before``
+        ``player``, ``before``, ``before_err`` (1.96 x the forecast's standard error
+        ``win_prob_se``; a result without it: 1.96 x sqrt(p(1-p)/rollouts), which bounds
+        1.96 standard errors of a mean of per-game scores in [0, 1]), ``after`` and ``after_err`` (``before``
         plus the recommended trade's ``win_delta``, and 1.96 x its paired ``win_delta_se``;
         for a build, the deciding player's row only, from the plan's ``win_delta`` and
         ``win_delta_se``; ``None`` where there is no after). Missing numbers are ``None``.
     """
     dec = doc.get("decision") or {}
     win = doc.get("win_prob") or {}
+    win_se = doc.get("win_prob_se") or {}
     delta: Mapping[Any, Any] = {}  # player name -> change; a build keys it by doc.get("player"), untyped JSON
     delta_se: Mapping[Any, Any] = {}
     if dec.get("action") == "propose_trade" and dec.get("trade"):
@@ -77,7 +81,9 @@ def win_rows(doc: Mapping[str, Any], rollouts: int | None) -> list[dict[str, Any
     rows = []
     for name, p in win.items():
         before_err = None
-        if p is not None and rollouts:
+        if p is not None and win_se.get(name) is not None:
+            before_err = Z95 * float(win_se[name])
+        elif p is not None and rollouts:
             before_err = Z95 * math.sqrt(max(0.0, p * (1.0 - p)) / rollouts)
         d = delta.get(name)
         after = None if p is None or d is None else p + d
@@ -176,18 +182,22 @@ def win_section(state: GameState, doc: Mapping[str, Any], rollouts: int | None) 
         "propose_trade": "after the recommended trade: the win probability now plus the trade's simulated change (win_delta) for every player",
         "build": "after the build, for the deciding player only: the win probability now plus the plan's simulated change (the others' changes are not reported)",
     }.get(dec.get("action", ""), "the decision is to hold: nothing changes, so there is no after bar")
-    before_err = (
-        f"the before bars' whiskers are 1.96 x sqrt(p(1-p)/{rollouts}), an upper bound on 1.96 standard errors of a mean of "
-        f"{rollouts} per-game scores in [0, 1]"
-        if rollouts
-        else "the before bars have no whisker (the number of rollouts is not known)"
-    )
+    if doc.get("win_prob_se"):
+        before_err = "the before bars' whiskers are 1.96 x the forecast's standard error"
+    elif rollouts:
+        before_err = (
+            f"the before bars' whiskers are 1.96 x sqrt(p(1-p)/{rollouts}), an upper bound on 1.96 standard errors of a mean of "
+            f"{rollouts} per-game scores in [0, 1]"
+        )
+    else:
+        before_err = "the before bars have no whisker (neither the standard errors nor the number of rollouts is known)"
     caption = (
-        f"Win probability now (pale bars, simulated: {rollouts or 'n/a'} games per state) and {what}. Error bars: \u00b1 1.96 "
+        f"Win probability now (pale bars): a forecast, {rollouts or 'n/a'} simulated games per state in which every seat, "
+        f"{doc.get('player', 'the deciding player')} included, plays the trading rollout policy; and {what}. Error bars: \u00b1 1.96 "
         f"standard errors (about 95%): {before_err}; the after bars' whiskers are 1.96 x the paired standard error of the "
         "change (win_delta_se, the same games played from both states), the uncertainty of the difference the decision rests on."
     )
-    return f'<section id="win-prob"><h2>Win probability, before and after</h2>{"".join(out)}<p class="caption">{esc(caption)}</p></section>'
+    return f'<section id="win-prob"><h2>Win probability now (forecast), and after</h2>{"".join(out)}<p class="caption">{esc(caption)}</p></section>'
 
 
 def funnel_section(doc: Mapping[str, Any]) -> str:
@@ -229,10 +239,12 @@ def funnel_section(doc: Mapping[str, Any]) -> str:
         y += bar + gap
     out.append("</svg>")
     return (
-        '<section id="funnel"><h2>The pruning funnel</h2>'
+        f'<section id="funnel"><h2>The pruning funnel: {esc(funnel_heading(doc))}</h2>'
         + "".join(out)
-        + '<p class="caption">Trade candidates left after each stage: the enumerator\'s five rules on the frontier values, then '
-        "the CP-SAT search, the simulation and the mode's filters. Bar length is log(1 + count), so that the last stages stay visible.</p></section>"
+        + '<p class="caption">Trade candidates left after each stage of the search that ran: the explicit enumerator\'s five rules '
+        "on the generator's own value and floors (the fitted change in win probability, 0.04 margins), then the distinct property "
+        "structures CP-SAT returned, the candidates added beside them, the simulation and the mode's filters; when the 3-cycle "
+        "search ran too, the counts are of both searches. Bar length is log(1 + count), so that the last stages stay visible.</p></section>"
     )
 
 
@@ -267,6 +279,13 @@ def risk_section(state: GameState, doc: Mapping[str, Any], ruin: Sequence[float]
         cum.append(total)
     turns = len(pmf) - 1
     top = max(cum) if cum else 0.0
+    if top == 0.0:  # a flat 0% curve carries no information: say so instead of drawing it
+        return (
+            '<section id="risk"><h2>Risk of ruin, turn by turn</h2>'
+            f'<p class="risk-none" data-player="{esc(me)}" data-turns="{turns}" data-final="0">{esc(me)} cannot be ruined within the next '
+            f"{turns} turns: the ruin probability is 0 at every turn (the exact (cash x position) chain of engine.chains.state_risk, "
+            "as monopoly-trade risk computes it: the others' holdings frozen, the player buying nothing, jail policy long).</p></section>"
+        )
     ymax = 1.0
     for cand in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0):
         if top <= cand:
@@ -309,7 +328,7 @@ def risk_section(state: GameState, doc: Mapping[str, Any], ruin: Sequence[float]
     caption = (
         f"The probability that {me} is ruined (owes more than its liquidation value, ${state.liquidation_value(state.player_index(me)):,}) "
         f"by each of the next {turns} turns (line: by then, {pct(cum[-1] if cum else 0.0, 2)} at turn {turns}; pale bars: at that turn), "
-        "from the exact (cash x position) chain of engine.chains.state_risk, as `monopoly-trade risk` computes it: the others' "
+        "from the exact (cash x position) chain of engine.chains.state_risk, as monopoly-trade risk computes it: the others' "
         "holdings frozen, the player buying nothing, jail policy long."
     )
     return f'<section id="risk"><h2>Risk of ruin, turn by turn</h2>{"".join(out)}<p class="caption">{esc(caption)}</p></section>'

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import fcntl
 import hashlib
+import html
 import itertools
 import json
 import os
@@ -117,6 +118,27 @@ def hold_page() -> Page:
     page = _page(load_state(INSTANCES / "near-ruin.json"), rollouts=48)
     assert page.doc["decision"]["action"] == "hold", "the fixture needs a hold decision"
     return page
+
+
+@pytest.fixture(scope="module")
+def novelty_page() -> Page:
+    """Rules with many overrides (``novelty-rules``): their line must stay on the board."""
+    return _page(load_state(INSTANCES / "novelty-rules.json"), rollouts=32)
+
+
+@pytest.fixture(scope="module")
+def cycle_page() -> Page:
+    """A three-way trade drawn from a real decision's shape: the best cycle of ``cycle-brown-pair``
+    placed as the decision (the arrows and labels of three parties)."""
+    state = load_state(INSTANCES / "cycle-brown-pair.json")
+    from solver.trades.cpsat import generate_trades
+    from solver.trades.space import TradeSettings
+
+    found = generate_trades(state, state.to_move, settings=TradeSettings(value="linear", objective="proposer"), cycles=True, bilateral=False)
+    doc = solve(state, rollouts=16, seed=1).to_dict()
+    trade = found.trades[0].candidate.to_trade(state).to_dict()
+    doc["decision"] = {"action": "propose_trade", "reason": "drawn for the test", "complete": True, "trade": {"kind": "cycle3", **trade}}
+    return Page(state, doc, render_report(state, doc, rollouts=16))
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +312,8 @@ def test_win_bars_are_before_and_after_with_their_error_bars(trade_page: Page, b
     for r in rows:
         p = doc["win_prob"][r["player"]]
         assert r["before"] == p
-        assert r["before_err"] == pytest.approx(Z95 * (p * (1 - p) / ROLLOUTS) ** 0.5)
+        assert r["before_err"] == pytest.approx(Z95 * doc["win_prob_se"][r["player"]])  # the forecast's own standard error
+        assert r["before_err"] <= Z95 * (p * (1 - p) / ROLLOUTS) ** 0.5 + 1e-12  # within the bound a score in [0, 1] allows
         assert r["after"] == pytest.approx(p + trade["win_delta"][r["player"]])
         assert r["after_err"] == pytest.approx(Z95 * trade["win_delta_se"][r["player"]])
     bars = {e.attrs["data-player"]: e for e in having(elements(trade_page.html), "winbar")}
@@ -303,7 +326,10 @@ def test_win_bars_are_before_and_after_with_their_error_bars(trade_page: Page, b
     assert built[me]["after"] == pytest.approx(build_page.doc["win_prob"][me] + build_page.doc["decision"]["build"]["win_delta"])
     assert all(r["after"] is None for name, r in built.items() if name != me)
     assert all(r["after"] is None for r in win_rows(hold_page.doc, 48))
-    assert all(r["before_err"] is None for r in win_rows(hold_page.doc, None))
+    bare = {k: v for k, v in hold_page.doc.items() if k != "win_prob_se"}  # a result without standard errors
+    assert all(r["before_err"] is None for r in win_rows(bare, None))
+    p = next(iter(bare["win_prob"].values()))
+    assert win_rows(bare, 48)[0]["before_err"] == pytest.approx(Z95 * (p * (1 - p) / 48) ** 0.5)
     assert "1.96" in trade_page.html and "standard error" in trade_page.html
 
 
@@ -438,6 +464,36 @@ class Rendered:
     board_png: bytes | None
     errors: list[str]
     console: list[str]
+    geometry: dict[str, Any] = field(default_factory=dict)
+
+
+GEOMETRY_JS = """(() => {
+  const out = {crossings: [], rules_outside: []};
+  for (const g of document.querySelectorAll('.trade-arrow')) {
+    const path = g.querySelector('path');
+    const len = path.getTotalLength();
+    for (const t of g.querySelectorAll('text')) {
+      const b = t.getBBox();
+      for (let k = 0; k <= 200; k++) {
+        const q = path.getPointAtLength(len * k / 200);
+        if (q.x > b.x && q.x < b.x + b.width && q.y > b.y && q.y < b.y + b.height) {
+          out.crossings.push(g.dataset.from + '->' + g.dataset.to + ': ' + t.textContent); break;
+        }
+      }
+    }
+  }
+  const board = document.getElementById('board-svg');
+  if (board) {
+    const vb = board.viewBox.baseVal;
+    for (const t of board.querySelectorAll('.board-centre text.rules')) {
+      const b = t.getBBox();
+      if (b.x < vb.x || b.x + b.width > vb.x + vb.width) out.rules_outside.push(t.textContent);
+    }
+  }
+  return out;
+})()"""
+"""Measured in the browser (SVG user units, the text's real extent): trade labels that an arrow
+crosses, and rules lines that leave the board."""
 
 
 class DevTools:
@@ -545,6 +601,7 @@ class DevTools:
         if box:
             clip = {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 0.5}
             board = base64.b64decode(self.send("Page.captureScreenshot", {"format": "png", "clip": clip}, session)["data"])
+        geometry = js(GEOMETRY_JS) or {}
         js("0")  # one more round trip: every event of the load has arrived
         errors, console = [], []
         for e in self.events:
@@ -563,7 +620,7 @@ class DevTools:
                 if entry["level"] == "error":
                     errors.append(f"log ({entry.get('source')}): {entry.get('text')}")
         self.send("Target.closeTarget", {"targetId": target})
-        return Rendered(dom, shot, board, errors, console)
+        return Rendered(dom, shot, board, errors, console, geometry)
 
 
 @pytest.fixture(scope="module")
@@ -648,7 +705,7 @@ def test_console_errors_are_caught(browser: DevTools, tmp_path: Path) -> None:
     assert quiet.errors == [] and "log: fine" in quiet.console
 
 
-@pytest.mark.parametrize("which", ["trade_page", "build_page", "hostile_page"])
+@pytest.mark.parametrize("which", ["trade_page", "build_page", "hostile_page", "novelty_page", "cycle_page"])
 def test_the_page_in_a_real_browser(which: str, browser: DevTools, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     page: Page = request.getfixturevalue(which)
     path = tmp_path / "report.html"
@@ -666,6 +723,8 @@ def test_the_page_in_a_real_browser(which: str, browser: DevTools, tmp_path: Pat
     if page.doc["decision"]["action"] == "build":
         assert {e.attrs["data-lot"] for e in having(els, "plan-lot")} == set(page.doc["decision"]["build"]["levels"])
     assert [e.tag for e in els].count("script") == 1
+    assert got.geometry.get("crossings") == [], got.geometry  # no arrow runs through its own label
+    assert got.geometry.get("rules_outside") == [], got.geometry
     shot = tmp_path / "report.png"
     shot.write_bytes(got.screenshot)
     width, height = struct.unpack(">II", got.screenshot[16:24])
@@ -676,3 +735,58 @@ def test_the_page_in_a_real_browser(which: str, browser: DevTools, tmp_path: Pat
     for seat, _ in enumerate(page.state.players):
         if page.state.properties_of(seat):
             assert _rgb(PLAYER_COLOURS[seat]) in seen, f"seat {seat}'s colour is not on the board"
+
+
+def test_the_page_says_what_the_text_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The page's position line, forecast label, decision (INCOMPLETE included) and purchase answer are
+    the text output's words and numbers (solver.report.words), on a state where a purchase is asked."""
+    from models.io import dumps_state
+    from models.state import Phase
+
+    state = load_state(INSTANCES / "midgame-no-monopolies.json")
+    state.phase = Phase.ROLLED  # Cy has just rolled onto Pennsylvania Avenue: a purchase is asked
+    path = tmp_path / "rolled.json"
+    path.write_text(dumps_state(state), encoding="utf-8")
+    code, text, _ = run_cli(capsys, "solve", str(path), "--rollouts", "32", "--seed", "1")
+    assert code == 0
+    doc = solve(state, rollouts=32, seed=1).to_dict()
+    page = render_report(state, doc, rollouts=32)
+    shown = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)\b[^>]*>.*?</\1>", " ", page, flags=re.S))  # the text a reader sees
+    lines = text.splitlines()
+    assert html.escape(lines[1], quote=False) in page  # the position line
+    assert "forecast" in page and "Win probability now (forecast)" in page
+    purchase = [ln.strip() for ln in lines if ln.startswith("PURCHASE:") or ln.startswith("  worth to") or "diagnostic, not the answer" in ln]
+    assert len(purchase) == 3
+    for ln in purchase:
+        assert html.escape(ln, quote=False) in page
+    assert "`" not in shown  # no literal markdown
+    cut = dict(doc, truncated=True, decision=dict(doc["decision"], complete=False))
+    assert "INCOMPLETE" in render_report(state, cut, rollouts=32)
+    assert "INCOMPLETE" not in page
+
+
+def test_a_flat_zero_ruin_curve_is_said_not_drawn() -> None:
+    state = load_state(INSTANCES / "opening.json")
+    doc = {"player": state.players[0].name, "decision": {"action": "hold", "reason": "nothing to build"}}
+    page = render_report(state, doc, ruin=[0.0] * 21)
+    els = elements(page)
+    assert not having(els, "risk-line") and having(els, "risk-none")
+    assert "cannot be ruined within the next 20 turns" in page
+    drawn = render_report(state, doc, ruin=[0.0] * 20 + [0.01])
+    assert having(elements(drawn), "risk-line") and not having(elements(drawn), "risk-none")
+
+
+def test_a_long_rules_line_is_wrapped_on_the_board(novelty_page: Page) -> None:
+    lines = [" ".join(e.text) for e in elements(novelty_page.html) if "rules" in e.attrs.get("class", "").split()]
+    assert len(lines) >= 2
+    assert " ".join(lines) == f"rules: {novelty_page.state.rules.describe()}"
+    assert "{" not in " ".join(lines)  # no Python dict syntax
+
+
+def test_the_trades_table_names_the_rule_each_trade_qualified_by(trade_page: Page) -> None:
+    rows = having(elements(trade_page.html), "rescored")
+    assert len(rows) == len(trade_page.doc["trades"])
+    assert "qualified by" in trade_page.html
+    for t in trade_page.doc["trades"]:
+        if t["qualified_by"]:
+            assert html.escape(t["qualified_by"], quote=False) in trade_page.html
