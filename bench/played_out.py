@@ -20,11 +20,15 @@ The cases:
 
 ``gift``
     ``instances/midgame-no-monopolies.json``: Cy gives Dee $100 (deciding seat Cy).
+``tour``
+    the same state: the README tour's CP-SAT trade, Cy gives Dee Atlantic Avenue
+    and $150 and receives Virginia Avenue (deciding seat Cy).
 ``swap``
     the same state: the rollout policy's swap, Cy gives Dee Atlantic Avenue and
     receives Virginia Avenue and $180 (deciding seat Cy).
 ``denial``
-    the same state: Ann buys Ventnor Avenue from Dee for $110 (deciding seat Ann).
+    the same state: Ann buys Ventnor Avenue from Dee for $130, the README's library
+    example (deciding seat Ann).
 ``gift-late``
     ``instances/late-game-house-shortage.json``: Dee gives Ann $100 (deciding seat Dee).
 ``bystander``
@@ -77,8 +81,9 @@ def cases() -> dict[str, tuple[GameState, GameState, str, tuple[str, ...]]]:
     bys = load_state(INSTANCES / "cycle-four-bystander.json")
     return {
         "gift": (mid, _gift(mid, "Cy", "Dee", 100), "Cy", ("Cy", "Dee")),
+        "tour": (mid, _trade(mid, ("Cy", "Dee", ("Atlantic Avenue",), 150), ("Dee", "Cy", ("Virginia Avenue",), 0)), "Cy", ("Cy", "Dee")),
         "swap": (mid, _trade(mid, ("Cy", "Dee", ("Atlantic Avenue",), 0), ("Dee", "Cy", ("Virginia Avenue",), 180)), "Cy", ("Cy", "Dee")),
-        "denial": (mid, _trade(mid, ("Ann", "Dee", (), 110), ("Dee", "Ann", ("Ventnor Avenue",), 0)), "Ann", ("Ann", "Dee")),
+        "denial": (mid, _trade(mid, ("Ann", "Dee", (), 130), ("Dee", "Ann", ("Ventnor Avenue",), 0)), "Ann", ("Ann", "Dee")),
         "gift-late": (late, _gift(late, "Dee", "Ann", 100), "Dee", ("Dee", "Ann")),
         "bystander": (bys, _trade(bys, ("Cy", "Bob", (), 320), ("Bob", "Cy", ("Atlantic Avenue",), 0)), "Cy", ("Cy", "Bob")),
     }
