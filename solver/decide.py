@@ -779,6 +779,7 @@ def _priced(
     if not keep:
         return price, best
     priced.self_balancing = best.self_balancing
+    priced.qualified_by = qualified_by(priced, base, a, st.mode, rs.z)  # kept only when it qualifies: never None here
     return price, priced
 
 

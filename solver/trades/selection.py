@@ -179,9 +179,9 @@ def qualified_by(r: Rescored, base: RolloutResult, proposer: str, mode: str, z: 
         return None
     if mode == Mode.FAIR:
         return "nash zone, balanced"
-    assert r.after is not None
-    d, se = paired_delta(base, r.after, proposer)
-    rule = "win probability" if beyond_noise(d, se, z) else "net worth"
+    # The proposer's paired change was computed when the trade was re-scored (rescore_one):
+    # read it there rather than pairing the two simulations again.
+    rule = "win probability" if beyond_noise(r.win_delta[proposer], r.win_delta_se[proposer], z) else "net worth"
     return rule if r.balanced else rule + ", leader itself"
 
 

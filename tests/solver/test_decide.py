@@ -436,3 +436,17 @@ def test_solve_tiny_budget_says_truncated(capsys: pytest.CaptureFixture[str]) ->
 def test_win_prob_rows_are_probabilities(trader_midgame: Decision) -> None:
     p = np.array(list(trader_midgame.win_prob.values()))
     assert ((p >= 0) & (p <= 1)).all() and p.sum() == pytest.approx(1.0)
+
+
+def test_mode_best_names_the_rule_each_trade_qualified_by(trader_midgame: Decision) -> None:
+    """``qualified_by`` in mode best: "win probability" exactly when the proposer's own change is
+    beyond one-sided noise, "net worth" otherwise (the fallback), with ", leader itself" when the
+    balance check passed only because the leader is the proposer; recomputed here from the numbers."""
+    d = trader_midgame
+    me = d.player
+    z = RescoreSettings().z
+    named = [r for r in d.trades if r.qualified_by is not None]
+    assert named and d.scored is not None and d.scored.qualified_by is not None
+    for r in named:
+        base = "win probability" if r.win_delta[me] > z * r.win_delta_se[me] else "net worth"
+        assert r.qualified_by == (base if r.balanced else base + ", leader itself")
