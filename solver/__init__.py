@@ -10,19 +10,28 @@ Subpackages, one job each (imports flow ``models <- engine <- solver``):
 - :mod:`solver.decide`: the decision point (build, trade or hold).
 - :mod:`solver.cli`: the ``monopoly-trade`` command line.
 - :mod:`solver.api`: :func:`solver.solve`, the library entry point.
+- :mod:`solver.evaluate`: :func:`solver.evaluate_trade` and :func:`solver.respond`, a given trade judged
+  and an offer answered.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["SolveError", "SolveResult", "solve"]
+__all__ = ["OfferError", "SolveError", "SolveResult", "evaluate_trade", "respond", "solve"]
+
+_EVALUATE = ("OfferError", "evaluate_trade", "respond")
 
 
 def __getattr__(name: str) -> Any:
     """``solver.solve``, ``solver.SolveResult`` and ``solver.SolveError`` (from :mod:`solver.api`),
-    imported on first use, so that importing a light part of the package (the CLI's ``validate``)
-    does not load the simulation and optimisation libraries."""
+    ``solver.evaluate_trade``, ``solver.respond`` and ``solver.OfferError`` (from
+    :mod:`solver.evaluate`), imported on first use, so that importing a light part of the package
+    (the CLI's ``validate``) does not load the simulation and optimisation libraries."""
+    if name in _EVALUATE:
+        from solver import evaluate
+
+        return getattr(evaluate, name)
     if name in __all__:
         from solver import api
 

@@ -6,8 +6,8 @@ the matching command's ``--json`` output (``docs/cli.md``), whose JSON Schema
 (``solver/data/output-*.schema.json``) is the tool's output schema in the tool
 listing; the SDK's client validates the structured results against it:
 
-``validate``, ``solve``, ``analyze``, ``trades``, ``odds``, ``risk``,
-``auction``, ``bidding_game``.
+``validate``, ``solve``, ``evaluate_trade``, ``respond_to_offer``, ``analyze``,
+``trades``, ``odds``, ``risk``, ``auction``, ``bidding_game``.
 
 A ``state`` argument is a state document (an object in the state format) or
 the path of a state file; ``rules`` (optional) is a preset's name or the path
@@ -37,7 +37,9 @@ from solver.schemas import output_schema
 
 __all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
 
-TOOLS = ("validate", "solve", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
+TOOLS = ("validate", "solve", "evaluate_trade", "respond_to_offer", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
+SCHEMA_OF = {"evaluate_trade": "evaluate", "respond_to_offer": "respond", "bidding_game": "bidding-game"}
+"""The output schema of a tool whose name is not its command's."""
 MAX_INLINE_BYTES = 4 * 1024 * 1024
 """Largest inline state or graph accepted (the same limit as a state file)."""
 
@@ -88,19 +90,27 @@ def _captured(argv: list[str]) -> str:
     return out.getvalue()
 
 
-def _with_file(value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str]) -> dict[str, Any]:
-    """Run a command on ``value``: a path as given, an object written to a temporary file first."""
-    if isinstance(value, str):
-        return run_command([*argv_before, value, *argv_after])
-    if not isinstance(value, dict):
-        raise CommandFailed(f"expected an object or a path, got {type(value).__name__}")
-    text = jsonsafe.dumps(value)
-    if len(text) > MAX_INLINE_BYTES:
-        raise CommandFailed(f"the object is larger than {MAX_INLINE_BYTES} bytes")
+def _with_file(
+    value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str], files: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Run a command on ``value``: a path as given, an object written to a temporary file first;
+    ``files`` maps more options to objects (or lists) written to temporary files the same way
+    (a trade, an offer) and passed as ``OPTION PATH``."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "input.json"
-        path.write_text(text, encoding="utf-8")
-        return run_command([*argv_before, str(path), *argv_after])
+        def as_path(obj: Any, stem: str, what: str) -> str:
+            if isinstance(obj, str) and what == "state":
+                return obj
+            if not isinstance(obj, (dict, list)):
+                raise CommandFailed(f"{what}: expected an object{' or a path' if what == 'state' else ''}, got {type(obj).__name__}")
+            text = jsonsafe.dumps(obj)
+            if len(text) > MAX_INLINE_BYTES:
+                raise CommandFailed(f"{what}: the object is larger than {MAX_INLINE_BYTES} bytes")
+            path = Path(tmp) / f"{stem}.json"
+            path.write_text(text, encoding="utf-8")
+            return str(path)
+
+        extra = [x for k, (opt, obj) in enumerate((files or {}).items()) for x in (opt, as_path(obj, f"extra{k}", opt.lstrip("-")))]
+        return run_command([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
 
 
 def _opt(name: str, value: Any) -> list[str]:
@@ -121,9 +131,9 @@ def build_server() -> Any:
         ),
     )
 
-    def call(value: dict[str, Any] | str, before: list[str], after: list[str]) -> dict[str, Any]:
+    def call(value: dict[str, Any] | str, before: list[str], after: list[str], files: dict[str, Any] | None = None) -> dict[str, Any]:
         try:
-            return _with_file(value, before, after)
+            return _with_file(value, before, after, files)
         except CommandFailed as err:
             raise ToolError(str(err)) from None
 
@@ -151,6 +161,35 @@ def build_server() -> Any:
         """What the player (default: the one to move) should do: build, propose a trade or hold, and why."""
         after = [*_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode, *_opt("--rules", rules)]
         return call(state, ["solve"], after)
+
+    @server.tool()
+    def evaluate_trade(
+        state: dict[str, Any] | str,
+        trade: dict[str, Any],
+        proposer: str | None = None,
+        rollouts: int = 800,
+        seed: int = 0,
+        rules: str | None = None,
+    ) -> dict[str, Any]:
+        """Judge a given trade ({"transfers": [{"from", "to", "properties", "cash", "jail_cards"}]}): every player's
+        change in win probability with its standard error, the Nash-bargained price, each participant's verdict."""
+        after = [*_opt("--player", proposer), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
+        return call(state, ["evaluate"], after, {"--trade": trade})
+
+    @server.tool()
+    def respond_to_offer(
+        state: dict[str, Any] | str,
+        offer: dict[str, Any],
+        proposer: str | None = None,
+        responder: str | None = None,
+        rollouts: int = 800,
+        seed: int = 0,
+        rules: str | None = None,
+    ) -> dict[str, Any]:
+        """Answer an offer for the player receiving it: accept or refuse with the reason, and a counter-offer
+        the proposer is predicted to accept."""
+        after = [*_opt("--from", proposer), *_opt("--player", responder), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
+        return call(state, ["respond"], after, {"--offer": offer})
 
     @server.tool()
     def analyze(state: dict[str, Any] | str, player: str | None = None, rules: str | None = None) -> dict[str, Any]:
@@ -222,7 +261,7 @@ def _publish_output_schemas(server: Any) -> None:
     """
     manager = server._tool_manager
     for name in TOOLS:
-        schema = VALIDATE_SCHEMA if name == "validate" else output_schema(name.replace("_", "-"))
+        schema = VALIDATE_SCHEMA if name == "validate" else output_schema(SCHEMA_OF.get(name, name))
         manager.get_tool(name).fn_metadata.output_schema = schema
 
 

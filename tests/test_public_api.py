@@ -45,7 +45,7 @@ PUBLIC_MODULES = (
     "engine.chains.state_risk", "engine.chains.state_moves", "engine.sim.rollout", "engine.sim.trace", "engine.sim.rollout_policy", "engine.sim.win_model",
     "engine.tournament",
     # solver: the library entry point, the decision, the agents, the analysis, trades, bidding
-    "solver", "solver.api", "solver.decide", "solver.schemas",
+    "solver", "solver.api", "solver.decide", "solver.evaluate", "solver.schemas",
     "solver.agents.registry", "solver.agents.subgraph_agent", "solver.agents.strategic", "solver.agents.value_agent",
     "solver.analysis.subgraph", "solver.analysis.frontier", "solver.analysis.position", "solver.analysis.reserve",
     "solver.analysis.valuation", "solver.analysis.funded_build",

@@ -23,10 +23,12 @@ from solver.cli import (
     cmd_analyze,
     cmd_auction,
     cmd_bidding_game,
+    cmd_evaluate,
     cmd_mcp,
     cmd_odds,
     cmd_play,
     cmd_prune_report,
+    cmd_respond,
     cmd_risk,
     cmd_solve,
     cmd_tournament,
@@ -48,6 +50,8 @@ COMMANDS = {
     "analyze": cmd_analyze,
     "solve": cmd_solve,
     "trades": cmd_trades,
+    "evaluate": cmd_evaluate,
+    "respond": cmd_respond,
     "bidding-game": cmd_bidding_game,
     "auction": cmd_auction,
     "prune-report": cmd_prune_report,
@@ -56,7 +60,7 @@ COMMANDS = {
 }
 
 
-QUICK_EXIT = frozenset({"validate", "odds", "risk", "analyze", "solve", "trades", "bidding-game", "auction"})
+QUICK_EXIT = frozenset({"validate", "odds", "risk", "analyze", "solve", "trades", "evaluate", "respond", "bidding-game", "auction"})
 """Commands that run in this one process (no worker processes, no Ray, no server) and leave
 nothing behind but what they wrote and flushed: :func:`run` ends them without the interpreter's
 teardown (0.2-0.35 s after ``solve``, mostly freeing numba's, OR-Tools' and pandas' modules)."""

@@ -444,23 +444,120 @@ def rescore_one(
     """
     trade = trade or cand.to_trade(state)
     try:
-        after_state = trade_after(state, trade)
+        sc = score_trade(state, trade, cand.players[0], base, settings, strategic, participants=[state.players[i].name for i in cand.players])
     except InvalidTradeError:
         return None
+    return Rescored(
+        cand,
+        trade,
+        sc.win_before,
+        sc.win_after,
+        sc.win_delta,
+        sc.win_delta_se,
+        sc.nash_zone,
+        sc.leader,
+        sc.leader_win_prob,
+        sc.balanced,
+        sc.acceptance,
+        sc.risk_adjusted_ev,
+        after=sc.after,
+    )
+
+
+@dataclass(frozen=True)
+class TradeScore:
+    """Any trade's re-scoring on the dice of a baseline (the figures of :class:`Rescored`,
+    without a candidate: a given trade may be multi-way or move jail cards).
+
+    Attributes
+    ----------
+    win_before, win_after, win_delta, win_delta_se, nash_zone, leader, leader_win_prob, balanced, acceptance, risk_adjusted_ev:
+        As :class:`Rescored` (``nash_zone``: every participant gains beyond the noise).
+    after:
+        The simulation after the trade.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from models.trade import Trade
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)
+    >>> score_trade(s, Trade.bilateral("Cy", "Dee", cash_a_to_b=100), 2, baseline(s, st), st).nash_zone
+    False
+    """
+
+    win_before: dict[str, float]
+    win_after: dict[str, float]
+    win_delta: dict[str, float]
+    win_delta_se: dict[str, float]
+    nash_zone: bool
+    leader: str
+    leader_win_prob: float
+    balanced: bool
+    acceptance: float
+    risk_adjusted_ev: float
+    after: RolloutResult = field(repr=False)
+
+
+def score_trade(
+    state: GameState,
+    trade: Trade,
+    proposer: int,
+    base: RolloutResult,
+    settings: RescoreSettings,
+    strategic: Sequence[int] = (),
+    participants: Sequence[str] | None = None,
+) -> TradeScore:
+    """Re-score ``trade`` on the dice of ``base``: the state after it simulated with the same
+    settings and seed, every player's paired change, the Nash zone, the leader and balance check,
+    the counterparties' acceptance (what :func:`rescore_one` does for a candidate).
+
+    Parameters
+    ----------
+    state, trade:
+        The position and the trade (validated: :func:`trade_after`).
+    proposer:
+        The proposer's player index.
+    base:
+        The simulation without the trade (:func:`baseline` on ``settings``).
+    settings:
+        The simulation and the judging.
+    strategic:
+        As for :func:`acceptance`.
+    participants:
+        Who must gain for the Nash zone (default: ``trade.participants()``).
+
+    Returns
+    -------
+    TradeScore
+
+    Raises
+    ------
+    InvalidTradeError
+        The trade is not valid in the state.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from models.trade import Trade
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> st = RescoreSettings(rollouts=8, horizon=10)
+    >>> sc = score_trade(s, Trade.bilateral("Cy", "Dee", cash_a_to_b=100), 2, baseline(s, st), st)
+    >>> round(sc.win_delta["Cy"] + sc.win_delta["Dee"] + sc.win_delta["Ann"] + sc.win_delta["Bob"], 12)
+    0.0
+    """
+    after_state = trade_after(state, trade)
     after = simulate(after_state, settings.rollouts, settings.horizon, settings.seed, policy=settings.policy, scoring=settings.scoring, threads=settings.threads)
     names = base.players
     delta, se = {}, {}
     for n in names:
         delta[n], se[n] = paired_delta(base, after, n)
-    parts = [state.players[i].name for i in cand.players]
+    parts = list(participants) if participants is not None else trade.participants()
     zone = all(beyond_noise(delta[n], se[n], settings.z) for n in parts)
     leader = max(names, key=lambda n: (after.win_prob[n], -names.index(n)))
-    proposer = cand.players[0]
     acc = acceptance(state, trade, proposer, delta, settings, strategic)
     me = state.players[proposer].name
-    return Rescored(
-        cand,
-        trade,
+    return TradeScore(
         dict(base.win_prob),
         dict(after.win_prob),
         delta,
@@ -471,7 +568,7 @@ def rescore_one(
         after.win_prob[leader] < settings.balance,
         acc,
         delta[me] * acc,
-        after=after,
+        after,
     )
 
 
@@ -586,6 +683,8 @@ __all__ = [
     "beyond_noise",
     "rescore",
     "rescore_one",
+    "score_trade",
     "self_balancing",
+    "TradeScore",
     "trade_after",
 ]

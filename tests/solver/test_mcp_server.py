@@ -24,7 +24,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 from solver.cli import main as cli_main  # noqa: E402
-from solver.mcp_server import TOOLS, run_command, use_command_line  # noqa: E402
+from solver.mcp_server import SCHEMA_OF, TOOLS, run_command, use_command_line  # noqa: E402
 from solver.schemas import output_schema  # noqa: E402
 
 use_command_line(cli_main)  # run_command below runs the commands in this process, as the server does
@@ -32,6 +32,8 @@ use_command_line(cli_main)  # run_command below runs the commands in this proces
 ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"
 GRAPH = ROOT / "instances" / "graphs" / "example-game.json"
+TRADE = {"transfers": [{"from": "Cy", "to": "Dee", "properties": ["Atlantic Avenue"], "cash": 150}, {"from": "Dee", "to": "Cy", "properties": ["Virginia Avenue"]}]}
+OFFER = {"transfers": [{"from": "Dee", "to": "Cy", "properties": ["Mediterranean Avenue"]}, {"from": "Cy", "to": "Dee", "properties": ["Park Place"]}]}
 
 
 def _payload(result: Any) -> Any:
@@ -60,6 +62,10 @@ async def _session_run() -> dict[str, Any]:
         out["risk"] = _payload(await session.call_tool("risk", {"state": state}))
         out["auction"] = _payload(await session.call_tool("auction", {"state": state, "property": "Boardwalk"}))
         out["bidding_game"] = _payload(await session.call_tool("bidding_game", {"graph": str(GRAPH)}))
+        out["evaluate_trade"] = _payload(await session.call_tool("evaluate_trade", {"state": state, "trade": TRADE, "rollouts": 16, "seed": 2}))
+        out["respond_to_offer"] = _payload(await session.call_tool("respond_to_offer", {"state": str(MIDGAME), "offer": OFFER, "rollouts": 16, "seed": 2}))
+        refused = await session.call_tool("evaluate_trade", {"state": state, "trade": {"transfers": [{"from": "Cy", "to": "Dee", "properties": ["Boardwalk"]}]}})
+        out["bad_trade"] = (refused.is_error, refused.content[0].text)
         bad = dict(state)
         bad["players"] = [dict(p) for p in state["players"]]
         bad["players"][0]["cash"] = -5
@@ -88,7 +94,7 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     # Each tool's output schema is its command's JSON Schema (the client validated every result against it).
     for name in TOOLS:
         if name != "validate":
-            assert got["schemas"][name] == output_schema(name.replace("_", "-")), name
+            assert got["schemas"][name] == output_schema(SCHEMA_OF.get(name, name)), name
     assert got["schemas"]["validate"]["required"] == ["valid"]
     assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
     # The same JSON as the commands themselves.
@@ -100,6 +106,16 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     assert _close(got["risk"], run_command(["risk", str(MIDGAME)]))
     assert _close(got["auction"], run_command(["auction", str(MIDGAME), "--property", "Boardwalk", "--method", "game"]))
     assert _close(got["bidding_game"], run_command(["bidding-game", str(GRAPH), "--kind", "richman"]))
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        trade, offer = Path(tmp) / "trade.json", Path(tmp) / "offer.json"
+        trade.write_text(json.dumps(TRADE)), offer.write_text(json.dumps(OFFER))
+        assert _close(got["evaluate_trade"], run_command(["evaluate", str(MIDGAME), "--trade", str(trade), "--rollouts", "16", "--seed", "2"]))
+        assert _close(got["respond_to_offer"], run_command(["respond", str(MIDGAME), "--offer", str(offer), "--rollouts", "16", "--seed", "2"]))
+    assert got["respond_to_offer"]["responder"] == "Cy" and got["respond_to_offer"]["verdict"] in ("accept", "refuse")
+    is_error, text = got["bad_trade"]
+    assert is_error and "Boardwalk" in text and "\n" not in text.strip()
     # Bad input: a tool error naming the field, in one line; the server goes on serving.
     for is_error, text in (got["bad"], got["bad_solve"]):
         assert is_error and "cash" in text and "\n" not in text.strip()

@@ -1,0 +1,93 @@
+"""``monopoly-trade evaluate STATE --trade FILE|-`` (or ``--give ITEMS --to NAME --get ITEMS``): what a
+given trade does to every player, judged as ``solve`` judges (:func:`solver.evaluate.evaluate_trade`):
+each player's change in win probability with its standard error, the Nash zone, the leader and
+balance check, the Nash-bargained cash of the same lots, and each participant's verdict with its
+reason, as text or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from solver import jsonsafe
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_line
+from solver.cli.trade_args import add_trade_options, trade_from_args
+from solver.report.words import legs_text
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``evaluate`` to ``subparsers`` (what ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "evaluate",
+        help="judge a given trade: every player's change, the fair price, each participant's verdict",
+        description=(
+            "Judge a trade as solve judges its own (solver.evaluate): the state with and without it simulated on the "
+            "same dice, every seat playing the trading rollout policy and the proposer waiting until its next turn in "
+            "both; each player's change in win probability with its standard error; the Nash-bargained cash of the same "
+            "lots (two-player trades); each participant accepts when it gains beyond one-sided 5% noise."
+        ),
+    )
+    p.add_argument("state", help="a state file, or - for standard input")
+    add_rules_option(p)
+    add_trade_options(p, "--trade", "trade")
+    p.add_argument("--player", help="the proposer, and the giver of the compact form (default: the state's to_move)")
+    p.add_argument("--rollouts", type=int_in(1, 100_000), default=800, help="games per simulated state (default 800; 1..100000)")
+    p.add_argument("--horizon", type=int_in(1, 1000), default=30, help="rounds per simulated game (default 30; 1..1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the simulations (default 0; 0..2^63-1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``evaluate`` on the parsed ``args``: the exit status."""
+    from solver.evaluate import OfferError, evaluate_trade
+
+    state = read_state(args.state, args.rules)
+    if args.player is not None and args.player not in [p.name for p in state.players]:
+        raise UsageError(f"--player: no player named {args.player!r} in the state")
+    trade = trade_from_args(state, args, "--trade", args.player)
+    try:
+        ev = evaluate_trade(state, trade, proposer=args.player, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed)
+    except OfferError as err:
+        raise UsageError(f"{'--trade' if args.trade is not None else '--give/--get'}: {err}") from None
+    doc = jsonsafe.json_safe(ev.to_dict(state))
+    if args.json:
+        print(jsonsafe.dumps(doc))
+        return 0
+    print(evaluate_text(doc, rules_line(state)))
+    return 0
+
+
+def evaluate_text(doc: dict[str, Any], rules: str) -> str:
+    """The text form of ``evaluate``'s JSON object."""
+    me = doc["proposer"]
+    lines = [
+        rules,
+        f"trade (proposed by {me}): {legs_text(doc['trade']['transfers'])}",
+        (
+            f"change in win probability (every seat plays the trading rollout policy, {me} waiting until its next turn in "
+            f"both branches; {doc['rollouts']} games of {doc['horizon']} rounds; +- one standard error):"
+        ),
+        "  " + ", ".join(f"{n} {d:+.3f}+-{doc['win_delta_se'][n]:.3f}" for n, d in doc["win_delta"].items()),
+        (
+            f"nash zone {'yes' if doc['nash_zone'] else 'no'}; leader after: {doc['leader']} {doc['leader_win_prob']:.0%} "
+            f"({'balanced' if doc['balanced'] else 'unbalanced: 55% or more'})"
+        ),
+    ]
+    price = doc["nash_cash"]
+    parts = doc["participants"]
+    if len(parts) != 2:
+        lines.append("Nash-bargained price: not computed for a trade of more than two players")
+    elif price is None:
+        lines.append("Nash-bargained price of the same lots: none (no amount leaves both above their chances without the trade)")
+    else:
+        other = next(n for n in parts if n != me)
+        c = price["cash"]
+        lines.append(
+            f"Nash-bargained price of the same lots: {me if c >= 0 else other} pays {other if c >= 0 else me} ${abs(c)}"
+            if c
+            else "Nash-bargained price of the same lots: no cash"
+        )
+    lines.append("verdicts:")
+    lines += [f"  {n}: {v}: {doc['reasons'][n]}" for n, v in doc["verdicts"].items()]
+    return "\n".join(lines)
