@@ -33,6 +33,12 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("trade candidates with 3-way cycles", "monopoly-trade trades instances/cycle-four-partial-piece.json --cycles --top 2"),
         ("the dollar value the generator used before", "monopoly-trade trades instances/midgame-no-monopolies.json --value linear"),
     ),
+    "evaluate": (
+        ("judge a swap Cy might offer Dee", 'monopoly-trade evaluate instances/midgame-no-monopolies.json --give "Atlantic Avenue,$150" --to Dee --get "Virginia Avenue"'),
+    ),
+    "respond": (
+        ("Cy answers Dee's offer of Mediterranean Avenue for Park Place", 'monopoly-trade respond instances/midgame-no-monopolies.json --from Dee --give "Mediterranean Avenue" --to Cy --get "Park Place"'),
+    ),
     "bidding-game": (("a bidding game on a small graph", "monopoly-trade bidding-game instances/graphs/example-game.json --kind richman"),),
     "auction": (("how much to bid for Boardwalk", "monopoly-trade auction instances/midgame-no-monopolies.json --property Boardwalk"),),
     "prune-report": (("the pruning funnel on two bundled states", "monopoly-trade prune-report instances/midgame-no-monopolies.json instances/mortgaged.json --out /tmp/prune"),),

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from models.errors import InvalidArgumentError
 from models.state import GameState
 from models.trade import Trade, Transfer
 from solver.cli.common import UsageError
@@ -29,7 +30,7 @@ _CARDS = re.compile(r"^(?:(\d{1,2})\s+)?jail\s+cards?$", re.IGNORECASE)
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
+    raise InvalidArgumentError(f"{name} is not a number")
 
 
 def read_json_file(arg: str, option: str) -> Any:

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.chains.markov import PositionChain, chain_for
-from models.errors import ComputationError
+from models.errors import ComputationError, InvalidArgumentError
 from models.state import GameState
 from solver._cp_model import cp_model_module
 from solver.trades.candidates import run_funnel
@@ -391,6 +391,8 @@ def generate_trades(
     ------
     UnknownNameError
         An unknown ``settings.value`` or ``settings.objective``.
+    InvalidArgumentError
+        Neither ``bilateral`` nor ``cycles``.
     ComputationError
         CP-SAT finds the model invalid (a bug, never expected).
 
@@ -408,7 +410,7 @@ def generate_trades(
     ('win probability', 0.2836, False)
     """
     if not (cycles or bilateral):
-        raise ValueError("generate_trades: neither bilateral trades nor 3-cycles asked for")
+        raise InvalidArgumentError("generate_trades: neither bilateral trades nor 3-cycles asked for")
     settings = settings or TradeSettings()
     limits = limits or Limits()
     chain = chain or chain_for(state.board, state.rules)
