@@ -617,9 +617,7 @@ class StrategicTradeAgent(BaseAgent):
                 surplus = g_me - cash
                 if surplus <= self.accept_margin:
                     continue
-                try:
-                    trade.validate(state)
-                except InvalidTradeError:
+                if view.why_not_trade(trade) is not None:  # the host's check, not a copy's
                     continue
                 if best is None or surplus > best[0]:
                     best = (surplus, trade)

@@ -774,7 +774,13 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         mortgage inside a set being built, build the lowest lot below its planned level (even
         building; the dearest rent first on ties), and when the cash does not cover that
         building, mortgage the next spare lot of the plan. A step that is not legal (a house
-        shortage) ends the spree; the next phase plans again from the state it left."""
+        shortage) ends the spree; the next phase plans again from the state it left.
+
+        The host decides what is legal: a building is placed only where ``view.legal_builds()``
+        allows (the lowest such lot of the plan), a mortgage only where ``view.legal_mortgages()``
+        does, a lift only where ``view.legal_unmortgages()`` does. (The plan itself is computed
+        under the rules the agent knows; a host with stricter rules lists fewer moves, and the
+        agent takes none it does not list.)"""
         me = self.me
         if not any(view.has_monopoly(me, g) for g in view.board.street_groups):
             return None
@@ -788,7 +794,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
                 cost = state.rules.unmortgage_cost(state.mortgage_value(sq))
                 if sq in view.legal_unmortgages() and cash >= cost:
                     return Unmortgage(sq)
-                return self._fund(state, plan)
+                return self._fund(state, plan, view)
         ready = [
             sq for sq, lv in plan.levels.items() if state.houses[sq] < lv and why_not_build(state, me, sq, ignore_cash=True) is None
         ]
@@ -796,14 +802,20 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             return None
         sq = min(ready, key=lambda q: (state.houses[q], -q))
         cost = state.board.squares[sq].house_cost
-        if cash >= cost:  # then the building is legal: only the cash was left out above
-            return Build(sq)
-        return self._fund(state, plan)
+        if cash >= cost:  # affordable: build where the host allows (under our rules, sq itself)
+            allowed = set(view.legal_builds())
+            if sq in allowed:
+                return Build(sq)
+            others = [q for q in ready if q in allowed]
+            return Build(min(others, key=lambda q: (state.houses[q], -q))) if others else None
+        return self._fund(state, plan, view)
 
-    def _fund(self, state: GameState, plan: FundedPlan) -> Action | None:
-        """Mortgage the plan's next spare lot still unmortgaged (``None`` when none is left)."""
+    def _fund(self, state: GameState, plan: FundedPlan, view: GameView) -> Action | None:
+        """Mortgage the plan's next spare lot still unmortgaged that the host lets the agent
+        mortgage (``None`` when none is left)."""
+        allowed = set(view.legal_mortgages())
         for sq in plan.mortgages:
-            if not state.mortgaged[sq] and state.houses[sq] == 0:
+            if not state.mortgaged[sq] and state.houses[sq] == 0 and sq in allowed:
                 return Mortgage(sq)
         return None
 
@@ -839,9 +851,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             r, base, rs = self._queue.pop(0)
             if self._closed(r):
                 continue
-            try:  # a trade ranked in an earlier phase may no longer be payable
-                r.trade.validate(state)
-            except InvalidTradeError:
+            if view.why_not_trade(r.trade) is not None:  # the host's check: a trade ranked earlier may no longer be payable
                 continue
             offer = self._offer(state, r, base, rs)
             if offer is not None:
