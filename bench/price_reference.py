@@ -26,6 +26,13 @@ Printed: every probe (``D`` and its standard error), ``p*`` with its 95%
 interval, and beside it the two answers (:func:`solver.bidding.auction.auction_bid`
 at ``solve``'s purchase settings, 200 games of 20 rounds, and the bidding game's
 :func:`solver.bidding.contest.contest_bid`) with their distance to ``p*``.
+
+``--situations N`` does the same for ``N`` purchase questions met in games of
+four ``strategic`` agents (:func:`bench.auction_validation.situations`, one in
+every ``--every``), one JSON line per situation to ``--out`` as it finishes
+(``--resume`` keeps the finished ones), and prints, for each method, Spearman's
+rank correlation of its maximum bid with ``p*`` (censored to ``[0, cash]``)
+and the median absolute difference in dollars.
 """
 
 from __future__ import annotations
@@ -68,6 +75,138 @@ def probe(state: GameState, me: int, rival: int, square: int, price: int, games:
     return float(d.mean()), float(d.std(ddof=1) / math.sqrt(games))
 
 
+def played_out_price(
+    state: GameState, me: int, rival: int, square: int, games: int, seed: int, pool: ProcessPoolExecutor, probes_max: int, tol: int, say: bool = True
+) -> tuple[float, float, bool, dict[int, tuple[float, float]]]:
+    """``(p*, se, bracketed, probes)`` by the secant method on common dice (module docstring)."""
+    cash = state.players[me].cash
+    probes: dict[int, tuple[float, float]] = {}
+    t0 = time.perf_counter()
+
+    def at(p: int) -> tuple[float, float]:
+        p = int(min(max(p, 0), cash))
+        if p not in probes:
+            probes[p] = probe(state, me, rival, square, p, games, seed, pool)
+            if say:
+                print(f"  D(${p}) = {probes[p][0]:+.4f} (se {probes[p][1]:.4f})  [{time.perf_counter() - t0:.0f} s]", flush=True)
+        return probes[p]
+
+    a, b = 0, min(state.board.squares[square].price, cash)
+    at(a)
+    if b != a:
+        at(b)
+    while len(probes) < probes_max and len(probes) >= 2:
+        (da, _), (db, _) = probes[a], probes[b]
+        if da == db:
+            break
+        root = a - da * (b - a) / (db - da)
+        pts = sorted(probes)
+        bracket = [(x, y) for x, y in zip(pts, pts[1:]) if probes[x][0] > 0 >= probes[y][0]]
+        if bracket and bracket[0][1] - bracket[0][0] <= tol:
+            break
+        nxt = int(round(min(max(root, 0), cash)))
+        if nxt in probes:
+            break
+        at(nxt)
+        a, b = b, nxt
+    pts = sorted(probes)
+    if len(pts) < 2:
+        d0 = probes[pts[0]][0]
+        return (0.0 if d0 <= 0 else float(cash)), 0.0, False, probes
+    bracket = [(x, y) for x, y in zip(pts, pts[1:]) if probes[x][0] > 0 >= probes[y][0]]
+    if bracket:
+        x, y = bracket[0]
+    elif probes[pts[0]][0] <= 0:
+        x, y = pts[0], pts[1]
+    else:
+        x, y = pts[-2], pts[-1]
+    (dx, sx), (dy, sy) = probes[x], probes[y]
+    slope = (dy - dx) / (y - x)
+    if slope >= 0:  # no fall in the probed range: p* at an end
+        return (0.0 if dx <= 0 else float(cash)), float("nan"), False, probes
+    pstar = x - dx / slope
+    t = (pstar - x) / (y - x)
+    se_p = ((1 - t) * sx + t * sy) / abs(slope)
+    return float(min(max(pstar, 0.0), cash)), float(se_p), bool(bracket), probes
+
+
+def one(args: argparse.Namespace) -> int:
+    state = load_state(args.state)
+    player = args.player or state.players[state.to_move].name
+    ev = AuctionEvaluator(state, player, args.property, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=0)
+    rival, _ = ev.rival()
+    if rival is None:
+        raise SystemExit("no rival: nothing to price against")
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        pstar, se_p, bracketed, probes = played_out_price(state, ev.me, rival, ev.square, args.games, args.seed, pool, args.probes, args.tol)
+    name = state.players[ev.me].name
+    pts = sorted(probes)
+    print(f"{name} for {args.property} against {state.players[rival].name}: {args.games} paired games to the end per probe (strategic agents)")
+    print(f"  played-out indifference price ${pstar:.0f} (95% [{pstar - 1.96 * se_p:.0f}, {pstar + 1.96 * se_p:.0f}]; "
+          f"{'bracketed' if bracketed else 'not bracketed'} by the probes at {', '.join(f'${p}' for p in pts)})")
+    sim = auction_bid(state, name, args.property, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=0)
+    game = contest_bid(state, name, args.property)
+    for label, bid in (("simulation (solve's answer)", sim.max_bid), ("bidding game (diagnostic)", game.max_bid)):
+        print(f"  {label:28s} max bid ${bid}: {bid - pstar:+.0f} from p*")
+    print(f"  ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+def many(args: argparse.Namespace) -> int:
+    import json
+
+    from scipy.stats import spearmanr  # type: ignore[import-untyped]
+
+    from bench.auction_validation import situations
+
+    out = Path(args.out)
+    header = {"header": "price-reference/1", "seed": args.seed, "games": args.games, "situations": args.situations, "every": args.every}
+    rows: list[dict[str, object]] = []
+    if out.exists():
+        if not args.resume:
+            raise SystemExit(f"{out} exists: pass --resume to complete it, or another --out")
+        lines = out.read_text(encoding="utf-8").splitlines()
+        if not lines or json.loads(lines[0]) != header:
+            raise SystemExit(f"{out}: not this run's file")
+        for line in lines[1:]:
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+        out.write_text("\n".join([json.dumps(header), *map(json.dumps, rows)]) + "\n", encoding="utf-8")
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    found = situations(args.seed, args.situations, args.every)
+    with ProcessPoolExecutor(args.workers) as pool, out.open("a", encoding="utf-8") as fh:
+        for k, (state, me, square, game) in enumerate(found):
+            if k < len(rows):
+                continue
+            name = state.players[me].name
+            lot = state.board.squares[square].name
+            ev = AuctionEvaluator(state, name, lot, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=0)
+            rival, _ = ev.rival()
+            if rival is None:
+                continue
+            pstar, se_p, bracketed, _ = played_out_price(state, me, rival, square, args.games, args.seed + 1 + k, pool, args.probes, args.tol, say=False)
+            sim = ev.bid()
+            g = contest_bid(state, name, lot)
+            row = {"k": k, "game": game, "player": name, "lot": lot, "cash": state.players[me].cash, "list": ev.list_price,
+                   "pstar": pstar, "pstar_se": se_p, "bracketed": bracketed, "simulation": sim.max_bid, "bidding_game": g.max_bid}
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            rows.append(row)
+            print(f"  {k}: {name} for {lot} (cash ${row['cash']}): p* ${pstar:.0f} (se {se_p:.0f}); simulation ${sim.max_bid}, bidding game ${g.max_bid}", flush=True)
+    ps = np.array([float(r["pstar"]) for r in rows])  # type: ignore[arg-type]
+    print(f"{len(rows)} situations; {args.games} paired games to the end per probe")
+    for key in ("simulation", "bidding_game"):
+        bids = np.array([float(r[key]) for r in rows])  # type: ignore[arg-type]
+        rho = spearmanr(bids, ps).statistic if len(rows) > 2 else float("nan")
+        print(f"  {key:13s} Spearman {rho:.2f}, median |bid - p*| ${np.median(np.abs(bids - ps)):.0f}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--state", default=str(ROOT / "instances" / "midgame-no-monopolies.json"))
@@ -78,65 +217,12 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--probes", type=int, default=4)
     ap.add_argument("--tol", type=int, default=40)
+    ap.add_argument("--situations", type=int, default=0, help="price N purchase questions from strategic games instead")
+    ap.add_argument("--every", type=int, default=3)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "price-reference.jsonl"))
+    ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
-    state = load_state(args.state)
-    player = args.player or state.players[state.to_move].name
-    ev = AuctionEvaluator(state, player, args.property, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=0)
-    me, square = ev.me, ev.square
-    rival, _ = ev.rival()
-    if rival is None:
-        raise SystemExit("no rival: nothing to price against")
-    cash = state.players[me].cash
-    t0 = time.perf_counter()
-    probes: dict[int, tuple[float, float]] = {}
-    with ProcessPoolExecutor(args.workers) as pool:
-        def at(p: int) -> tuple[float, float]:
-            p = int(min(max(p, 0), cash))
-            if p not in probes:
-                probes[p] = probe(state, me, rival, square, p, args.games, args.seed, pool)
-                print(f"  D(${p}) = {probes[p][0]:+.4f} (se {probes[p][1]:.4f})  [{time.perf_counter() - t0:.0f} s]", flush=True)
-            return probes[p]
-
-        a, b = 0, min(ev.list_price, cash)
-        at(a), at(b)
-        while len(probes) < args.probes:
-            (da, _), (db, _) = probes[a], probes[b]
-            if da == db:
-                break
-            root = a - da * (b - a) / (db - da)
-            lo_hi = sorted(probes)
-            bracket = [(x, y) for x, y in zip(lo_hi, lo_hi[1:]) if probes[x][0] > 0 >= probes[y][0]]
-            if bracket and bracket[0][1] - bracket[0][0] <= args.tol:
-                break
-            nxt = int(round(min(max(root, 0), cash)))
-            if nxt in probes:
-                break
-            at(nxt)
-            a, b = b, nxt
-    pts = sorted(probes)
-    bracket = [(x, y) for x, y in zip(pts, pts[1:]) if probes[x][0] > 0 >= probes[y][0]]
-    if bracket:
-        x, y = bracket[0]
-    elif probes[pts[0]][0] <= 0:
-        x, y = pts[0], pts[1]
-    else:
-        x, y = pts[-2], pts[-1]
-    (dx, sx), (dy, sy) = probes[x], probes[y]
-    slope = (dy - dx) / (y - x)
-    pstar = x - dx / slope if slope else float("nan")
-    t = (pstar - x) / (y - x) if y != x else 0.0
-    se_d = (1 - t) * sx + t * sy
-    se_p = se_d / abs(slope) if slope else float("nan")
-    name = state.players[me].name
-    print(f"{name} for {args.property} against {state.players[rival].name}: {args.games} paired games to the end per probe (strategic agents)")
-    print(f"  played-out indifference price ${pstar:.0f} (95% [{pstar - 1.96 * se_p:.0f}, {pstar + 1.96 * se_p:.0f}]; "
-          f"{'bracketed' if bracket else 'extrapolated'} by ${x} and ${y})")
-    sim = auction_bid(state, name, args.property, rollouts=PURCHASE_CHECK_ROLLOUTS, horizon=PURCHASE_CHECK_HORIZON, seed=0)
-    game = contest_bid(state, name, args.property)
-    for label, bid in (("simulation (solve's answer)", sim.max_bid), ("bidding game (diagnostic)", game.max_bid)):
-        print(f"  {label:28s} max bid ${bid}: {bid - pstar:+.0f} from p*")
-    print(f"  ({time.perf_counter() - t0:.0f} s)")
-    return 0
+    return many(args) if args.situations else one(args)
 
 
 if __name__ == "__main__":
