@@ -338,6 +338,8 @@ class Decision:
     purchase: AuctionBid | None = None
     """The buy-or-auction answer when the player has rolled onto a lot the bank still holds."""
     purchase_diagnostic: ContestBid | None = None
+    jail: JailAdvice | None = None
+    """The jail choice when the player is to play its turn in jail (:func:`jail_advice`)."""
     """The bidding game's figures for the same lot (:mod:`solver.bidding.contest`): a diagnostic."""
 
     @property
@@ -361,7 +363,7 @@ class Decision:
             ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``searches``, ``truncated``, ``complete`` (not
             truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``
             (the one answer, ``method`` ``"simulation"``, with the bidding game under
-            ``diagnostics``).
+            ``diagnostics``), ``jail``.
         """
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason, "complete": not self.truncated}
@@ -397,6 +399,7 @@ class Decision:
             "mode": self.mode,
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
             "purchase": self._purchase_dict(),
+            "jail": self.jail.to_dict() if self.jail is not None else None,
         })
 
     def _purchase_dict(self) -> dict[str, Any] | None:
@@ -408,6 +411,94 @@ class Decision:
         game = {k: v for k, v in diag.to_dict().items() if k not in ("max_bid", "buy_at_list")} if diag is not None else None
         out["diagnostics"] = {"bidding_game": game}
         return out
+
+
+@dataclass(frozen=True)
+class JailAdvice:
+    """The jail choice for a player about to play its turn in jail: a documented rule, not a
+    simulation (the baseline's, :meth:`solver.agents.strategic.StrategicTradeAgent.jail_choice`,
+    which the ``subgraph`` agent plays too).
+
+    Attributes
+    ----------
+    choice : {"card", "pay", "roll"}
+        Use a Get Out of Jail Free card, pay the fine, or roll for doubles.
+    rule : str
+        The rule, in words, with the figures it read.
+    unowned : int
+        Lots the bank still holds (the rule's input).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> jail_advice(load_state("instances/jailed-early.json"), 0).choice
+    'pay'
+    """
+
+    choice: str
+    rule: str
+    unowned: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """``choice``, ``method`` (``"rule"``), ``rule``, ``unowned``.
+
+        Returns
+        -------
+        dict
+            The JSON form.
+        """
+        return {"choice": self.choice, "method": "rule", "rule": self.rule, "unowned": self.unowned}
+
+
+def jail_advice(state: GameState, player: int) -> JailAdvice | None:
+    """The jail choice when ``player`` is to move, in jail, at the start of its turn (phase
+    ``start``: the question the engine asks then); else ``None``.
+
+    The rule (the baseline's defaults, the agent's too): leave early while 8 or more lots are
+    unowned (there is still property to buy), with a card when it holds one, else by paying the
+    fine when $150 or more stays after it; otherwise roll (stay in jail and collect rent while
+    the board is bought up).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+
+    Returns
+    -------
+    JailAdvice or None
+        The choice and its rule.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> a = jail_advice(load_state("instances/jailed-early.json"), 0)
+    >>> a.choice, a.unowned
+    ('pay', 24)
+    """
+    from engine.rules.view import GameView
+    from solver.agents.strategic import StrategicTradeAgent
+
+    pl = state.players[player]
+    if player != state.to_move or state.phase != Phase.START or not pl.in_jail or pl.bankrupt:
+        return None
+    agent = StrategicTradeAgent(0)
+    agent.start_game(player, tuple(p.name for p in state.players))
+    choice = str(agent.jail_choice(GameView(state, player)))
+    unowned = sum(1 for sq in state.board.property_squares if state.owner[sq] == BANK)
+    fine = state.rules.jail_fine
+    early = unowned >= agent.leave_jail_unowned
+    if choice == "card":
+        why = f"{unowned} lots are still unowned (>= {agent.leave_jail_unowned}): leave now to buy, with the card"
+    elif choice == "pay":
+        why = f"{unowned} lots are still unowned (>= {agent.leave_jail_unowned}): leave now to buy; no card, and ${pl.cash - fine} stays after the ${fine} fine (>= ${agent.reserve})"
+    elif early:
+        why = f"{unowned} lots are still unowned, but the ${fine} fine would leave ${pl.cash - fine} (< ${agent.reserve}) and there is no card: roll"
+    else:
+        why = f"only {unowned} lots are unowned (< {agent.leave_jail_unowned}): stay and roll, collecting rent while the others move"
+    return JailAdvice(choice, f"rule of thumb: {why}", unowned)
 
 
 PURCHASE_CHECK_ROLLOUTS = 200
@@ -638,6 +729,7 @@ def decide(
     advice = purchase_advice(state, p, chain, seed, threads)
     if advice is not None:
         decision.purchase, decision.purchase_diagnostic = advice
+    decision.jail = jail_advice(state, p)
     if plan is not None and pos.verdict == "GROWING" and pos.build_roi >= st.fast_roi:
         decision.action = BUILD
         decision.reason = (
@@ -832,4 +924,17 @@ def _finish(decision: Decision, clock: _Clock) -> Decision:
     return decision
 
 
-__all__ = ["BUILD", "HOLD", "TRADE", "ActionKind", "BuildPlan", "DecideSettings", "Decision", "build_plan", "decide"]
+__all__ = [
+    "BUILD",
+    "HOLD",
+    "TRADE",
+    "ActionKind",
+    "BuildPlan",
+    "DecideSettings",
+    "Decision",
+    "JailAdvice",
+    "build_plan",
+    "decide",
+    "jail_advice",
+    "purchase_advice",
+]

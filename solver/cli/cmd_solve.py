@@ -26,6 +26,7 @@ from solver.report.words import (
     decision_line,
     forecast_line,
     funnel_heading,
+    jail_line,
     legs_text,
     position_line,
     purchase_lines,
@@ -142,6 +143,8 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
         lines.append("  trade: " + legs_text(dec["trade"]["transfers"]))
     if doc.get("purchase"):
         lines += ["", *purchase_lines(doc["purchase"], rules.auction_only, rules.auctions)]
+    if doc.get("jail"):
+        lines += ["", jail_line(doc["jail"], rules.jail_fine)]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):

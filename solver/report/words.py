@@ -16,6 +16,7 @@ __all__ = [
     "decision_line",
     "forecast_line",
     "funnel_heading",
+    "jail_line",
     "legs_text",
     "position_line",
     "purchase_lines",
@@ -70,6 +71,18 @@ def decision_line(doc: Mapping[str, Any]) -> str:
         "DECISION (INCOMPLETE: the time budget cut the work short, so this is not the answer of the full "
         f"search): {action}: {dec['reason']}"
     )
+
+
+def jail_line(j: Mapping[str, Any], fine: int) -> str:
+    """``JAIL: ...`` for the jail choice (a documented rule: the line says so).
+
+    Examples
+    --------
+    >>> jail_line({"choice": "roll", "rule": "rule of thumb: ..."}, 50)
+    'JAIL: roll for doubles (rule of thumb: ...)'
+    """
+    what = {"card": "use the Get Out of Jail Free card", "pay": f"pay the ${fine} fine", "roll": "roll for doubles"}[j["choice"]]
+    return f"JAIL: {what} ({j['rule']})"
 
 
 def funnel_heading(doc: Mapping[str, Any]) -> str:

@@ -51,7 +51,8 @@ def _cases(tmp: Path) -> list[Path]:
         out.append(path)
         free = [sq for sq in state.board.property_squares if state.owner[sq] == BANK]
         if free:
-            state.players[state.to_move].position = free[0]
+            mover = state.players[state.to_move]
+            mover.position, mover.in_jail, mover.jail_turns = free[0], False, 0  # rolled out of jail onto the lot
             state.phase = Phase.ROLLED
             rolled = tmp / f"{path.stem}-rolled.json"
             rolled.write_text(dumps_state(state), encoding="utf-8")
@@ -85,6 +86,9 @@ def _check(doc: dict[str, Any], text: str, state_path: Path) -> None:
                 assert f"bid up to ${purchase['max_bid']}" in verdict
         diag = [ln for ln in text.splitlines() if "diagnostic" in ln]
         assert all("max bid" not in ln and "buy at list" not in ln and "bid up to" not in ln for ln in diag)
+    jailed = state.phase == Phase.START and me.in_jail
+    assert (doc["jail"] is not None) == jailed
+    assert sum(ln.startswith("JAIL:") for ln in text.splitlines()) == int(jailed)
     d = doc["decision"]
     assert d["complete"] is True
     if d["action"] == "build":
@@ -112,3 +116,28 @@ def test_one_verdict_per_question_on_every_instance(tmp_path: Path, capsys: pyte
             code, text, err = run_cli(capsys, "solve", str(path), "--rollouts", "40", "--mode", mode)
             assert code == 0, (path.name, err)
             _check(json.loads(out), text, path)
+
+
+def test_the_jail_answer_follows_its_rule() -> None:
+    """Card, pay or roll, by the rule it names (checked by hand: 8 or more unowned lots and a card,
+    or $150 left after the fine; else roll), and only where the question is asked."""
+    from solver.decide import jail_advice
+
+    base = load_state(ROOT / "instances" / "jailed-early.json")
+    assert jail_advice(base, 0) is not None and jail_advice(base, 1) is None  # only the player to move
+    cases = []
+    for cards, cash, owned_extra in ((1, 1240, 0), (0, 1240, 0), (0, 180, 0), (0, 1240, 21)):
+        s = base.copy()
+        s.players[0].jail_cards, s.players[0].cash = cards, cash
+        free = [sq for sq in s.board.property_squares if s.owner[sq] == BANK]
+        for sq in free[:owned_extra]:
+            s.owner[sq] = 1
+        unowned = sum(1 for sq in s.board.property_squares if s.owner[sq] == BANK)
+        expected = "roll" if unowned < 8 else "card" if cards else "pay" if cash - s.rules.jail_fine >= 150 else "roll"
+        a = jail_advice(s, 0)
+        assert a is not None and a.choice == expected and a.unowned == unowned and str(unowned) in a.rule
+        cases.append(a.choice)
+    assert cases == ["card", "pay", "roll", "roll"]
+    rolled = base.copy()
+    rolled.phase = Phase.ROLLED
+    assert jail_advice(rolled, 0) is None  # the jail question is asked at the start of the turn
