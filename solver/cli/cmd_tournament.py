@@ -39,6 +39,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--max-rounds", type=int_in(1, 100_000), default=1000, help="round cap per game (default 1000; 1..100000)")
     p.add_argument("--out", help="results file, one JSON line per game (- : the lines to stdout, the summary to stderr)")
     p.add_argument("--resume", action="store_true", help="skip the games already in --out")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out (without it, an existing results file is refused)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
@@ -62,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if to_stdout and args.resume:
         raise UsageError("--resume needs a results file, not --out -")
     out = Path(args.out) if args.out and not to_stdout else None
+    if args.resume and args.force:
+        raise UsageError("--resume and --force: choose one (complete the file, or overwrite it)")
+    if out is not None and out.exists() and not args.resume and not args.force:
+        raise UsageError(f"--out: {out} exists; add --resume to complete it, or --force to overwrite it")
     done_rows = list(read_rows(out).values()) if out is not None and args.resume and out.exists() else []
     bar = GameBar(args.games, "tournament", quiet=args.quiet, done_rows=[r for r in done_rows if r.get("game", -1) < args.games])
 

@@ -45,6 +45,7 @@ def add_parser(subparsers: Any) -> None:
         "--out", help="one trial: its results file (JSON lines; - : to stdout, the summary to stderr); many: a folder with one file per trial"
     )
     p.add_argument("--resume", action="store_true", help="continue the trials in --out where they stopped")
+    p.add_argument("--force", action="store_true", help="overwrite existing results in --out (without it, they are refused)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -88,6 +89,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise UsageError(f"trial: {err}") from None
     to_stdout = args.out == "-"
+    if args.resume and args.force:
+        raise UsageError("--resume and --force: choose one (complete the results, or overwrite them)")
+    if args.out and not to_stdout and not args.resume and not args.force:
+        target = Path(args.out)
+        taken = target.is_file() if len(specs) == 1 else target.is_dir() and any(target.glob("*.jsonl"))
+        if taken:
+            raise UsageError(f"--out: {target} holds results; add --resume to complete them, or --force to overwrite them")
     if to_stdout and (args.resume or len(specs) > 1):
         raise UsageError("--out -: only for one trial without --resume (several trials need a folder)")
     if len(specs) == 1:

@@ -120,6 +120,16 @@ def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monk
     assert first["games"] == 6 and {s["agent"] for s in first["standings"]} == {"strategic", "random"}
     assert main([*args, "--resume"]) == 0  # nothing left to play: same table
     assert json.loads(capsys.readouterr().out) == first
+    # an existing results file is never overwritten without --force; the refusal says how to resume
+    kept = out.read_bytes()
+    assert main(["tournament", "--agents", "strategic,random", "--games", "3", "--seed", "2", "--max-rounds", "100", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "exists" in err and "--resume" in err and "--force" in err and len(err.strip().splitlines()) == 1
+    assert out.read_bytes() == kept
+    assert main([*args, "--resume", "--force"]) == 2 and "choose one" in capsys.readouterr().err
+    assert main(["tournament", "--agents", "strategic,random", "--games", "3", "--seed", "2", "--max-rounds", "100", "--out", str(out), "--force", "--json"]) == 0
+    capsys.readouterr()
+    assert sum(1 for line in out.read_text().splitlines() if '"game"' in line) == 3  # overwritten, as asked
     monkeypatch.setitem(sys.modules, "ray", None)  # as if the ray extra were not installed
     assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--backend", "ray"]) == 2
     assert "monopoly-trade[ray]" in capsys.readouterr().err

@@ -448,3 +448,6 @@ def test_cli_many_trials_summarize_and_keep_their_files(capsys: pytest.CaptureFi
     # resuming finds every game done: the same summary
     code, again, _ = run_cli(capsys, *args, "--resume")
     assert code == 0 and json.loads(again)["summary"] == doc["summary"]
+    # without --resume or --force the results are kept and the refusal says how to go on
+    code, _, err = run_cli(capsys, *args)
+    assert code == 2 and "--resume" in err and "--force" in err
