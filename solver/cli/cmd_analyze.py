@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.analysis.summary import player_analysis
 
     state = read_state(args.state, args.rules)
-    players = [player_arg(state, args.player)] if args.player else state.active_players()
+    players = [player_arg(state, args.player, active=True)] if args.player else state.active_players()
     if args.plot:
         try:
             import matplotlib

@@ -21,6 +21,7 @@ from solver.cli.common import (
     float_in,
     int_in,
     player_arg,
+    property_arg,
     read_state,
     rules_line,
 )
@@ -64,9 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from solver.bidding.contest import contest_bid
 
     state = read_state(args.state, args.rules)
-    player = player_arg(state, args.player)
-    if args.property not in state.board.property_index:
-        raise UsageError(f"--property: no property named {args.property!r} on the board")
+    player = player_arg(state, args.player, active=True)
+    args.property = property_arg(state, args.property)
     game = sim = None
     try:
         if args.method in ("both", "game"):

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_line
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
 from solver.cli.trade_args import add_trade_options, trade_from_args
 from solver.report.words import legs_text
 
@@ -43,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
     from solver.evaluate import OfferError, evaluate_trade
 
     state = read_state(args.state, args.rules)
-    if args.player is not None and args.player not in [p.name for p in state.players]:
-        raise UsageError(f"--player: no player named {args.player!r} in the state")
+    if args.player is not None:
+        args.player = state.players[player_arg(state, args.player, active=True)].name
+    if args.to is not None:
+        args.to = state.players[player_arg(state, args.to, "--to", active=True)].name
     trade = trade_from_args(state, args, "--trade", args.player)
     try:
         ev = evaluate_trade(state, trade, proposer=args.player, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed)

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, read_state, rules_line
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
 from solver.cli.trade_args import add_trade_options, read_json_file, trade_from_args
 from solver.report.words import legs_text
 
@@ -73,10 +73,12 @@ def run(args: argparse.Namespace) -> int:
     from solver.evaluate import OfferError, respond
 
     state = read_state(args.state, args.rules)
-    names = [p.name for p in state.players]
-    for opt, value in (("--player", args.player), ("--from", args.proposer)):
-        if value is not None and value not in names:
-            raise UsageError(f"{opt}: no player named {value!r} in the state")
+    if args.player is not None:
+        args.player = state.players[player_arg(state, args.player, active=True)].name
+    if args.proposer is not None:
+        args.proposer = state.players[player_arg(state, args.proposer, "--from", active=True)].name
+    if args.to is not None:
+        args.to = state.players[player_arg(state, args.to, "--to", active=True)].name
     offer = trade_from_args(state, args, "--offer", args.proposer)
     history = _history(args.history)
     try:

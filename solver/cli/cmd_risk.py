@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.chains.state_risk import state_ruin_pmf
 
     state = read_state(args.state, args.rules)
-    player = player_arg(state, args.player)
+    player = player_arg(state, args.player, active=True)
     pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
     cumulative = pmf.cumsum()
     name = state.players[player].name

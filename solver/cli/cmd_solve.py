@@ -82,9 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
     html_target = _html_target(args.html) if args.html is not None else None
     state = read_state(args.state, args.rules)
-    player = player_arg(state, args.player)
-    if state.players[player].bankrupt:
-        raise UsageError(f"--player: {state.players[player].name} is bankrupt")
+    player = player_arg(state, args.player, active=True)
     from solver.decide import DecideSettings
     from solver.trades.selection import Mode
 

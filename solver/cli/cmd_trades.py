@@ -13,7 +13,6 @@ from typing import Any
 from models.trade import Transfer
 from solver import jsonsafe
 from solver.cli.common import (
-    UsageError,
     add_rules_option,
     int_in,
     player_arg,
@@ -62,9 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.trades.space import TradeSettings
 
     state = read_state(args.state, args.rules)
-    player = player_arg(state, args.player)
-    if state.players[player].bankrupt:
-        raise UsageError(f"--player: {state.players[player].name} is bankrupt")
+    player = player_arg(state, args.player, active=True)
     # --value linear: the generator as it was before the fitted value (dollars, ranked by the proposer's gain)
     settings = TradeSettings() if args.value == "fitted" else TradeSettings(value="linear", objective="proposer")
     result = generate_trades(state, player, settings=settings, cycles=args.cycles, limits=Limits(top_k=args.top))

@@ -78,14 +78,52 @@ SEED = int_in(0, MAX_SEED)
 """``--seed``: an integer in 0..2^63 - 1."""
 
 
-def player_arg(state: GameState, name: str | None) -> int:
-    """The index of the player ``--player`` names in ``state`` (default: the state's ``to_move``)."""
+def match_name(given: str, names: list[str], what: str, option: str) -> str:
+    """The one of ``names`` that ``given`` names: exactly, else without regard to case; else a
+    :class:`UsageError` naming ``option`` and the closest names (``difflib``).
+
+    Examples
+    --------
+    >>> match_name("boardwalk", ["Park Place", "Boardwalk"], "property", "--property")
+    'Boardwalk'
+    >>> match_name("Bordwalk", ["Park Place", "Boardwalk"], "property", "--property")
+    Traceback (most recent call last):
+    ...
+    solver.cli.common.UsageError: --property: no property named 'Bordwalk' (closest: Boardwalk)
+    """
+    import difflib
+
+    if given in names:
+        return given
+    folded = [n for n in names if n.casefold() == given.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    close = difflib.get_close_matches(given.casefold(), [n.casefold() for n in names], n=3, cutoff=0.6)
+    by_fold = {n.casefold(): n for n in names}
+    hint = f" (closest: {', '.join(by_fold[c] for c in close)})" if close else f" (known: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''})"
+    return _refuse(f"{option}: no {what} named {given[:80]!r}{hint}")
+
+
+def _refuse(message: str) -> str:
+    raise UsageError(message)
+
+
+def player_arg(state: GameState, name: str | None, option: str = "--player", active: bool = False) -> int:
+    """The index of the player ``option`` names in ``state`` (default: the state's ``to_move``),
+    matched without regard to case (:func:`match_name`); with ``active``, a bankrupt player is
+    refused as ``solve`` refuses it."""
     if name is None:
-        return state.to_move
-    try:
-        return state.player_index(name)
-    except KeyError:
-        raise UsageError(f"--player: no player named {name!r} in the state") from None
+        p = state.to_move
+    else:
+        p = state.player_index(match_name(name, [pl.name for pl in state.players], "player", option))
+    if active and state.players[p].bankrupt:
+        raise UsageError(f"{option}: {state.players[p].name} is bankrupt")
+    return p
+
+
+def property_arg(state: GameState, name: str, option: str = "--property") -> str:
+    """The property ``option`` names (its name on the board), matched without regard to case."""
+    return match_name(name, [sq.name for sq in state.board.squares if sq.is_property], "property", option)
 
 
 STDIN_LIMIT = 64 * 1024 * 1024

@@ -82,7 +82,11 @@ def _items(state: GameState, text: str, option: str) -> tuple[list[str], int, in
         elif item.casefold() in names:
             lots.append(names[item.casefold()])
         else:
-            raise UsageError(f"{option}: {item!r} is not a property on the board, $N or 'jail card'")
+            import difflib
+
+            close = difflib.get_close_matches(item.casefold(), list(names), n=3, cutoff=0.6)
+            hint = f" (closest: {', '.join(names[c] for c in close)})" if close else ""
+            raise UsageError(f"{option}: {item[:80]!r} is not a property on the board, $N or 'jail card'{hint}")
     return lots, cash, cards
 
 

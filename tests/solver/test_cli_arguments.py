@@ -13,6 +13,7 @@ unbounded.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,20 @@ def test_the_cli_refuses_in_one_line_with_exit_2(capsys: pytest.CaptureFixture[s
         assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
     with pytest.raises(UsageError):
         build_parser().parse_args(["solve", "x.json", "--rollouts", "100001"])
+
+
+def test_names_match_without_regard_to_case_and_suggest_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--property boardwalk`` is Boardwalk; a misspelt name is refused with the closest names; a
+    bankrupt ``--player`` is refused by every command that takes one, as ``solve`` refuses it."""
+    root = Path(__file__).resolve().parents[2] / "instances"
+    mid, ruin = str(root / "midgame-no-monopolies.json"), str(root / "near-ruin.json")
+    a = run_cli(capsys, "auction", mid, "--property", "boardwalk", "--method", "game", "--json")
+    b = run_cli(capsys, "auction", mid, "--property", "Boardwalk", "--method", "game", "--json")
+    assert a[0] == 0 and a[1] == b[1]
+    code, _, err = run_cli(capsys, "auction", mid, "--property", "Bordwalk")
+    assert code == 2 and err.strip() == "--property: no property named 'Bordwalk' (closest: Boardwalk)"
+    code, _, err = run_cli(capsys, "trades", mid, "--player", "Dea")
+    assert code == 2 and "(closest: Dee)" in err
+    for argv in (["risk", ruin], ["analyze", ruin], ["trades", ruin], ["solve", ruin, "--rollouts", "4"]):
+        code, out, err = run_cli(capsys, *argv, "--player", "cy")
+        assert code == 2 and out == "" and err.strip() == "--player: Cy is bankrupt", argv

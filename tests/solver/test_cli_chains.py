@@ -172,8 +172,9 @@ def test_risk_player_and_turns(capsys: pytest.CaptureFixture[str]) -> None:
     assert ann["player"] == "Ann"
     _check_risk(ann, 5)
     assert ann["cumulative"][-1] < dee["cumulative"][-1]
-    cy = run_json(capsys, "risk", path, "--player", "Cy", "--turns", "3", "--json")  # bankrupt
-    assert cy["pmf"] == [1.0, 0.0, 0.0, 0.0]
+    code, out, err = run(capsys, "risk", path, "--player", "Cy", "--turns", "3", "--json")  # bankrupt: refused, as solve refuses it
+    assert code == 2 and out == "" and err.strip() == "--player: Cy is bankrupt"
+    assert run_json(capsys, "risk", path, "--player", "dee", "--turns", "5", "--json") == dee  # names match without regard to case
 
 
 def test_risk_text(capsys: pytest.CaptureFixture[str]) -> None:
