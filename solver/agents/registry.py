@@ -160,6 +160,29 @@ def entries() -> list[AgentEntry]:
     return list(_REGISTRY.values())
 
 
+def listing() -> str:
+    """What ``monopoly-trade agents`` prints: each agent's name and summary, and its options with
+    their defaults and ranges.
+
+    Returns
+    -------
+    str
+        The text, one agent per line and its options on the next.
+
+    Examples
+    --------
+    >>> listing().splitlines()[0]
+    'random: random legal choices (shakes the engine)'
+    """
+    lines = []
+    for entry in entries():
+        lines.append(f"{entry.name}: {entry.summary}")
+        opts = entry.describe_options()
+        if opts:
+            lines.append(f"  options: {opts}")
+    return "\n".join(lines) + "\n"
+
+
 MAX_OPTION_CHARS = 64
 """Longest option value read (longer text is refused before any conversion)."""
 

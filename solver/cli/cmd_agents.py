@@ -1,6 +1,10 @@
 """``monopoly-trade agents``: list the agents of :mod:`solver.agents.registry`, one line each with its
 summary, and the options an agent spec may set with their defaults and their allowed values
 (``[lo..hi]`` for a number, ``{a|b}`` for a choice; booleans take true/false, 1/0, yes/no, on/off).
+
+The listing is :func:`solver.agents.registry.listing`, kept in ``solver/data/agents.txt`` so that the
+command does not import the agents (numba, OR-Tools: 0.5-1.9 s) to print it;
+``tests/solver/test_cli.py`` checks that the file is what the registry says.
 """
 
 from __future__ import annotations
@@ -16,11 +20,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``agents`` on the parsed ``args``: the exit status."""
-    from solver.agents.registry import entries
+    from importlib import resources
 
-    for entry in entries():
-        opts = entry.describe_options()
-        print(f"{entry.name}: {entry.summary}")
-        if opts:
-            print(f"  options: {opts}")
+    print(resources.files("solver").joinpath("data").joinpath("agents.txt").read_text(encoding="utf-8"), end="")
     return 0

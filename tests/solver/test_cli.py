@@ -118,8 +118,12 @@ def test_agent_options_reach_the_agent() -> None:
 
 
 def test_agents_lists_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.agents.registry import listing
+
     code, out, _ = run(capsys, "agents")
     assert code == 0 and out.startswith("random:") and "strategic:" in out and "reserve=150" in out
+    # the shipped listing is the registry's own (refresh: solver/data/agents.txt = registry.listing())
+    assert out == listing()
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
