@@ -15,8 +15,10 @@ of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. 
 call runs the command in this process, so the batch kernel, the chains and
 every cache are loaded once per server: the first ``solve`` pays the imports
 and the kernel's load, later ones cost what ``decide`` costs. Bad input is a
-tool error carrying the command's one-line message (the server keeps
-serving); calls are served one at a time.
+tool error carrying the command's one-line message in the tool's words
+(each option named by the tool's argument: :func:`tool_message`; the server
+keeps serving); calls are served one at a time. The server reports the
+package's version.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -35,7 +38,7 @@ from models.io import load_state
 from solver import jsonsafe
 from solver.schemas import output_schema
 
-__all__ = ["TOOLS", "build_server", "main", "run_command", "use_command_line"]
+__all__ = ["TOOLS", "build_server", "main", "run_command", "tool_message", "use_command_line"]
 
 TOOLS = ("validate", "solve", "evaluate_trade", "respond_to_offer", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
 SCHEMA_OF = {"evaluate_trade": "evaluate", "respond_to_offer": "respond", "bidding_game": "bidding-game"}
@@ -113,6 +116,55 @@ def _with_file(
         return run_command([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
 
 
+FLAG_NAMES = {
+    "--rollouts": "rollouts",
+    "--seed": "seed",
+    "--mode": "mode",
+    "--rules": "rules",
+    "--property": "property",
+    "--method": "method",
+    "--top": "top",
+    "--turns": "turns",
+    "--jail": "jail",
+    "--kind": "kind",
+    "--player": "player",
+    "--trade": "trade",
+    "--offer": "offer",
+    "--from": "proposer",
+}
+"""The tools' argument for each command-line option (a tool may rename one: :func:`tool_message`)."""
+
+_ARGPARSE = re.compile(r"^monopoly-trade [\w-]+: (?:error: )?argument (--[\w-]+)(?:/-\w)?: ")
+
+
+def tool_message(message: str, renames: dict[str, str] | None = None) -> str:
+    """A command's one-line error in the tool's words: each option named by the tool's argument.
+
+    Examples
+    --------
+    >>> tool_message("monopoly-trade solve: argument --rollouts: 0 is outside [1, 100000]")
+    'rollouts: 0 is outside [1, 100000]'
+    >>> tool_message("--player: no player named 'Zed' (closest: Dee)", {"--player": "responder"})
+    "responder: no player named 'Zed' (closest: Dee)"
+    """
+    names = {**FLAG_NAMES, **(renames or {})}
+    line = " ".join(message.split())
+    m = _ARGPARSE.match(line)
+    if m:
+        line = f"{m.group(1)}: {line[m.end():]}"
+    return re.sub(r"--[a-z][\w-]*", lambda f: names.get(f.group(0), f.group(0)), line)
+
+
+def _package_version() -> str:
+    """The installed distribution's version, as ``monopoly-trade --version`` reports it."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("monopoly-trade")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _opt(name: str, value: Any) -> list[str]:
     return [] if value is None else [name, str(value)]
 
@@ -124,6 +176,7 @@ def build_server() -> Any:
 
     server = MCPServer(
         "monopoly-trade",
+        version=_package_version(),
         instructions=(
             "Monopoly decision engine. Give a state (an object in the monopoly-state format, or a path) "
             "and a player name; solve says whether to build, propose a trade or hold, and why. "
@@ -131,11 +184,17 @@ def build_server() -> Any:
         ),
     )
 
-    def call(value: dict[str, Any] | str, before: list[str], after: list[str], files: dict[str, Any] | None = None) -> dict[str, Any]:
+    def call(
+        value: dict[str, Any] | str,
+        before: list[str],
+        after: list[str],
+        files: dict[str, Any] | None = None,
+        renames: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
         try:
             return _with_file(value, before, after, files)
         except CommandFailed as err:
-            raise ToolError(str(err)) from None
+            raise ToolError(tool_message(str(err), renames)) from None
 
     @server.tool()
     def validate(state: dict[str, Any] | str) -> dict[str, Any]:
@@ -174,7 +233,7 @@ def build_server() -> Any:
         """Judge a given trade ({"transfers": [{"from", "to", "properties", "cash", "jail_cards"}]}): every player's
         change in win probability with its standard error, the Nash-bargained price, each participant's verdict."""
         after = [*_opt("--player", proposer), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
-        return call(state, ["evaluate"], after, {"--trade": trade})
+        return call(state, ["evaluate"], after, {"--trade": trade}, {"--player": "proposer"})
 
     @server.tool()
     def respond_to_offer(
@@ -189,7 +248,7 @@ def build_server() -> Any:
         """Answer an offer for the player receiving it: accept or refuse with the reason, and a counter-offer
         the proposer is predicted to accept."""
         after = [*_opt("--from", proposer), *_opt("--player", responder), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
-        return call(state, ["respond"], after, {"--offer": offer})
+        return call(state, ["respond"], after, {"--offer": offer}, {"--player": "responder"})
 
     @server.tool()
     def analyze(state: dict[str, Any] | str, player: str | None = None, rules: str | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import math
 import sys
 from pathlib import Path
@@ -48,7 +49,8 @@ async def _session_run() -> dict[str, Any]:
     params = StdioServerParameters(command=sys.executable, args=["-m", "solver", "mcp"], cwd=str(ROOT))
     out: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+        init = await session.initialize()
+        out["version"] = init.server_info.version
         listed = (await session.list_tools()).tools
         out["tools"] = sorted(t.name for t in listed)
         out["schemas"] = {t.name: t.output_schema for t in listed}
@@ -66,6 +68,12 @@ async def _session_run() -> dict[str, Any]:
         out["respond_to_offer"] = _payload(await session.call_tool("respond_to_offer", {"state": str(MIDGAME), "offer": OFFER, "rollouts": 16, "seed": 2}))
         refused = await session.call_tool("evaluate_trade", {"state": state, "trade": {"transfers": [{"from": "Cy", "to": "Dee", "properties": ["Boardwalk"]}]}})
         out["bad_trade"] = (refused.is_error, refused.content[0].text)
+        refused = await session.call_tool("solve", {"state": str(MIDGAME), "player": "Zed", "rollouts": 16})
+        out["bad_player"] = (refused.is_error, refused.content[0].text)
+        refused = await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 0})
+        out["bad_rollouts"] = (refused.is_error, refused.content[0].text)
+        refused = await session.call_tool("respond_to_offer", {"state": str(MIDGAME), "offer": OFFER, "responder": "Zed", "rollouts": 16})
+        out["bad_responder"] = (refused.is_error, refused.content[0].text)
         bad = dict(state)
         bad["players"] = [dict(p) for p in state["players"]]
         bad["players"][0]["cash"] = -5
@@ -116,6 +124,14 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     assert got["respond_to_offer"]["responder"] == "Cy" and got["respond_to_offer"]["verdict"] in ("accept", "refuse")
     is_error, text = got["bad_trade"]
     assert is_error and "Boardwalk" in text and "\n" not in text.strip()
+    from importlib import metadata
+
+    assert got["version"] == metadata.version("monopoly-trade")  # the server reports the package version
+    # errors name the tool's arguments, not command-line flags, in one line
+    for key, arg in (("bad_player", "player"), ("bad_rollouts", "rollouts"), ("bad_responder", "responder")):
+        is_error, text = got[key]
+        said = re.sub(r"^Error executing tool \w+: ", "", text)  # the SDK's prefix
+        assert is_error and said.startswith(f"{arg}: ") and "--" not in said and "\n" not in said.strip(), (key, text)
     # Bad input: a tool error naming the field, in one line; the server goes on serving.
     for is_error, text in (got["bad"], got["bad_solve"]):
         assert is_error and "cash" in text and "\n" not in text.strip()
