@@ -14,15 +14,19 @@ state is kept with probability ``--sample`` (default 0.05), at most
 ``--per-game`` (default 8) per game, so states come from openings, middle
 games and end games as they occur in play.
 
-**Forecasts.** Each kept state is forecast exactly as ``solve`` forecasts
-at its default settings (:func:`solver.trades.rescore.baseline` with
+**Forecasts.** Each kept state is simulated as ``solve`` simulates it at its
+default settings (:func:`solver.trades.rescore.baseline` with
 ``RescoreSettings(rollouts=800, horizon=30, seed=0)``: every seat plays the
 trading rollout policy, a game still running at the horizon is scored by
-the horizon model). Beside it, two references: the even split (``1 /
-active players``) and the horizon model alone on the state
-(:func:`engine.sim.win_model.win_probabilities` of the shipped weights: no
-rollouts). The outcome is the game's winner (on the round cap, the
-richest, as the engine scores it).
+the horizon model), and the horizon model is read on the state itself
+(:func:`engine.sim.win_model.state_win_probabilities`: no rollouts); both are
+stored. Scored: ``solve``'s forecast, ``FORECAST_BLEND`` x the simulation +
+(1 - ``FORECAST_BLEND``) x the horizon model (:func:`solver.decide.forecast`);
+the simulation alone; the horizon model alone; the even split (``1 /
+active players``). ``--fit``: the blend weight that minimises the log loss on
+the even-numbered games, scored on the odd ones, and the other way round
+(the shipped weight came from this). The outcome is the game's winner (on
+the round cap, the richest, as the engine scores it).
 
 **Scores** (over every (state, active player) pair unless said):
 
@@ -67,10 +71,11 @@ sys.path.insert(0, str(ROOT))
 from engine.rules.game import Game  # noqa: E402
 from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
 from engine.rules.streams import SeededStream  # noqa: E402
-from engine.sim.win_model import default_model, features_from_arrays, state_arrays, tables_for, win_probabilities  # noqa: E402
+from engine.sim.win_model import state_win_probabilities  # noqa: E402
 from models.rules import PRESETS  # noqa: E402
 from models.state import GameState, Phase  # noqa: E402
 from solver.agents.registry import factory  # noqa: E402
+from solver.decide import FORECAST_BLEND  # noqa: E402
 from solver.trades.rescore import RescoreSettings, baseline  # noqa: E402
 
 AGENTS = ("strategic", "value", "subgraph")
@@ -90,10 +95,7 @@ def lineup(seed: int, game: int) -> tuple[list[str], str]:
 
 def horizon_model(state: GameState) -> list[float]:
     """The horizon model's probabilities on ``state`` itself (no rollouts)."""
-    model = default_model()
-    feats = features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))
-    bankrupt = np.array([[p.bankrupt for p in state.players]])
-    return [float(x) for x in win_probabilities(model.weights, feats, bankrupt)[0]]
+    return [float(x) for x in state_win_probabilities(state)]
 
 
 def play_game(args: tuple[int, int, int, int, float, int]) -> dict[str, Any]:
@@ -138,8 +140,18 @@ def pairs(rows: list[dict[str, Any]], key: str) -> Iterator[tuple[int, float, in
             for i, act in enumerate(st["active"]):
                 if not act:
                     continue
-                f = 1.0 / n_act if key == "even" else st[key][i]
-                yield r["game"], f, int(r["winner"] == i), r["agents"][i]
+                yield r["game"], _f(st, key, i, n_act), int(r["winner"] == i), r["agents"][i]
+
+
+def _f(st: dict[str, Any], key: str, i: int, n_act: int) -> float:
+    """Player ``i``'s forecast under ``key``: ``even``, ``forecast`` (the simulation), ``horizon_model``
+    or ``blend:W`` (W x the simulation + (1 - W) x the horizon model)."""
+    if key == "even":
+        return 1.0 / n_act
+    if key.startswith("blend:"):
+        w = float(key[6:])
+        return float(w * st["forecast"][i] + (1 - w) * st["horizon_model"][i])
+    return float(st[key][i])
 
 
 def brier_logloss(rows: list[dict[str, Any]], key: str) -> tuple[float, float]:
@@ -147,7 +159,7 @@ def brier_logloss(rows: list[dict[str, Any]], key: str) -> tuple[float, float]:
     for r in rows:
         for st in r["states"]:
             n_act = sum(st["active"])
-            fs = [(1.0 / n_act if key == "even" else st[key][i]) if a else 0.0 for i, a in enumerate(st["active"])]
+            fs = [_f(st, key, i, n_act) if a else 0.0 for i, a in enumerate(st["active"])]
             b += sum((f - (r["winner"] == i)) ** 2 for i, f in enumerate(fs) if st["active"][i])
             ll += -math.log(min(1.0, max(1e-6, fs[r["winner"]]))) if r["winner"] is not None else 0.0
             n += 1
@@ -228,6 +240,7 @@ def main() -> int:
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "calibration.jsonl"))
     ap.add_argument("--resume", action="store_true", help="keep the games already in --out (same settings) and play the rest")
+    ap.add_argument("--fit", action="store_true", help="also fit the blend weight on half the games and score it on the other half")
     args = ap.parse_args()
     out = Path(args.out)
     header = _header(args)
@@ -255,7 +268,22 @@ def main() -> int:
                 print(f"  {k}/{len(todo)} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     rows = sorted((r for r in rows if r["game"] < args.games), key=lambda r: r["game"])
     report(rows, args)
+    if args.fit:
+        fit_blend(rows)
     return 0
+
+
+def fit_blend(rows: list[dict[str, Any]]) -> None:
+    """The blend weight by log loss on the even games, scored on the odd ones, and the other way round."""
+    halves = {"even": [r for r in rows if r["game"] % 2 == 0], "odd": [r for r in rows if r["game"] % 2 == 1]}
+    grid = [k / 20 for k in range(21)]
+    print("\nBlend weight fitted on one half of the games (log loss), scored on the other:\n")
+    print("| fitted on | weight | held-out ECE | held-out Brier | held-out log loss |")
+    print("|---|---|---|---|---|")
+    for fit_on, score_on in (("even", "odd"), ("odd", "even")):
+        w = min(grid, key=lambda g: brier_logloss(halves[fit_on], f"blend:{g}")[1])
+        s = summary(halves[score_on], f"blend:{w}")
+        print(f"| {fit_on} games | {w:.2f} | {s['ece']:.4f} | {s['brier']:.4f} | {s['log_loss']:.4f} |")
 
 
 def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
@@ -263,29 +291,47 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     sizes = sorted({len(r["agents"]) for r in rows})
     print(f"{len(rows)} games ({', '.join(PRESET_NAMES)}; {min(sizes)}-{max(sizes)} players), {n_states} states; "
           f"forecast: {args.rollouts} rollouts of {args.horizon} rounds (solve's defaults); {args.bootstrap} game-clustered bootstrap resamples\n")
+    blend = f"blend:{FORECAST_BLEND}"
     print("| forecast | Brier | log loss | ECE (10 bins) |")
     print("|---|---|---|---|")
-    for key, label in (("forecast", "solve (all-trading rollouts)"), ("horizon_model", "horizon model alone"), ("even", "even split")):
+    for key, label in (
+        (blend, f"solve: {FORECAST_BLEND:g} x simulation + {1 - FORECAST_BLEND:g} x horizon model"),
+        ("forecast", "the simulation alone (all-trading rollouts)"),
+        ("horizon_model", "horizon model alone"),
+        ("even", "even split"),
+    ):
         s = summary(rows, key)
         ci = bootstrap(rows, key, args.bootstrap, args.seed)
         print(f"| {label} | {s['brier']:.4f} [{ci['brier'][0]:.4f}, {ci['brier'][1]:.4f}] | {s['log_loss']:.4f} "
               f"[{ci['log_loss'][0]:.4f}, {ci['log_loss'][1]:.4f}] | {s['ece']:.4f} [{ci['ece'][0]:.4f}, {ci['ece'][1]:.4f}] |")
-    fs = np.array([f for _, f, _, _ in pairs(rows, "forecast")])
-    ys = np.array([y for _, _, y, _ in pairs(rows, "forecast")], float)
-    table, _ = reliability(fs, ys)
-    print("\nReliability of solve's forecast (every active player of every state):\n")
-    print("| forecast bin | pairs | mean forecast | observed |")
-    print("|---|---|---|---|")
-    for lo, mf, ob, k in table:
-        print(f"| {lo:.1f}-{lo + 0.1:.1f} | {k} | {mf:.3f} | {ob:.3f} |")
-    print("\nBy agent (the seats it played):\n")
+    tables = {}
+    for key in (blend, "forecast"):
+        fs = np.array([f for _, f, _, _ in pairs(rows, key)])
+        ys = np.array([y for _, _, y, _ in pairs(rows, key)], float)
+        tables[key] = reliability(fs, ys)[0]
+    print("\nReliability (every active player of every state): solve's forecast, and the simulation alone:\n")
+    print("| forecast bin | pairs | mean forecast | observed | simulation alone: pairs | mean | observed |")
+    print("|---|---|---|---|---|---|---|")
+    sim = {lo: (mf, ob, k) for lo, mf, ob, k in tables["forecast"]}
+    for lo, mf, ob, k in tables[blend]:
+        s_mf, s_ob, s_k = sim.get(lo, (float("nan"), float("nan"), 0))
+        print(f"| {lo:.1f}-{lo + 0.1:.1f} | {k} | {mf:.3f} | {ob:.3f} | {s_k} | {s_mf:.3f} | {s_ob:.3f} |")
+    print("\nBy table size and preset (ECE of solve's forecast; the simulation alone in brackets):\n")
+    print("| games | n | ECE |")
+    print("|---|---|---|")
+    for label, sub in [(f"{n} players", [r for r in rows if len(r["agents"]) == n]) for n in range(2, 7)] + [
+        (p, [r for r in rows if r["preset"] == p]) for p in PRESET_NAMES
+    ]:
+        if sub:
+            print(f"| {label} | {len(sub)} | {summary(sub, blend)['ece']:.4f} ({summary(sub, 'forecast')['ece']:.4f}) |")
+    print("\nBy agent (the seats it played; solve's forecast):\n")
     print("| agent | pairs | mean forecast | observed win rate | bias | ECE |")
     print("|---|---|---|---|---|---|")
     for a in AGENTS:
-        s = summary(rows, "forecast", a)
+        s = summary(rows, blend, a)
         if s["n"] == 0:
             continue
-        ci = bootstrap(rows, "forecast", max(200, args.bootstrap // 5), args.seed, a)
+        ci = bootstrap(rows, blend, max(200, args.bootstrap // 5), args.seed, a)
         bias = s["mean_forecast"] - s["observed"]
         print(f"| `{a}` | {s['n']} | {s['mean_forecast']:.3f} | {s['observed']:.3f} | {bias:+.3f} | {s['ece']:.4f} [{ci['ece'][0]:.4f}, {ci['ece'][1]:.4f}] |")
 

@@ -5,7 +5,7 @@ for ``NAME`` in :data:`OUTPUTS` (``solve`` also describes
 ``solver.solve(...).to_dict()``). The files are ``solver/data/output-NAME.schema.json``.
 
 Every output names its schema and version in its first key, ``"schema"``
-(:func:`stamp`), for example ``"urn:monopoly-trade:output:solve:2"``; the
+(:func:`stamp`), for example ``"urn:monopoly-trade:output:solve:3"``; the
 schema's ``$id`` is that name, and its ``version`` keyword the number
 (:data:`VERSIONS`). A change that a consumer must know of (a key removed or
 renamed, a meaning changed) raises the version, and CHANGELOG.md says what
@@ -56,7 +56,7 @@ def schema_id(name: str) -> str:
     Examples
     --------
     >>> schema_id("solve")
-    'urn:monopoly-trade:output:solve:2'
+    'urn:monopoly-trade:output:solve:3'
     """
     if name not in VERSIONS:
         raise UnknownNameError(f"no output schema for {name!r} (known: {', '.join(OUTPUTS)})")

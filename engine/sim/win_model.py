@@ -373,6 +373,35 @@ def state_features(state: GameState) -> np.ndarray:
     return out
 
 
+def state_win_probabilities(state: GameState, model: WinModel | None = None) -> np.ndarray:
+    """The horizon model's win probability of each player of ``state`` itself (no rollouts).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    model : WinModel or None
+        The weights (default: :func:`default_model`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(players,)``, summing to 1 over the active players (0 for a bankrupt one).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> p = state_win_probabilities(load_state("instances/opening.json"))
+    >>> [round(float(x), 3) for x in p]
+    [0.25, 0.25, 0.25, 0.25]
+    """
+    m = model or default_model()
+    feats = features_from_arrays(tables_for(state.board, state.rules), *state_arrays(state))
+    bankrupt = np.array([[p.bankrupt for p in state.players]])
+    out: np.ndarray = win_probabilities(m.weights, feats, bankrupt)[0]
+    return out
+
+
 def win_probabilities(weights: np.ndarray, features: np.ndarray, bankrupt: np.ndarray) -> np.ndarray:
     """The conditional logit: softmax of ``features @ weights`` over the active players.
 
@@ -753,5 +782,6 @@ __all__ = [
     "reliability",
     "richest_rule",
     "state_features",
+    "state_win_probabilities",
     "win_probabilities",
 ]

@@ -183,7 +183,7 @@ def win_section(state: GameState, doc: Mapping[str, Any], rollouts: int | None) 
         "build": "after the build, for the deciding player only: the win probability now plus the plan's simulated change (the others' changes are not reported)",
     }.get(dec.get("action", ""), "the decision is to hold: nothing changes, so there is no after bar")
     if doc.get("win_prob_se"):
-        before_err = "the before bars' whiskers are 1.96 x the forecast's standard error"
+        before_err = "the before bars' whiskers are 1.96 x the forecast's standard error (0.35 x the simulation's)"
     elif rollouts:
         before_err = (
             f"the before bars' whiskers are 1.96 x sqrt(p(1-p)/{rollouts}), an upper bound on 1.96 standard errors of a mean of "
@@ -192,8 +192,9 @@ def win_section(state: GameState, doc: Mapping[str, Any], rollouts: int | None) 
     else:
         before_err = "the before bars have no whisker (neither the standard errors nor the number of rollouts is known)"
     caption = (
-        f"Win probability now (pale bars): a forecast, {rollouts or 'n/a'} simulated games per state in which every seat, "
-        f"{doc.get('player', 'the deciding player')} included, plays the trading rollout policy; and {what}. Error bars: \u00b1 1.96 "
+        f"Win probability now (pale bars): a forecast, 0.35 x {rollouts or 'n/a'} simulated games in which every seat, "
+        f"{doc.get('player', 'the deciding player')} included, plays the trading rollout policy, + 0.65 x the horizon model "
+        f"on the state (the blend calibrated on games played to the end); and {what}. Error bars: \u00b1 1.96 "
         f"standard errors (about 95%): {before_err}; the after bars' whiskers are 1.96 x the paired standard error of the "
         "change (win_delta_se, the same games played from both states), the uncertainty of the difference the decision rests on."
     )

@@ -22,7 +22,10 @@ __all__ = [
     "purchase_lines",
 ]
 
-FORECAST_LABEL = "win probability now (forecast: every seat plays the trading rollout policy; +- one standard error)"
+FORECAST_LABEL = (
+    "win probability now (forecast: 0.35 x a simulation in which every seat plays the trading rollout policy "
+    "+ 0.65 x the horizon model, calibrated on games played to the end; +- one standard error)"
+)
 """What ``win_prob`` is (``docs/evaluation.md``): a forecast, not a counterfactual."""
 
 
