@@ -48,7 +48,7 @@ def add_parser(subparsers: Any) -> None:
             "--budget is only a wall-clock safety cap (a decision it cuts says truncated)."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", nargs="?", help="a state file, or - for standard input (not with --batch)")
     add_rules_option(p)
     p.add_argument("--player", help="the player (default: the state's to_move)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the rollouts (default 0; 0..2^63-1)")
@@ -69,6 +69,16 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
+        "--batch",
+        metavar="DIR|FILE.jsonl",
+        help="solve many states (a folder of state files, or one state document per line) for each one's player to move; "
+        "one JSON line per state to --out (solver.batch)",
+    )
+    p.add_argument("--out", metavar="FILE.jsonl", help="--batch: the results file (- : the lines to stdout)")
+    p.add_argument("--workers", type=int_in(1, 256), default=1, help="--batch: local worker processes (default 1; 1..256)")
+    p.add_argument("--resume", action="store_true", help="--batch: skip the states already in --out")
+    p.add_argument("--force", action="store_true", help="--batch: overwrite an existing --out")
+    p.add_argument(
         "--html",
         metavar="FILE",
         help="also write a self-contained HTML report (board, action, win-probability bars, funnel, ruin curve) to FILE; "
@@ -78,6 +88,13 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``solve`` on the parsed ``args``: the exit status."""
+    if args.batch is not None:
+        return _run_batch(args)
+    if args.state is None:
+        raise UsageError("solve: give a STATE (or --batch DIR|FILE.jsonl)")
+    for opt in ("out", "resume", "force"):
+        if getattr(args, opt):
+            raise UsageError(f"--{opt}: only with --batch")
     from solver.decide import decide
 
     html_target = _html_target(args.html) if args.html is not None else None
@@ -108,6 +125,44 @@ def run(args: argparse.Namespace) -> int:
         print(jsonsafe.dumps(doc))
         return 0
     print(_solve_text(doc, state.rules))
+    return 0
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    """``solve --batch``: every state's answer as one JSON line (solver.batch.solve_many)."""
+    import sys
+
+    from solver.batch import BatchError, BatchSettings, read_inputs, solve_many
+
+    if args.state is not None:
+        raise UsageError("--batch: give the states by --batch, not also a STATE")
+    for opt, value in (("--player", args.player), ("--html", args.html), ("--rules", args.rules), ("--threads", args.threads)):
+        if value is not None:
+            raise UsageError(f"{opt}: not with --batch (each state is solved for its player to move, under its own rules)")
+    if args.out is None:
+        raise UsageError("--batch needs --out FILE.jsonl (or --out - for stdout)")
+    if args.resume and args.force:
+        raise UsageError("--resume and --force: choose one (complete the file, or overwrite it)")
+    to_stdout = args.out == "-"
+    out = None if to_stdout else Path(args.out)
+    if to_stdout and args.resume:
+        raise UsageError("--resume needs a results file, not --out -")
+    if out is not None and out.exists() and not args.resume and not args.force:
+        raise UsageError(f"--out: {out} exists; add --resume to complete it, or --force to overwrite it")
+    settings = BatchSettings(rollouts=args.rollouts, seed=args.seed, mode=args.mode)
+    solved = errors = 0
+    try:
+        if to_stdout:
+            print(jsonsafe.dumps(settings.header()), flush=True)
+        for row in solve_many(read_inputs(args.batch), settings, out=out, workers=args.workers, resume=args.resume):
+            if to_stdout:
+                print(jsonsafe.dumps(row), flush=True)
+            solved += "error" not in row
+            errors += "error" in row
+    except BatchError as err:
+        raise UsageError(str(err)) from None
+    where = "stdout" if to_stdout else str(out)
+    print(f"{solved} states solved, {errors} refused (their rows say why); rows in {where}", file=sys.stderr if to_stdout else sys.stdout)
     return 0
 
 
