@@ -328,6 +328,9 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         seat's group.
     rollout_mortgage : bool, default True
         The trading rollout policy's seats mortgage spare lots to build.
+    policy_offer : bool, default True
+        With ``hold=False``, the rollout policy's own proposal for the agent
+        (:func:`solver.trades.policy_trade.policy_candidate`) joins the bilateral candidates.
 
     Raises
     ------
@@ -443,6 +446,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         bid_risk: str = "relative",
         sell_premium: int = 100,  # RolloutPolicy's default
         rollout_mortgage: bool = True,
+        policy_offer: bool = True,
     ) -> None:
         check_options(SubgraphTradeAgent.OPTION_LIMITS, locals())  # offers: the engine allows two proposals per phase
         super().__init__(seed, reserve=reserve)
@@ -479,6 +483,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         # "linear": the generator as it was before the fitted value (dollars; margin does not apply)
         self.trade_settings = TradeSettings(value=value, objective=objective, min_win_gain=margin, min_own_win_gain=margin)
         self.hold = hold
+        self.policy_offer = policy_offer
         self.rollout_policy = (
             RolloutPolicy(sell_premium=sell_premium, mortgage_to_build=rollout_mortgage)
             if rollout_trades
@@ -1042,7 +1047,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             cands = [g.candidate for g in res.trades if res.relaxed == relaxed]
         cands += [c for c in extra or () if c not in cands]
         rs = self._settings(self.rollouts, state)
-        if not cycles and not self.hold:  # the trade its own rollouts make in the "not now" branch (solver.trades.policy_trade)
+        if not cycles and not self.hold and self.policy_offer:  # the trade its own rollouts make in the "not now" branch (solver.trades.policy_trade)
             own = policy_candidate(state, self.me, rs.policy)
             if own is not None and own not in cands:
                 cands.append(own)
