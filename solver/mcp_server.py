@@ -79,6 +79,19 @@ def run_command(argv: list[str]) -> dict[str, Any]:
     return doc
 
 
+def run_command_text(argv: list[str]) -> tuple[str, dict[str, Any]]:
+    """Run ``monopoly-trade ARGV --json`` in this process: its stdout, byte for byte, and the object.
+
+    Raises
+    ------
+    CommandFailed
+        As :func:`run_command`.
+    """
+    text = _captured([*argv, "--json", "-q"])
+    doc: dict[str, Any] = json.loads(text)
+    return text, doc
+
+
 def _captured(argv: list[str]) -> str:
     """Run ``monopoly-trade ARGV`` in this process (one at a time): its stdout, or
     :class:`CommandFailed` with the last line it wrote on stderr."""
@@ -94,7 +107,11 @@ def _captured(argv: list[str]) -> str:
 
 
 def _with_file(
-    value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str], files: dict[str, Any] | None = None
+    value: dict[str, Any] | str,
+    argv_before: list[str],
+    argv_after: list[str],
+    files: dict[str, Any] | None = None,
+    runner: Callable[[list[str]], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Run a command on ``value``: a path as given, an object written to a temporary file first;
     ``files`` maps more options to objects (or lists) written to temporary files the same way
@@ -113,7 +130,21 @@ def _with_file(
             return str(path)
 
         extra = [x for k, (opt, obj) in enumerate((files or {}).items()) for x in (opt, as_path(obj, f"extra{k}", opt.lstrip("-")))]
-        return run_command([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
+        return (runner or run_command)([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
+
+
+def _with_file_text(
+    value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str], files: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """:func:`_with_file`, returning the command's stdout too."""
+    got: list[tuple[str, dict[str, Any]]] = []
+
+    def keep(argv: list[str]) -> dict[str, Any]:
+        got.append(run_command_text(argv))
+        return got[-1][1]
+
+    _with_file(value, argv_before, argv_after, files, runner=keep)
+    return got[-1]
 
 
 FLAG_NAMES = {
@@ -184,17 +215,21 @@ def build_server() -> Any:
         ),
     )
 
+    from mcp.types import CallToolResult, TextContent
+
     def call(
         value: dict[str, Any] | str,
         before: list[str],
         after: list[str],
         files: dict[str, Any] | None = None,
         renames: dict[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Any:
+        # The text content is the command's stdout byte for byte; the structured content its object.
         try:
-            return _with_file(value, before, after, files)
+            text, doc = _with_file_text(value, before, after, files)
         except CommandFailed as err:
             raise ToolError(tool_message(str(err), renames)) from None
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
 
     @server.tool()
     def validate(state: dict[str, Any] | str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 from solver.cli import main as cli_main  # noqa: E402
-from solver.mcp_server import SCHEMA_OF, TOOLS, run_command, use_command_line  # noqa: E402
+from solver.mcp_server import SCHEMA_OF, TOOLS, run_command, run_command_text, use_command_line  # noqa: E402
 from solver.schemas import output_schema  # noqa: E402
 
 use_command_line(cli_main)  # run_command below runs the commands in this process, as the server does
@@ -56,7 +56,9 @@ async def _session_run() -> dict[str, Any]:
         out["schemas"] = {t.name: t.output_schema for t in listed}
         state = json.loads(MIDGAME.read_text())
         out["validate"] = _payload(await session.call_tool("validate", {"state": state}))
-        out["solve"] = _payload(await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 16, "seed": 2}))
+        raw = await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 16, "seed": 2})
+        out["solve"] = _payload(raw)
+        out["solve_text"] = raw.content[0].text
         out["solve_object"] = _payload(await session.call_tool("solve", {"state": state, "rollouts": 16, "seed": 2}))
         out["analyze"] = _payload(await session.call_tool("analyze", {"state": state, "player": "Ann"}))
         out["trades"] = _payload(await session.call_tool("trades", {"state": state}))
@@ -107,6 +109,8 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
     # The same JSON as the commands themselves.
     assert got["solve"] == got["solve_object"]
+    # the text content is `solve --json`'s stdout byte for byte (here: in this process, through the CLI)
+    assert got["solve_text"] == run_command_text(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"])[0]
     assert _close(got["solve"], run_command(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"]))
     assert _close(got["analyze"], run_command(["analyze", str(MIDGAME), "--player", "Ann"]))
     assert _close(got["trades"], run_command(["trades", str(MIDGAME)]))
