@@ -17,8 +17,10 @@ every cache are loaded once per server: the first ``solve`` pays the imports
 and the kernel's load, later ones cost what ``decide`` costs. Bad input is a
 tool error carrying the command's one-line message in the tool's words
 (each option named by the tool's argument: :func:`tool_message`; the server
-keeps serving); calls are served one at a time. The server reports the
-package's version.
+keeps serving); an argument of the wrong JSON type is refused in one line
+naming it (a JSON-RPC invalid-params error: :func:`_one_line_validation`);
+calls are served one at a time. The server reports the package's version,
+and a tool's text content is its command's stdout byte for byte.
 """
 
 from __future__ import annotations
@@ -356,7 +358,30 @@ def _publish_output_schemas(server: Any) -> None:
     manager = server._tool_manager
     for name in TOOLS:
         schema = VALIDATE_SCHEMA if name == "validate" else output_schema(SCHEMA_OF.get(name, name))
-        manager.get_tool(name).fn_metadata.output_schema = schema
+        meta = manager.get_tool(name).fn_metadata
+        meta.output_schema = schema
+        # FuncMetadata is a pydantic model without that field: set the instance attribute directly.
+        object.__setattr__(meta, "validate_arguments", _one_line_validation(meta.validate_arguments))
+
+
+def _one_line_validation(validate: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    """The SDK's argument validation, its pydantic report (several lines, a URL) turned into one
+    line naming each bad argument, raised as a JSON-RPC "invalid params" error (-32602)."""
+    from mcp.shared.exceptions import MCPError
+    from pydantic import ValidationError
+
+    def checked(arguments: dict[str, Any]) -> Any:
+        try:
+            return validate(arguments)
+        except ValidationError as exc:
+            seen: dict[str, list[str]] = {}
+            for e in exc.errors():
+                arg = str(e["loc"][0]) if e.get("loc") else "arguments"
+                seen.setdefault(arg, []).append(str(e["msg"]).rstrip("."))
+            parts = [f"{arg}: {' or '.join(dict.fromkeys(msgs))} (got {type(arguments.get(arg)).__name__})" for arg, msgs in seen.items()]
+            raise MCPError(-32602, "; ".join(parts)) from None
+
+    return checked
 
 
 def _validate_path(path: str) -> None:

@@ -51,6 +51,14 @@ async def _session_run() -> dict[str, Any]:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         init = await session.initialize()
         out["version"] = init.server_info.version
+        wrong = []
+        for tool, args in (("solve", {"state": 42}), ("solve", {"state": str(MIDGAME), "rollouts": "many"}), ("auction", {"state": str(MIDGAME), "property": 7})):
+            try:
+                r = await session.call_tool(tool, args)
+                wrong.append(r.content[0].text if r.is_error else "no error")
+            except Exception as err:  # the JSON-RPC invalid-params error
+                wrong.append(str(err))
+        out["wrong_types"] = wrong
         listed = (await session.list_tools()).tools
         out["tools"] = sorted(t.name for t in listed)
         out["schemas"] = {t.name: t.output_schema for t in listed}
@@ -131,6 +139,9 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     from importlib import metadata
 
     assert got["version"] == metadata.version("monopoly-trade")  # the server reports the package version
+    # wrong JSON types: one line naming the argument (not the SDK's multi-line pydantic report)
+    for text, arg in zip(got["wrong_types"], ("state", "rollouts", "property")):
+        assert text.startswith(f"{arg}: ") and "\n" not in text and "pydantic" not in text, text
     # errors name the tool's arguments, not command-line flags, in one line
     for key, arg in (("bad_player", "player"), ("bad_rollouts", "rollouts"), ("bad_responder", "responder")):
         is_error, text = got[key]
