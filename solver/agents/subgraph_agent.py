@@ -343,8 +343,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
     Examples
     --------
-    Ann's first proposal (16 rollouts: noise, for the example) is a denial purchase: Ventnor Avenue,
-    which Dee needs for the yellows, for $260:
+    Connecticut Avenue completes Ann's light blues; Cy holds it. Ann's first proposal (16 rollouts:
+    noise, for the example) asks it for $0 (the play price: the gain x P(accept) it maximises):
 
     >>> from models.io import load_state
     >>> from models.trade import Trade
@@ -355,7 +355,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     >>> ann.start_game(0, names); cy.start_game(2, names)
     >>> offer = ann.find_trade(GameView(state, 0))
     >>> offer.properties_received("Ann"), offer.net_cash("Ann"), ann.searches
-    (['Ventnor Avenue'], -260, 1)
+    (['Connecticut Avenue'], 0, 1)
 
     Cy's answers, on simulated games, to the same lot at three prices:
 
