@@ -319,6 +319,8 @@ class Decision:
         The buy-or-auction answer (:func:`purchase_advice`): the simulated indifference price.
     purchase_diagnostic : ContestBid or None
         The bidding game's figures for the same lot, kept as a diagnostic (not the answer).
+    jail : JailAdvice or None
+        The jail choice when the player is to play its turn in jail (:func:`jail_advice`).
 
     Examples
     --------
@@ -579,6 +581,30 @@ def purchase_advice(
     contest models, the rival taking the lot, which overstates what declining
     costs (a lot the bank keeps may also fall to the player later): the advice
     then leans to buying, and the text says how it was priced.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    player : int
+        The seat.
+    chain : PositionChain
+        The long-run position chain.
+    seed, threads : int
+        The simulations' seed and threads.
+
+    Returns
+    -------
+    tuple of (AuctionBid, ContestBid) or None
+        The answer and the diagnostic, or ``None`` when no purchase is asked.
+
+    Examples
+    --------
+    >>> from engine.chains.markov import chain_for
+    >>> from models.io import load_state
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> purchase_advice(s, s.to_move, chain_for(s.board, s.rules)) is None  # phase start: not asked
+    True
     """
     here = state.players[player].position
     if player != state.to_move or state.phase != Phase.ROLLED or not state.board.squares[here].is_property or state.owner[here] != BANK:
