@@ -12,8 +12,9 @@ again); a file that is not this run's is refused. Memory stays flat in the numbe
 states are read one at a time and at most ``2 x workers`` are in flight.
 
 Each answer depends only on its state and the settings (the work is fixed by counts), so the
-rows are the same for any ``workers``; their order in the file is the order answers finish
-(with one worker, the input order).
+rows are the same for any ``workers`` and on either backend (local processes, or Ray tasks:
+``backend="ray"``); their order in the file is the order answers finish (with one local worker,
+the input order).
 
 Inputs (:func:`read_inputs`): a folder (every ``*.json`` file in it, by name; the name is the
 file's) or a JSON-lines file whose lines are state documents (named ``FILE:LINE``) or
@@ -197,6 +198,7 @@ def solve_many(
     out: str | Path | None = None,
     workers: int = 1,
     resume: bool = False,
+    backend: str = "local",
 ) -> Iterator[dict[str, Any]]:
     """Solve every named state (module docstring), yielding each row as it is answered.
 
@@ -213,6 +215,10 @@ def solve_many(
         Local processes (1: in this process).
     resume : bool, default False
         Continue ``out``: skip the names already in it.
+    backend : {"local", "ray"}, default "local"
+        Local processes, or Ray tasks on the cluster at ``RAY_ADDRESS`` (or one Ray already
+        initialised in this process, else a local instance of ``workers`` CPUs):
+        :func:`engine.tournament.backends.ray_stream`. The rows are the same.
 
     Yields
     ------
@@ -243,8 +249,15 @@ def solve_many(
             path.write_text(jsonsafe.dumps(st.header()) + "\n", encoding="utf-8")
         fh = path.open("a", encoding="utf-8")
     jobs = ((name, state, st) for name, state in states if name not in done)
+    if backend not in ("local", "ray"):
+        raise BatchError(f"--backend: unknown backend {backend!r}: use 'local' or 'ray'")
+    if backend == "ray":
+        from engine.tournament.backends import check_backend
+
+        check_backend("ray")
     try:
-        for row in _run(jobs, workers):
+        rows = _run(jobs, workers) if backend == "local" else _ray_rows(jobs, workers)
+        for row in rows:
             if fh is not None:
                 fh.write(jsonsafe.dumps(row) + "\n")
                 fh.flush()
@@ -273,6 +286,13 @@ def _run(jobs: Iterator[tuple[str, Any, BatchSettings]], workers: int) -> Iterat
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
                 yield f.result()
+
+
+def _ray_rows(jobs: Iterator[tuple[str, Any, BatchSettings]], workers: int) -> Iterator[dict[str, Any]]:
+    """The rows of ``jobs`` as Ray tasks (:func:`engine.tournament.backends.ray_stream`)."""
+    from engine.tournament.backends import ray_stream
+
+    yield from ray_stream(_solve_one, (_portable(j) for j in jobs), workers)
 
 
 def _portable(job: tuple[str, Any, BatchSettings]) -> tuple[str, Any, BatchSettings]:

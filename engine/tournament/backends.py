@@ -11,11 +11,12 @@ however many games a run has.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing as mp
 import os
 import sys
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Iterable, Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from models.errors import MonopolyError
@@ -147,6 +148,45 @@ def _ray_results(play: PlayJob, jobs: list[Job], workers: int) -> Iterator[dict[
     started = _ray_connect(ray, workers)
     try:
         yield from _ray_stream(ray, play, jobs)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def ray_stream(play: PlayJob, jobs: Iterable[Job], workers: int, window: int = 64) -> Iterator[dict[str, Any]]:
+    """``play(job)`` for every job of an iterable on Ray, read ``window`` jobs at a time (so
+    memory stays flat in the number of jobs), in one Ray session (joined or started once).
+
+    Parameters
+    ----------
+    play : callable
+        A module-level function (it is shipped to the workers).
+    jobs : iterable
+        The jobs, read lazily.
+    workers : int
+        CPUs of a local instance started here (an existing one, or ``RAY_ADDRESS``, is joined).
+    window : int, default 64
+        Jobs read ahead.
+
+    Yields
+    ------
+    dict
+        Each result, in the order its task finishes.
+
+    Raises
+    ------
+    BackendUnavailableError
+        Ray is not installed.
+    """
+    ray = _import_ray()
+    started = _ray_connect(ray, workers)
+    try:
+        it = iter(jobs)
+        while True:
+            chunk = list(itertools.islice(it, window))
+            if not chunk:
+                break
+            yield from _ray_stream(ray, play, chunk)
     finally:
         if started:
             ray.shutdown()

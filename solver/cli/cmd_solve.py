@@ -77,6 +77,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--out", metavar="FILE.jsonl", help="--batch: the results file (- : the lines to stdout)")
     p.add_argument("--workers", type=int_in(1, 256), default=1, help="--batch: local worker processes (default 1; 1..256)")
     p.add_argument("--resume", action="store_true", help="--batch: skip the states already in --out")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="--batch: local processes (default) or Ray tasks (RAY_ADDRESS, else a local instance)"
+    )
     p.add_argument("--force", action="store_true", help="--batch: overwrite an existing --out")
     p.add_argument(
         "--html",
@@ -132,6 +135,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     """``solve --batch``: every state's answer as one JSON line (solver.batch.solve_many)."""
     import sys
 
+    from engine.tournament.backends import BackendUnavailableError
     from solver.batch import BatchError, BatchSettings, read_inputs, solve_many
 
     if args.state is not None:
@@ -154,13 +158,16 @@ def _run_batch(args: argparse.Namespace) -> int:
     try:
         if to_stdout:
             print(jsonsafe.dumps(settings.header()), flush=True)
-        for row in solve_many(read_inputs(args.batch), settings, out=out, workers=args.workers, resume=args.resume):
+        rows = solve_many(read_inputs(args.batch), settings, out=out, workers=args.workers, resume=args.resume, backend=args.backend)
+        for row in rows:
             if to_stdout:
                 print(jsonsafe.dumps(row), flush=True)
             solved += "error" not in row
             errors += "error" in row
     except BatchError as err:
         raise UsageError(str(err)) from None
+    except BackendUnavailableError as err:
+        raise UsageError(f"--backend ray: {err}") from None
     where = "stdout" if to_stdout else str(out)
     print(f"{solved} states solved, {errors} refused (their rows say why); rows in {where}", file=sys.stderr if to_stdout else sys.stdout)
     return 0

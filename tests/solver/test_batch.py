@@ -101,3 +101,18 @@ def test_cli_batch(folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, text, _ = run_cli(capsys, "solve", "--batch", str(folder), "--out", "-", "--rollouts", "24", "--seed", "3")
     lines = text.splitlines()
     assert json.loads(lines[0])["header"] == "monopoly-solve-batch/1" and len(lines) == 6
+
+
+def test_the_ray_backend_gives_the_rows_of_local_processes(folder: Path, tmp_path: Path) -> None:
+    """On a local Ray instance (as ``ray start --head`` would give; joined through ray.init here)."""
+    ray = pytest.importorskip("ray")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+    try:
+        on_ray = list(solve_many(read_inputs(folder), ST, out=tmp_path / "ray.jsonl", backend="ray"))
+    finally:
+        ray.shutdown()
+    local = list(solve_many(read_inputs(folder), ST, workers=1))
+    assert sorted(json.dumps(r, sort_keys=True) for r in on_ray) == sorted(json.dumps(r, sort_keys=True) for r in local)
+    assert len(_rows(tmp_path / "ray.jsonl")) == len(local)
+    with pytest.raises(BatchError, match="unknown backend"):
+        list(solve_many(read_inputs(folder), ST, backend="spark"))
