@@ -76,13 +76,9 @@ class BatchSettings:
         dict
             ``header``, the settings, ``version``.
         """
-        from importlib import metadata
+        from solver.version import package_version
 
-        try:
-            version = metadata.version("monopoly-trade")
-        except metadata.PackageNotFoundError:
-            version = "unknown"
-        return {"header": BATCH_HEADER, **asdict(self), "version": version}
+        return {"header": BATCH_HEADER, **asdict(self), "version": package_version()}
 
 
 def read_inputs(source: str | Path) -> Iterator[tuple[str, Any]]:

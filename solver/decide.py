@@ -832,7 +832,8 @@ def _search_trades(
     # The funnel of the search that ran: the explicit enumerator on the generator's own value
     # and floors (the fitted win-probability value, 0.04 margins), not a dollar estimate.
     space = TradeSpace(state, p, TradeSettings(), reserves)
-    funnel = run_funnel(space, trade_values(space, chain))
+    values = trade_values(space, chain)
+    funnel = run_funnel(space, values)
     pruning = funnel.stages()
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
     cands = [g.candidate for g in bil.trades if not bil.relaxed]
@@ -853,7 +854,7 @@ def _search_trades(
     if not survivors and clock.left():
         # The 3-cycle search runs: its enumeration joins the funnel (the counts are then of both searches).
         decision.searches.append("cycle3")
-        for k, v in run_funnel(space, trade_values(space, chain), cycles=True, bilateral=False).stages().items():
+        for k, v in run_funnel(space, values, cycles=True, bilateral=False).stages().items():
             pruning[k] += v
         cyc = generate_trades(state, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False)
         more = [g.candidate for g in cyc.trades if not cyc.relaxed]

@@ -58,6 +58,7 @@ from solver import jsonsafe
 from solver.report.action import action_section
 from solver.report.board import board_svg, player_cards
 from solver.report.charts import funnel_section, risk_section, win_rows, win_section
+from solver.version import package_version
 from solver.report.words import jail_line, position_line, purchase_lines
 from solver.report.markup import (
     ACTION_TITLES,
@@ -159,12 +160,7 @@ def _jail(state: GameState, doc: Mapping[str, Any]) -> str:
 
 def _version() -> str:
     """The installed package's version (``unknown`` when it is not installed)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("monopoly-trade")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return package_version()
 
 
 def render_report(

@@ -39,6 +39,7 @@ from models.errors import InvalidStateError, MonopolyError
 from models.io import load_state
 from solver import jsonsafe
 from solver.schemas import output_schema
+from solver.version import package_version
 
 __all__ = ["TOOLS", "build_server", "main", "run_command", "tool_message", "use_command_line"]
 
@@ -109,15 +110,12 @@ def _captured(argv: list[str]) -> str:
 
 
 def _with_file(
-    value: dict[str, Any] | str,
-    argv_before: list[str],
-    argv_after: list[str],
-    files: dict[str, Any] | None = None,
-    runner: Callable[[list[str]], dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """Run a command on ``value``: a path as given, an object written to a temporary file first;
-    ``files`` maps more options to objects (or lists) written to temporary files the same way
-    (a trade, an offer) and passed as ``OPTION PATH``."""
+    value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str], files: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Run a command on ``value`` (a path as given, an object written to a temporary file first):
+    its stdout and its object (:func:`run_command_text`). ``files`` maps more options to objects
+    (or lists) written to temporary files the same way (a trade, an offer) and passed as
+    ``OPTION PATH``."""
     with tempfile.TemporaryDirectory() as tmp:
         def as_path(obj: Any, stem: str, what: str) -> str:
             if isinstance(obj, str) and what == "state":
@@ -132,21 +130,7 @@ def _with_file(
             return str(path)
 
         extra = [x for k, (opt, obj) in enumerate((files or {}).items()) for x in (opt, as_path(obj, f"extra{k}", opt.lstrip("-")))]
-        return (runner or run_command)([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
-
-
-def _with_file_text(
-    value: dict[str, Any] | str, argv_before: list[str], argv_after: list[str], files: dict[str, Any] | None = None
-) -> tuple[str, dict[str, Any]]:
-    """:func:`_with_file`, returning the command's stdout too."""
-    got: list[tuple[str, dict[str, Any]]] = []
-
-    def keep(argv: list[str]) -> dict[str, Any]:
-        got.append(run_command_text(argv))
-        return got[-1][1]
-
-    _with_file(value, argv_before, argv_after, files, runner=keep)
-    return got[-1]
+        return run_command_text([*argv_before, as_path(value, "input", "state"), *argv_after, *extra])
 
 
 FLAG_NAMES = {
@@ -188,16 +172,6 @@ def tool_message(message: str, renames: dict[str, str] | None = None) -> str:
     return re.sub(r"--[a-z][\w-]*", lambda f: names.get(f.group(0), f.group(0)), line)
 
 
-def _package_version() -> str:
-    """The installed distribution's version, as ``monopoly-trade --version`` reports it."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("monopoly-trade")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def _opt(name: str, value: Any) -> list[str]:
     return [] if value is None else [name, str(value)]
 
@@ -209,7 +183,7 @@ def build_server() -> Any:
 
     server = MCPServer(
         "monopoly-trade",
-        version=_package_version(),
+        version=package_version(),
         instructions=(
             "Monopoly decision engine. Give a state (an object in the monopoly-state format, or a path) "
             "and a player name; solve says whether to build, propose a trade or hold, and why. "
@@ -228,7 +202,7 @@ def build_server() -> Any:
     ) -> Any:
         # The text content is the command's stdout byte for byte; the structured content its object.
         try:
-            text, doc = _with_file_text(value, before, after, files)
+            text, doc = _with_file(value, before, after, files)
         except CommandFailed as err:
             raise ToolError(tool_message(str(err), renames)) from None
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)

@@ -38,6 +38,7 @@ from solver.cli import (
 )
 from solver.cli.common import PROG, Parser
 from solver.cli.examples import ExampleFormatter, epilog
+from solver.version import package_version
 
 # In the order of ``--help``.
 COMMANDS = {
@@ -66,17 +67,6 @@ nothing behind but what they wrote and flushed: :func:`run` ends them without th
 teardown (0.2-0.35 s after ``solve``, mostly freeing numba's, OR-Tools' and pandas' modules)."""
 
 _ran: list[str] = []  # the command main() last ran, for run()
-
-
-def package_version() -> str:
-    """The installed distribution's version (package metadata; ``unknown`` when not installed)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("monopoly-trade")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``monopoly-trade`` parser, one subcommand per module of :data:`COMMANDS`."""

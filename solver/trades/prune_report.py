@@ -36,7 +36,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -335,10 +334,10 @@ def require_plot() -> None:
 
 
 def project_version() -> str:
-    try:
-        return metadata.version("monopoly-trade")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    """The installed package's version (:func:`solver.version.package_version`)."""
+    from solver.version import package_version
+
+    return package_version()
 
 
 def default_meta(settings: TradeSettings | None = None, **extra: Any) -> dict[str, Any]:
