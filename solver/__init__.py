@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["OfferError", "SolveError", "SolveResult", "evaluate_trade", "respond", "solve"]
+__all__ = ["OfferError", "SolveError", "SolveResult", "evaluate_trade", "respond", "solve", "warm_up"]
 
 _EVALUATE = ("OfferError", "evaluate_trade", "respond")
 

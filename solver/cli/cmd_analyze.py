@@ -49,11 +49,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``analyze`` on the parsed ``args``: the exit status."""
-    from engine.chains.markov import PositionChain
-    from solver.analysis.summary import player_analysis
-
-    state = read_state(args.state, args.rules)
-    players = [player_arg(state, args.player, active=True)] if args.player else state.active_players()
     if args.plot:
         try:
             import matplotlib
@@ -62,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
             import matplotlib.pyplot as plt
         except ImportError:
             raise UsageError("--plot needs matplotlib: pip install 'monopoly-trade[plot]'") from None
-    chain = PositionChain(state.board, state.rules, "long")
-    results = {state.players[p].name: player_analysis(state, p, chain) for p in players}
+    state, results = _results(args)
     if args.plot:
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for name, r in results.items():
@@ -89,9 +83,35 @@ def run(args: argparse.Namespace) -> int:
     return _print(args, results, state)
 
 
+def _results(args: argparse.Namespace) -> tuple[GameState, dict[str, Any]]:
+    """The state and each analysed player's figures (with its ``_frontier`` object, for the plot)."""
+    from engine.chains.markov import PositionChain
+    from solver.analysis.summary import player_analysis
+
+    state = read_state(args.state, args.rules)
+    players = [player_arg(state, args.player, active=True)] if args.player else state.active_players()
+    chain = PositionChain(state.board, state.rules, "long")
+    return state, {state.players[p].name: player_analysis(state, p, chain) for p in players}
+
+
+def _json(state: GameState, results: dict[str, Any]) -> dict[str, Any]:
+    return stamp("analyze", {"rules": state.rules.summary(), "players": results})
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``analyze --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing; ``--plot`` is refused here."""
+    if args.plot:
+        raise UsageError("--plot: not here (the document carries no image)")
+    state, results = _results(args)
+    for r in results.values():
+        del r["_frontier"]
+    return _json(state, results)
+
+
 def _print(args: argparse.Namespace, results: dict[str, Any], state: GameState) -> int:
     if args.json:
-        print(jsonsafe.dumps(stamp("analyze", {"rules": state.rules.summary(), "players": results})))
+        print(jsonsafe.dumps(_json(state, results)))
         return 0
     print(rules_line(state))
     for name, r in results.items():

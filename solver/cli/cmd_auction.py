@@ -11,7 +11,7 @@ decisive whatever the stake: $447 for Water Works on the mid-game instance, agai
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
 from solver.cli.common import (
@@ -26,6 +26,11 @@ from solver.cli.common import (
     rules_line,
 )
 from solver.schemas import stamp
+
+if TYPE_CHECKING:
+    from models.state import GameState
+    from solver.bidding.auction import AuctionBid
+    from solver.bidding.contest import ContestBid
 
 METHODS = ("both", "game", "simulate")
 
@@ -59,8 +64,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``auction`` on the parsed ``args``: the exit status."""
+def _bids(args: argparse.Namespace) -> tuple[GameState, ContestBid | None, AuctionBid | None]:
+    """The state, the bidding game's answer and the simulation's (``None`` when not asked)."""
     from solver.bidding.auction import AuctionError, auction_bid
     from solver.bidding.contest import contest_bid
 
@@ -77,19 +82,33 @@ def run(args: argparse.Namespace) -> int:
             )
     except AuctionError as err:
         raise UsageError(f"--property: {err}") from None
-    # One answer: with both methods the simulation's (what a second-price auction asks: the
-    # lot's worth to the bidder); the bidding game is then a diagnostic without a verdict.
+    return state, game, sim
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``auction --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing.
+
+    One answer: with both methods the simulation's (what a second-price auction asks: the
+    lot's worth to the bidder); the bidding game is then a diagnostic without a verdict."""
+    state, game, sim = _bids(args)
+    if sim is None:
+        assert game is not None
+        doc = game.to_dict()
+    else:
+        doc = sim.to_dict() | {"method": "simulation"}
+        if game is not None:
+            doc["diagnostics"] = {"bidding_game": {k: v for k, v in game.to_dict().items() if k not in ("max_bid", "buy_at_list")}}
+    doc["rules"] = state.rules.summary()
+    return stamp("auction", doc)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``auction`` on the parsed ``args``: the exit status."""
     if args.json:
-        if sim is None:
-            assert game is not None
-            doc = game.to_dict()
-        else:
-            doc = sim.to_dict() | {"method": "simulation"}
-            if game is not None:
-                doc["diagnostics"] = {"bidding_game": {k: v for k, v in game.to_dict().items() if k not in ("max_bid", "buy_at_list")}}
-        doc["rules"] = state.rules.summary()
-        print(jsonsafe.dumps(stamp("auction", doc)))
+        print(jsonsafe.dumps(document(args)))
         return 0
+    state, game, sim = _bids(args)
     print(rules_line(state))
     if sim is not None:
         print(_sim_text(sim.to_dict()))

@@ -34,10 +34,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``bidding-game`` on the parsed ``args``: the exit status."""
-    from fractions import Fraction
-
+def _solved(args: argparse.Namespace) -> tuple[Any, Any, Any, dict[Any, Any], dict[Any, Any], Any]:
+    """The graph, Blue's and Red's targets, the costs, the bids and the optimal moves."""
     from solver.bidding.graph import BiddingGameError, graph_from_json, optimal_moves
     from solver.bidding.poorman import poorman_bids, poorman_costs
     from solver.bidding.richman import richman_bids, richman_costs
@@ -59,15 +57,30 @@ def run(args: argparse.Namespace) -> int:
         moves = optimal_moves(graph, blue, red, costs)
     except BiddingGameError as err:
         raise UsageError(f"{args.file}: {err}") from None
+    return graph, blue, red, costs, bids, moves
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``bidding-game --json`` object for the parsed ``args`` (what :func:`run` prints; the
+    MCP tool's answer), without printing."""
+    _, _, _, costs, bids, _ = _solved(args)
+    out: dict[str, Any] = {
+        "costs": {v: float(c) for v, c in costs.items()},
+        "bids": {v: float(b) for v, b in bids.items()},
+    }
+    if args.kind == "richman":
+        out["costs_exact"] = {v: str(c) for v, c in costs.items()}
+    return stamp("bidding-game", out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``bidding-game`` on the parsed ``args``: the exit status."""
+    from fractions import Fraction
+
     if args.json:
-        out: dict[str, Any] = {
-            "costs": {v: float(c) for v, c in costs.items()},
-            "bids": {v: float(b) for v, b in bids.items()},
-        }
-        if args.kind == "richman":
-            out["costs_exact"] = {v: str(c) for v, c in costs.items()}
-        print(jsonsafe.dumps(stamp("bidding-game", out)))
+        print(jsonsafe.dumps(document(args)))
         return 0
+    graph, blue, red, costs, bids, moves = _solved(args)
 
     def show(value: Any) -> str:
         if isinstance(value, Fraction) and value.denominator != 1:

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state
 from solver.cli.trade_args import add_trade_options, trade_from_args
 from solver.report.words import legs_text
 
@@ -38,8 +38,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``evaluate`` on the parsed ``args``: the exit status."""
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``evaluate --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
     from solver.evaluate import OfferError, evaluate_trade
 
     state = read_state(args.state, args.rules)
@@ -52,11 +53,17 @@ def run(args: argparse.Namespace) -> int:
         ev = evaluate_trade(state, trade, proposer=args.player, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed)
     except OfferError as err:
         raise UsageError(f"{'--trade' if args.trade is not None else '--give/--get'}: {err}") from None
-    doc = jsonsafe.json_safe(ev.to_dict(state))
+    doc: dict[str, Any] = jsonsafe.json_safe(ev.to_dict(state))
+    return doc
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``evaluate`` on the parsed ``args``: the exit status."""
+    doc = document(args)
     if args.json:
         print(jsonsafe.dumps(doc))
         return 0
-    print(evaluate_text(doc, rules_line(state)))
+    print(evaluate_text(doc, f"rules: {doc['rules']['name']}"))
     return 0
 
 

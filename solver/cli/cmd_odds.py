@@ -7,11 +7,15 @@ held, for the standard board or a state file's board and rules, as a text table 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
 from solver.cli.common import add_rules_option, read_state, rules_arg
 from solver.schemas import stamp
+
+if TYPE_CHECKING:
+    from models.board import Board
+    from models.rules import Rules
 
 
 def add_parser(subparsers: Any) -> None:
@@ -30,8 +34,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``odds`` on the parsed ``args``: the exit status."""
+def _odds(args: argparse.Namespace) -> tuple[Board, Rules, Any, dict[str, Any]]:
+    """The board, the rules, the landing shares and the EPT table of ``args``."""
     from engine.chains.ept import ept_table
     from engine.chains.markov import PositionChain
     from models.board import standard_board
@@ -44,20 +48,31 @@ def run(args: argparse.Namespace) -> int:
         board = standard_board()
         rules = Rules() if args.rules is None else rules_arg(args.rules, board)
     chain = PositionChain(board, rules, args.jail)
-    shares = chain.long_run_landing()
-    table = ept_table(chain)
+    return board, rules, chain.long_run_landing(), ept_table(chain)
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``odds --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
+    board, rules, shares, table = _odds(args)
+    out = {
+        "rules": rules.summary(),
+        "jail": args.jail,
+        "squares": [
+            {"index": sq.index, "name": sq.name, "probability": float(shares[sq.index])} for sq in board.squares
+        ],
+        "in_jail": float(shares[board.size]),
+        "ept": table,
+    }
+    return stamp("odds", out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``odds`` on the parsed ``args``: the exit status."""
     if args.json:
-        out = {
-            "rules": rules.summary(),
-            "jail": args.jail,
-            "squares": [
-                {"index": sq.index, "name": sq.name, "probability": float(shares[sq.index])} for sq in board.squares
-            ],
-            "in_jail": float(shares[board.size]),
-            "ept": table,
-        }
-        print(jsonsafe.dumps(stamp("odds", out)))
+        print(jsonsafe.dumps(document(args)))
         return 0
+    board, rules, shares, table = _odds(args)
     print(f"board {board.name}, rules {rules.describe()}, jail policy {args.jail}: long-run share of rolls ending on each square")
     for sq in board.squares:
         line = f"{sq.index:3d} {sq.name:<24} {100 * shares[sq.index]:6.3f}%"

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state, rules_line
+from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state
 from solver.cli.trade_args import add_trade_options, read_json_file, trade_from_args
 from solver.report.words import legs_text
 
@@ -68,8 +68,9 @@ def _history(path: str | None) -> list[tuple[list[float], bool]]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``respond`` on the parsed ``args``: the exit status."""
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``respond --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
     from solver.evaluate import OfferError, respond
 
     state = read_state(args.state, args.rules)
@@ -88,11 +89,17 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     except OfferError as err:
         raise UsageError(f"{'--offer' if args.offer is not None else '--give/--get'}: {err}") from None
-    doc = jsonsafe.json_safe(r.to_dict(state))
+    doc: dict[str, Any] = jsonsafe.json_safe(r.to_dict(state))
+    return doc
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``respond`` on the parsed ``args``: the exit status."""
+    doc = document(args)
     if args.json:
         print(jsonsafe.dumps(doc))
         return 0
-    print(respond_text(doc, rules_line(state)))
+    print(respond_text(doc, f"rules: {doc['rules']['name']}"))
     return 0
 
 

@@ -6,7 +6,7 @@ position) chain of :func:`engine.chains.state_risk.state_ruin_pmf`, as a text ta
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
 from solver.cli.common import (
@@ -17,6 +17,9 @@ from solver.cli.common import (
     rules_line,
 )
 from solver.schemas import stamp
+
+if TYPE_CHECKING:
+    from models.state import GameState
 
 
 def add_parser(subparsers: Any) -> None:
@@ -37,29 +40,37 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``risk`` on the parsed ``args``: the exit status."""
+def _risk(args: argparse.Namespace) -> tuple[GameState, int, Any, Any]:
+    """The state, the player, the ruin pmf and its cumulative sum."""
     from engine.chains.state_risk import state_ruin_pmf
 
     state = read_state(args.state, args.rules)
     player = player_arg(state, args.player, active=True)
     pmf = state_ruin_pmf(state, player, args.turns, jail=args.jail)
-    cumulative = pmf.cumsum()
-    name = state.players[player].name
+    return state, player, pmf, pmf.cumsum()
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``risk --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
+    state, player, pmf, cumulative = _risk(args)
+    return stamp("risk", {
+        "player": state.players[player].name,
+        "rules": state.rules.summary(),
+        "turns": args.turns,
+        "liquidation_value": state.liquidation_value(player),
+        "pmf": [float(v) for v in pmf],
+        "cumulative": [float(v) for v in cumulative],
+    })  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``risk`` on the parsed ``args``: the exit status."""
     if args.json:
-        print(
-            jsonsafe.dumps(
-                stamp("risk", {
-                    "player": name,
-                    "rules": state.rules.summary(),
-                    "turns": args.turns,
-                    "liquidation_value": state.liquidation_value(player),
-                    "pmf": [float(v) for v in pmf],
-                    "cumulative": [float(v) for v in cumulative],
-                })
-            )
-        )
+        print(jsonsafe.dumps(document(args)))
         return 0
+    state, player, pmf, cumulative = _risk(args)
+    name = state.players[player].name
     print(rules_line(state))
     print(f"{name}: liquidation value ${state.liquidation_value(player)}, ruin within {args.turns} turns {cumulative[-1]:.4f}")
     print("turn  P(ruin at turn)  P(ruined by then)")

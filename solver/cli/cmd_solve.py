@@ -34,6 +34,7 @@ from solver.report.words import (
 
 if TYPE_CHECKING:
     from models.rules import Rules
+    from models.state import GameState
 
 
 def add_parser(subparsers: Any) -> None:
@@ -93,6 +94,25 @@ def run(args: argparse.Namespace) -> int:
     """Run ``solve`` on the parsed ``args``: the exit status."""
     if args.batch is not None:
         return _run_batch(args)
+    doc, state = _answer(args)
+    if args.json:
+        print(jsonsafe.dumps(doc))
+        return 0
+    print(_solve_text(doc, state.rules))
+    return 0
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``solve --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
+    if args.batch is not None:
+        raise UsageError("--batch: not here (one state per call)")
+    return _answer(args)[0]
+
+
+def _answer(args: argparse.Namespace) -> tuple[dict[str, Any], GameState]:
+    """The decision's JSON object and the state it was taken in (the HTML report written
+    first when asked)."""
     if args.state is None:
         raise UsageError("solve: give a STATE (or --batch DIR|FILE.jsonl)")
     for opt in ("out", "resume", "force"):
@@ -124,11 +144,7 @@ def run(args: argparse.Namespace) -> int:
             write_report(html_target, state, doc, rollouts=args.rollouts, meta=meta)
         except OSError as err:
             raise UsageError(f"--html: cannot write {args.html!r}: {err.strerror or err}") from None
-    if args.json:
-        print(jsonsafe.dumps(doc))
-        return 0
-    print(_solve_text(doc, state.rules))
-    return 0
+    return doc, state
 
 
 def _run_batch(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ why the strict search came back empty or was relaxed or truncated, as text or on
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from models.trade import Transfer
 from solver import jsonsafe
@@ -20,6 +20,9 @@ from solver.cli.common import (
     rules_line,
 )
 from solver.schemas import stamp
+
+if TYPE_CHECKING:
+    from models.state import GameState
 
 
 def add_parser(subparsers: Any) -> None:
@@ -55,8 +58,8 @@ def _transfer_dict(t: Transfer) -> dict[str, Any]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``trades`` on the parsed ``args``: the exit status."""
+def _trades(args: argparse.Namespace) -> tuple[GameState, int, Any, list[dict[str, Any]]]:
+    """The state, the proposer, the generator's result and its trades as JSON objects."""
     from solver.trades.cpsat import Limits, generate_trades
     from solver.trades.space import TradeSettings
 
@@ -75,18 +78,33 @@ def run(args: argparse.Namespace) -> int:
         }
         for g in result.trades
     ]
+    return state, player, result, trades
+
+
+def document(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``trades --json`` object for the parsed ``args`` (what :func:`run` prints; the MCP
+    tool's answer), without printing."""
+    state, _, result, trades = _trades(args)
+    doc = {
+        "rules": state.rules.summary(),
+        "trades": trades,
+        "value": args.value,
+        "unit": result.unit,
+        "empty_reason": result.empty_reason,
+        "relaxed": result.relaxed,
+        "truncated": result.truncated,
+    }
+    return stamp("trades", doc)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``trades`` on the parsed ``args``: the exit status."""
     if args.json:
-        doc = {
-            "rules": state.rules.summary(),
-            "trades": trades,
-            "value": args.value,
-            "unit": result.unit,
-            "empty_reason": result.empty_reason,
-            "relaxed": result.relaxed,
-            "truncated": result.truncated,
-        }
-        print(jsonsafe.dumps(stamp("trades", doc)))
+        print(jsonsafe.dumps(document(args)))
         return 0
+    state, player, result, trades = _trades(args)
+    dollars = result.unit == "dollars"
+    names = [p.name for p in state.players]
     unit = "dollars of value over 20 rounds" if dollars else "predicted change in win probability"
     print(rules_line(state))
     print(f"trades proposed by {names[player]} ({'bilateral and 3-way cycles' if args.cycles else 'bilateral'}), "

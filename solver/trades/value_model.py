@@ -330,21 +330,45 @@ class FittedValues:
         return self.by_player[i]
 
     def __call__(self, state: GameState, i: int) -> float:
+        """``i``'s value in ``state``: the sum of :class:`~solver.trades.values.GainTerms`
+        (the owners of each group read once; the same integers as summing term by term)."""
         t = self.by_player[i]
+        owner, groups, street = state.owner, state.board.groups, state.board.street_groups
+        owners_of: dict[str, list[int]] = {}
+
+        def owners(g: str) -> list[int]:
+            got = owners_of.get(g)
+            if got is None:
+                got = owners_of[g] = [owner[sq] for sq in groups[g]]
+            return got
+
         total = 0
         for (j, g), coef in t.group.items():
-            total += coef[sum(1 for sq in state.board.groups[g] if state.owner[sq] == j)]
+            total += coef[owners(g).count(j)]
+        players = state.players
         for j, c in t.cash.items():
-            total += c * state.players[j].cash
+            total += c * players[j].cash
         for j, c in t.kink.items():
-            total += c * min(state.players[j].cash, t.cap[j])
+            total += c * min(players[j].cash, t.cap[j])
+        sizes = state.rules.set_size
+        proposer = self.proposer
         for (j, g), coef in t.near.items():
-            st = near_status(state, j, g, self.proposer)
-            if st is not None:
-                total += coef[st]
-        for j, c in t.set_cash.items():
-            if any(state.has_monopoly(j, g) for g in state.board.street_groups):
-                total += c * min(max(0, state.players[j].cash - t.reserve[j]), SET_CASH_CAP)
+            # near_status, on the owners read once
+            if g not in street:
+                continue
+            os_ = owners(g)
+            need = sizes.get(g, len(os_))
+            if need < 2 or os_.count(j) != need - 1:
+                continue
+            others = [o for o in os_ if o != j]
+            if any(o != proposer and o != BANK for o in others):
+                total += coef[1]
+            else:
+                total += coef[2] if BANK in others else coef[0]
+        if t.set_cash:
+            for j, c in t.set_cash.items():
+                if any(owners(g).count(j) >= sizes.get(g, len(groups[g])) for g in street):
+                    total += c * min(max(0, players[j].cash - t.reserve[j]), SET_CASH_CAP)
         return total
 
 
