@@ -11,27 +11,29 @@ listing; the SDK's client validates the structured results against it:
 
 A ``state`` argument is a state document (an object in the state format) or
 the path of a state file; ``rules`` (optional) is a preset's name or the path
-of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. Each
-call runs the command in this process, so the batch kernel, the chains and
-every cache are loaded once per server: the first ``solve`` pays the imports
-and the kernel's load, later ones cost what ``decide`` costs. Bad input is a
-tool error carrying the command's one-line message in the tool's words
-(each option named by the tool's argument: :func:`tool_message`; the server
-keeps serving); an argument of the wrong JSON type is refused in one line
-naming it (a JSON-RPC invalid-params error: :func:`_one_line_validation`);
-calls are served one at a time. The server reports the package's version,
-and a tool's text content is its command's stdout byte for byte.
+of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. The
+calls run side by side in worker processes (:class:`ToolRunner`; ``monopoly-trade mcp
+--workers N``, default one per core): each worker imports the library and warms it once
+(:func:`solver.warm_up`: the batch kernel, CP-SAT, the chains) when the server starts, then
+answers one call at a time through :func:`solver.cli.answer.json_answer` (the command's own
+parser and ``document`` function, nothing printed), on one simulation thread while another
+call is in flight. Bad input is a tool error carrying the command's one-line message in the
+tool's words (each option named by the tool's argument: :func:`tool_message`; the server
+keeps serving); an argument of the wrong JSON type is refused in one line naming it (a
+JSON-RPC invalid-params error: :func:`_one_line_validation`). The server reports the
+package's version, and a tool's text content is its command's stdout byte for byte.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
+import os
 import re
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,7 @@ from solver import jsonsafe
 from solver.schemas import output_schema
 from solver.version import package_version
 
-__all__ = ["TOOLS", "build_server", "main", "run_command", "tool_message", "use_command_line"]
+__all__ = ["TOOLS", "ToolRunner", "build_server", "default_workers", "main", "run_command", "run_command_text", "tool_message"]
 
 TOOLS = ("validate", "solve", "evaluate_trade", "respond_to_offer", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
 SCHEMA_OF = {"evaluate_trade": "evaluate", "respond_to_offer": "respond", "bidding_game": "bidding-game"}
@@ -49,64 +51,149 @@ SCHEMA_OF = {"evaluate_trade": "evaluate", "respond_to_offer": "respond", "biddi
 MAX_INLINE_BYTES = 4 * 1024 * 1024
 """Largest inline state or graph accepted (the same limit as a state file)."""
 
-_lock = threading.Lock()
-
-
 class CommandFailed(MonopolyError, ValueError):
     """A command refused its input; the message is its one line."""
 
 
-CommandLine = Callable[[Sequence[str]], int]
-"""The command line's entry point, :func:`solver.cli.main` (argv -> exit status)."""
+def _answer(argv: Sequence[str], one_thread: bool = False) -> tuple[bool, str]:
+    """:func:`solver.cli.answer.json_answer` (imported here, in the worker, so that the server and
+    the command line do not import each other at load), with one simulation thread when asked."""
+    from engine.sim.rollout import thread_cap
+    from solver.cli.answer import json_answer
 
-_command_line: list[CommandLine] = []
-"""The entry point the tools run, given to :func:`main` (or :func:`use_command_line`) by
-``monopoly-trade mcp``: handed in, not imported, so that the command line and this server
-do not import each other."""
+    if not one_thread:
+        return json_answer(argv)
+    with thread_cap(1):
+        return json_answer(argv)
 
 
-def use_command_line(cli: CommandLine) -> None:
-    """Run the tools through ``cli`` (:func:`solver.cli.main`)."""
-    _command_line[:] = [cli]
+def _warm_worker() -> None:
+    """A worker's start: the imports and :func:`solver.warm_up` (the kernel, CP-SAT, the
+    chains), so that its first call costs what a warm one costs."""
+    import importlib
+
+    from solver.api import warm_up
+
+    importlib.import_module("solver.cli.answer")
+
+    warm_up()
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def default_workers() -> int:
+    """The server's worker processes unless told: the cores it may run on."""
+    from engine.sim.rollout import default_threads
+
+    return default_threads()
+
+
+class ToolRunner:
+    """Runs the tools' commands: in ``workers`` worker processes (``spawn``; each warmed once
+    and answering one call at a time), or in this process one call at a time (``workers=0``).
+
+    Calls run side by side up to the number of workers; while more than one is in flight, each
+    new call simulates on one thread (:func:`engine.sim.rollout.thread_cap`), so that the calls
+    share the cores instead of each starting a thread per core (the answer is the same for any
+    number of threads). A worker that dies (killed, out of memory) fails its call with a
+    one-line error and the runner starts new workers; the server keeps serving.
+    """
+
+    def __init__(self, workers: int) -> None:
+        if not 0 <= workers <= 256:
+            raise ValueError(f"workers: {workers} is outside 0..256")
+        self.workers = workers
+        self._count = threading.Lock()
+        self._serial = threading.Lock()
+        self._in_flight = 0
+        self._pool: ProcessPoolExecutor | None = self._start() if workers else None
+
+    def _start(self) -> ProcessPoolExecutor:
+        import multiprocessing as mp
+
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_worker)
+        for _ in range(self.workers):  # one job each, so that every worker starts (and warms) now
+            pool.submit(_ready)
+        return pool
+
+    def text(self, argv: Sequence[str]) -> str:
+        """``monopoly-trade ARGV --json``'s standard output, byte for byte.
+
+        Raises
+        ------
+        CommandFailed
+            The command's one-line error (or a worker's end).
+        """
+        with self._count:
+            self._in_flight += 1
+            one_thread = self._in_flight > 1
+        try:
+            if self._pool is None:
+                with self._serial:
+                    ok, out = _answer(list(argv), one_thread=False)
+            else:
+                ok, out = self._submit(list(argv), one_thread)
+        finally:
+            with self._count:
+                self._in_flight -= 1
+        if not ok:
+            raise CommandFailed(out)
+        return out
+
+    def _submit(self, argv: list[str], one_thread: bool) -> tuple[bool, str]:
+        pool = self._pool
+        assert pool is not None
+        try:
+            return pool.submit(_answer, argv, one_thread).result()
+        except BrokenProcessPool:
+            with self._count:
+                if self._pool is pool:  # the first call to see it restarts the workers
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = self._start()
+            return False, f"{argv[0]}: the worker answering this call stopped unexpectedly; the server started new workers: call again"
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+_runner: list[ToolRunner] = []
+"""The runner the tools use (:func:`build_server` or :func:`main` sets it); calls made
+without one (:func:`run_command`) run in this process."""
+
+
+def _runner_now() -> ToolRunner:
+    if not _runner:
+        _runner.append(ToolRunner(0))
+    return _runner[0]
 
 
 def run_command(argv: list[str]) -> dict[str, Any]:
-    """Run ``monopoly-trade ARGV --json`` in this process and return its JSON object.
+    """``monopoly-trade ARGV --json``'s JSON object, computed as the tools compute it.
 
     Raises
     ------
     CommandFailed
-        The command exited non-zero; the message is the last line it wrote on stderr.
+        The command's one-line error.
     """
-    doc: dict[str, Any] = json.loads(_captured([*argv, "--json", "-q"]))
-    return doc
+    return run_command_text(argv)[1]
 
 
 def run_command_text(argv: list[str]) -> tuple[str, dict[str, Any]]:
-    """Run ``monopoly-trade ARGV --json`` in this process: its stdout, byte for byte, and the object.
+    """``monopoly-trade ARGV --json``'s stdout, byte for byte, and its object.
 
     Raises
     ------
     CommandFailed
         As :func:`run_command`.
     """
-    text = _captured([*argv, "--json", "-q"])
+    text = _runner_now().text(argv)
     doc: dict[str, Any] = json.loads(text)
     return text, doc
-
-
-def _captured(argv: list[str]) -> str:
-    """Run ``monopoly-trade ARGV`` in this process (one at a time): its stdout, or
-    :class:`CommandFailed` with the last line it wrote on stderr."""
-    if not _command_line:
-        raise CommandFailed("no command line to run: call use_command_line(solver.cli.main) first")
-    out, err = io.StringIO(), io.StringIO()
-    with _lock, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = _command_line[0](argv)
-    if code != 0:
-        lines = [x for x in err.getvalue().splitlines() if x.strip()]
-        raise CommandFailed(lines[-1] if lines else f"{argv[0]} failed with exit status {code}")
-    return out.getvalue()
 
 
 def _with_file(
@@ -119,6 +206,8 @@ def _with_file(
     with tempfile.TemporaryDirectory() as tmp:
         def as_path(obj: Any, stem: str, what: str) -> str:
             if isinstance(obj, str) and what == "state":
+                if obj == "-":
+                    raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object or a path")
                 return obj
             if not isinstance(obj, (dict, list)):
                 raise CommandFailed(f"{what}: expected an object{' or a path' if what == 'state' else ''}, got {type(obj).__name__}")
@@ -359,7 +448,18 @@ def _one_line_validation(validate: Callable[[dict[str, Any]], Any]) -> Callable[
 
 
 def _validate_path(path: str) -> None:
-    _captured(["validate", path])
+    """Load the state a string names, as ``monopoly-trade validate`` does (a path; the state's
+    load and its checks; no simulation, so in this process)."""
+    from solver.cli.common import UsageError, read_state
+
+    if path == "-":
+        raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object or a path")
+    try:
+        read_state(path)
+    except (MonopolyError, UsageError) as err:
+        raise CommandFailed(" ".join(str(err).split())) from None
+    except OSError as err:
+        raise CommandFailed(f"{err.filename or path}: {err.strerror or err}") from None
 
 
 def _validate_object(doc: Any) -> None:
@@ -371,7 +471,12 @@ def _validate_object(doc: Any) -> None:
         raise CommandFailed(str(err)) from None
 
 
-def main(cli: CommandLine) -> None:
-    """Serve over stdio until the client closes the connection, running the tools through ``cli``."""
-    use_command_line(cli)
-    build_server().run("stdio")
+def main(workers: int | None = None) -> None:
+    """Serve over stdio until the client closes the connection, the tools' commands running in
+    ``workers`` worker processes (default: :func:`default_workers`; 0: in this process)."""
+    runner = ToolRunner(default_workers() if workers is None else workers)
+    _runner[:] = [runner]
+    try:
+        build_server().run("stdio")
+    finally:
+        runner.close()

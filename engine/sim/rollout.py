@@ -60,10 +60,12 @@ Two engines, one truth
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -303,32 +305,28 @@ def simulate(
     start = time.perf_counter()
     trace = np.zeros((0, 1), dtype=np.int64)  # no rows: no turn is recorded
     works = [tables.work() for _ in range(min(threads, n_games))]
-    pool = ThreadPoolExecutor(max_workers=len(works)) if len(works) > 1 else None
-    try:
-        for lo in range(0, n_games, batch):
-            m = min(batch, n_games - lo)
-            keys = stream_keys(seed, m, first=lo)
-            w = np.empty(m, dtype=np.int64)
-            worths = np.empty((m, n_pl), dtype=np.int64)
-            info = np.empty((m, 3), dtype=np.int64)
-            final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
-            turns += _play_batch(tables, works, pool, keys, w, worths, info, trace, final)
-            winners[lo : lo + m] = w
-            reason = info[:, 2]
-            cut = reason == _kernel.REASON_CAP  # cut at the horizon; every other end has the rules' winner
-            one_hot = (~cut if model is not None else np.ones(m, bool)) & (w >= 0)
-            block = scores[lo : lo + m]
-            block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
-            if model is not None and cut.any():
-                block[cut] = model(final[cut], n_pl, n_sq)
-            all_worths[lo : lo + m] = worths
-            worth_sum += worths.sum(axis=0)
-            finished += int((reason == _kernel.REASON_BANKRUPTCY).sum())
-            reasons += np.bincount(reason, minlength=len(REASON_CODES))
-            rounds += int(info[:, 1].sum()) - m * state.round
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    pool = _shared_pool() if len(works) > 1 else None
+    for lo in range(0, n_games, batch):
+        m = min(batch, n_games - lo)
+        keys = stream_keys(seed, m, first=lo)
+        w = np.empty(m, dtype=np.int64)
+        worths = np.empty((m, n_pl), dtype=np.int64)
+        info = np.empty((m, 3), dtype=np.int64)
+        final = np.empty((m if model is not None else 0, 2 * n_pl + 3 * n_sq), dtype=np.int64)
+        turns += _play_batch(tables, works, pool, keys, w, worths, info, trace, final)
+        winners[lo : lo + m] = w
+        reason = info[:, 2]
+        cut = reason == _kernel.REASON_CAP  # cut at the horizon; every other end has the rules' winner
+        one_hot = (~cut if model is not None else np.ones(m, bool)) & (w >= 0)
+        block = scores[lo : lo + m]
+        block[np.flatnonzero(one_hot), w[one_hot]] = 1.0
+        if model is not None and cut.any():
+            block[cut] = model(final[cut], n_pl, n_sq)
+        all_worths[lo : lo + m] = worths
+        worth_sum += worths.sum(axis=0)
+        finished += int((reason == _kernel.REASON_BANKRUPTCY).sum())
+        reasons += np.bincount(reason, minlength=len(REASON_CODES))
+        rounds += int(info[:, 1].sum()) - m * state.round
     seconds = time.perf_counter() - start
     names = tuple(p.name for p in state.players)
     mean = scores.mean(axis=0)
@@ -356,15 +354,57 @@ MAX_THREADS = 64
 """The most threads :func:`simulate` takes."""
 
 
+_POOL: dict[int, ThreadPoolExecutor] = {}
+"""The process's simulation threads, by process id (a forked child starts its own)."""
+_POOL_LOCK = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """The threads that play the slices of a batch: one pool per process, its threads started
+    on first use and kept (a simulation used to start and join its own, about 3 ms a call and
+    some 30 calls an answer). Calls in several threads share it (``submit`` is thread-safe; a
+    slice never waits on another). Keyed by the process id: a child made by ``fork`` inherits
+    the parent's pool object but not its threads, so it makes its own."""
+    pid = os.getpid()
+    with _POOL_LOCK:
+        pool = _POOL.get(pid)
+        if pool is None:
+            _POOL.clear()
+            pool = _POOL[pid] = ThreadPoolExecutor(max_workers=MAX_THREADS, thread_name_prefix="simulate")
+        return pool
+
+
+_THREAD_CAP: list[int] = []
+"""The caps of the :func:`thread_cap` blocks this process is in (innermost last)."""
+
+
 def default_threads() -> int:
     """The cores this process may run on (its CPU affinity where the system says, else the
-    CPU count), at most :data:`MAX_THREADS`: the ``threads`` that ``solve`` and
-    :func:`solver.decide.decide` use unless told."""
+    CPU count), at most :data:`MAX_THREADS` and at most the cap of the :func:`thread_cap`
+    block it is in: the ``threads`` that ``solve`` and :func:`solver.decide.decide` use
+    unless told."""
     try:
         n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         n = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, n))
+    return max(1, min(MAX_THREADS, n, *_THREAD_CAP))
+
+
+@contextlib.contextmanager
+def thread_cap(n: int) -> Iterator[None]:
+    """Within the block, :func:`default_threads` is at most ``n`` (>= 1): what the MCP server's
+    workers use when several calls run at once, one thread each, so that the calls share the
+    cores instead of each starting a thread per core. An answer does not depend on its threads
+    (the games of a batch are cut into slices; each game's rows depend only on its key), so the
+    cap changes the time, never the figures. Not for threads of one process running side by
+    side (the cap is the process's)."""
+    if n < 1:
+        raise ValueError(f"thread_cap: n must be >= 1, got {n}")
+    _THREAD_CAP.append(n)
+    try:
+        yield
+    finally:
+        _THREAD_CAP.pop()
 
 
 def _play_batch(

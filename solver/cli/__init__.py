@@ -72,8 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``monopoly-trade`` parser, one subcommand per module of :data:`COMMANDS`."""
     parser = Parser(prog=PROG, description="A Monopoly decision engine: rules, odds, trades, decisions.")
     parser.add_argument("--version", action="version", version=f"{PROG} {package_version()}")
-    # The entry point itself, for the commands that run others (mcp): handed in, not imported back.
-    parser.set_defaults(cli_main=main)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS.values():
         command.add_parser(sub)

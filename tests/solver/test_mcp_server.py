@@ -2,17 +2,21 @@
 
 The server (``monopoly-trade mcp``, as ``python -m solver mcp``) is spawned;
 the client lists the tools, calls each on a bundled instance and checks the
-answer against the command's own ``--json`` output, sends a bad state (a tool
-error with the one-line message) and then calls again (the server keeps
-serving). Skipped with a reason when the ``mcp`` extra is not installed.
+answer against the command's own ``--json`` output (the text content byte for
+byte against a fresh ``solve --json`` process), makes ten bad calls (three of
+the wrong JSON type, seven the commands refuse: each one line naming the
+tool's argument) between good ones (the server keeps serving), and calls
+``solve`` three times side by side on its two workers (the same answers as
+one at a time). Skipped with a reason when the ``mcp`` extra is not installed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import math
+import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,11 +28,8 @@ mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip ins
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from solver.cli import main as cli_main  # noqa: E402
-from solver.mcp_server import SCHEMA_OF, TOOLS, run_command, run_command_text, use_command_line  # noqa: E402
+from solver.mcp_server import SCHEMA_OF, TOOLS, run_command  # noqa: E402
 from solver.schemas import output_schema  # noqa: E402
-
-use_command_line(cli_main)  # run_command below runs the commands in this process, as the server does
 
 ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"
@@ -46,7 +47,7 @@ def _payload(result: Any) -> Any:
 
 
 async def _session_run() -> dict[str, Any]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "solver", "mcp"], cwd=str(ROOT))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "solver", "mcp", "--workers", "2"], cwd=str(ROOT))
     out: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         init = await session.initialize()
@@ -82,6 +83,13 @@ async def _session_run() -> dict[str, Any]:
         out["bad_player"] = (refused.is_error, refused.content[0].text)
         refused = await session.call_tool("solve", {"state": str(MIDGAME), "rollouts": 0})
         out["bad_rollouts"] = (refused.is_error, refused.content[0].text)
+        refused = await session.call_tool("auction", {"state": str(MIDGAME), "property": "Boardwalc"})
+        out["bad_property"] = (refused.is_error, refused.content[0].text)
+        # Calls side by side (two workers): the same answers as one at a time.
+        calls = [{"state": str(MIDGAME), "rollouts": 16, "seed": s, "player": p} for s, p in ((3, "Cy"), (4, "Ann"), (3, "Bob"))]
+        alone = [(await session.call_tool("solve", c)).content[0].text for c in calls]
+        together = await asyncio.gather(*(session.call_tool("solve", c) for c in calls))
+        out["concurrent"] = (alone, [r.content[0].text for r in together])
         refused = await session.call_tool("respond_to_offer", {"state": str(MIDGAME), "offer": OFFER, "responder": "Zed", "rollouts": 16})
         out["bad_responder"] = (refused.is_error, refused.content[0].text)
         bad = dict(state)
@@ -117,8 +125,11 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
     # The same JSON as the commands themselves.
     assert got["solve"] == got["solve_object"]
-    # the text content is `solve --json`'s stdout byte for byte (here: in this process, through the CLI)
-    assert got["solve_text"] == run_command_text(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"])[0]
+    # the text content is `solve --json`'s stdout byte for byte (a fresh CLI process)
+    cli = subprocess.run([sys.executable, "-m", "solver", "solve", str(MIDGAME), "--rollouts", "16", "--seed", "2", "--json"], cwd=ROOT, capture_output=True, check=True)
+    assert got["solve_text"].encode() == cli.stdout
+    alone, together = got["concurrent"]
+    assert together == alone and len(set(alone)) == 3
     assert _close(got["solve"], run_command(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"]))
     assert _close(got["analyze"], run_command(["analyze", str(MIDGAME), "--player", "Ann"]))
     assert _close(got["trades"], run_command(["trades", str(MIDGAME)]))
@@ -143,7 +154,7 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     for text, arg in zip(got["wrong_types"], ("state", "rollouts", "property")):
         assert text.startswith(f"{arg}: ") and "\n" not in text and "pydantic" not in text, text
     # errors name the tool's arguments, not command-line flags, in one line
-    for key, arg in (("bad_player", "player"), ("bad_rollouts", "rollouts"), ("bad_responder", "responder")):
+    for key, arg in (("bad_player", "player"), ("bad_rollouts", "rollouts"), ("bad_responder", "responder"), ("bad_property", "property")):
         is_error, text = got[key]
         said = re.sub(r"^Error executing tool \w+: ", "", text)  # the SDK's prefix
         assert is_error and said.startswith(f"{arg}: ") and "--" not in said and "\n" not in said.strip(), (key, text)
