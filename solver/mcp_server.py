@@ -15,7 +15,7 @@ of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. 
 calls run side by side in worker processes (:class:`ToolRunner`; ``monopoly-trade mcp
 --workers N``, default one per core): each worker imports the library and warms it once
 (:func:`solver.warm_up`: the batch kernel, CP-SAT, the chains) when the server starts, then
-answers one call at a time through :func:`solver.cli.answer.json_answer` (the command's own
+answers one call at a time through :func:`solver.cli.json_answer` (the command's own
 parser and ``document`` function, nothing printed), on one simulation thread while another
 call is in flight. Bad input is a tool error carrying the command's one-line message in the
 tool's words (each option named by the tool's argument: :func:`tool_message`; the server
@@ -37,13 +37,13 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from models.errors import InvalidStateError, MonopolyError
+from models.errors import InvalidArgumentError, InvalidStateError, MonopolyError, NotReadyError
 from models.io import load_state
 from solver import jsonsafe
 from solver.schemas import output_schema
 from solver.version import package_version
 
-__all__ = ["TOOLS", "ToolRunner", "build_server", "default_workers", "main", "run_command", "run_command_text", "tool_message"]
+__all__ = ["TOOLS", "ToolRunner", "build_server", "default_workers", "main", "run_command", "run_command_text", "tool_message", "use_runner"]
 
 TOOLS = ("validate", "solve", "evaluate_trade", "respond_to_offer", "analyze", "trades", "odds", "risk", "auction", "bidding_game")
 SCHEMA_OF = {"evaluate_trade": "evaluate", "respond_to_offer": "respond", "bidding_game": "bidding-game"}
@@ -55,27 +55,28 @@ class CommandFailed(MonopolyError, ValueError):
     """A command refused its input; the message is its one line."""
 
 
-def _answer(argv: Sequence[str], one_thread: bool = False) -> tuple[bool, str]:
-    """:func:`solver.cli.answer.json_answer` (imported here, in the worker, so that the server and
-    the command line do not import each other at load), with one simulation thread when asked."""
+Answer = Callable[[Sequence[str]], tuple[bool, str]]
+"""A command's ``--json`` text or its one-line error (:func:`solver.cli.json_answer`, handed in
+by ``monopoly-trade mcp`` so that the server and the command line do not import each other)."""
+
+
+def _answer(answer: Answer, argv: Sequence[str], one_thread: bool = False) -> tuple[bool, str]:
+    """``answer(argv)``, with one simulation thread when asked."""
     from engine.sim.rollout import thread_cap
-    from solver.cli.answer import json_answer
 
     if not one_thread:
-        return json_answer(argv)
+        return answer(argv)
     with thread_cap(1):
-        return json_answer(argv)
+        return answer(argv)
 
 
-def _warm_worker() -> None:
-    """A worker's start: the imports and :func:`solver.warm_up` (the kernel, CP-SAT, the
-    chains), so that its first call costs what a warm one costs."""
-    import importlib
-
+def _warm_worker(answer: Answer) -> None:
+    """A worker's start: the imports (``answer``'s module, imported when it is unpickled here)
+    and :func:`solver.warm_up` (the kernel, CP-SAT, the chains), so that its first call costs
+    what a warm one costs."""
     from solver.api import warm_up
 
-    importlib.import_module("solver.cli.answer")
-
+    del answer  # its module is loaded: that was the point
     warm_up()
 
 
@@ -101,10 +102,11 @@ class ToolRunner:
     one-line error and the runner starts new workers; the server keeps serving.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, answer: Answer) -> None:
         if not 0 <= workers <= 256:
-            raise ValueError(f"workers: {workers} is outside 0..256")
+            raise InvalidArgumentError(f"workers: {workers} is outside 0..256")
         self.workers = workers
+        self.answer = answer
         self._count = threading.Lock()
         self._serial = threading.Lock()
         self._in_flight = 0
@@ -113,7 +115,7 @@ class ToolRunner:
     def _start(self) -> ProcessPoolExecutor:
         import multiprocessing as mp
 
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_worker)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_worker, initargs=(self.answer,))
         for _ in range(self.workers):  # one job each, so that every worker starts (and warms) now
             pool.submit(_ready)
         return pool
@@ -132,7 +134,7 @@ class ToolRunner:
         try:
             if self._pool is None:
                 with self._serial:
-                    ok, out = _answer(list(argv), one_thread=False)
+                    ok, out = _answer(self.answer, list(argv), one_thread=False)
             else:
                 ok, out = self._submit(list(argv), one_thread)
         finally:
@@ -146,7 +148,7 @@ class ToolRunner:
         pool = self._pool
         assert pool is not None
         try:
-            return pool.submit(_answer, argv, one_thread).result()
+            return pool.submit(_answer, self.answer, argv, one_thread).result()
         except BrokenProcessPool:
             with self._count:
                 if self._pool is pool:  # the first call to see it restarts the workers
@@ -162,13 +164,17 @@ class ToolRunner:
 
 
 _runner: list[ToolRunner] = []
-"""The runner the tools use (:func:`build_server` or :func:`main` sets it); calls made
-without one (:func:`run_command`) run in this process."""
+"""The runner the tools use (:func:`main` or :func:`use_runner` sets it)."""
+
+
+def use_runner(runner: ToolRunner) -> None:
+    """Make ``runner`` the one the tools (and :func:`run_command`) use."""
+    _runner[:] = [runner]
 
 
 def _runner_now() -> ToolRunner:
     if not _runner:
-        _runner.append(ToolRunner(0))
+        raise NotReadyError("the MCP tools have no runner: serve with main(), or call use_runner(ToolRunner(0, solver.cli.json_answer))")
     return _runner[0]
 
 
@@ -471,11 +477,12 @@ def _validate_object(doc: Any) -> None:
         raise CommandFailed(str(err)) from None
 
 
-def main(workers: int | None = None) -> None:
-    """Serve over stdio until the client closes the connection, the tools' commands running in
-    ``workers`` worker processes (default: :func:`default_workers`; 0: in this process)."""
-    runner = ToolRunner(default_workers() if workers is None else workers)
-    _runner[:] = [runner]
+def main(workers: int | None, answer: Answer) -> None:
+    """Serve over stdio until the client closes the connection, the tools' commands answered by
+    ``answer`` (:func:`solver.cli.json_answer`) in ``workers`` worker processes (None:
+    :func:`default_workers`; 0: in this process)."""
+    runner = ToolRunner(default_workers() if workers is None else workers, answer)
+    use_runner(runner)
     try:
         build_server().run("stdio")
     finally:

@@ -399,7 +399,7 @@ def thread_cap(n: int) -> Iterator[None]:
     cap changes the time, never the figures. Not for threads of one process running side by
     side (the cap is the process's)."""
     if n < 1:
-        raise ValueError(f"thread_cap: n must be >= 1, got {n}")
+        raise InvalidArgumentError(f"thread_cap: n must be >= 1, got {n}")
     _THREAD_CAP.append(n)
     try:
         yield

@@ -2,7 +2,8 @@
 ``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``, ``solve``, ``trades``,
 ``auction``, ``bidding-game``, ``prune-report`` and ``trial``, each in its module
 ``solver.cli.cmd_<command>`` (its parser, ``add_parser``, and its ``run``), with the shared helpers
-in :mod:`solver.cli.common`. Every command takes ``--help``. Bad input (a state that breaks the
+in :mod:`solver.cli.common`; :func:`json_answer` gives a command's ``--json`` text without printing
+(what the MCP server's workers run, handed to the server by ``mcp``'s parser default). Every command takes ``--help``. Bad input (a state that breaks the
 format or a rule, an unknown agent, a file that cannot be read) prints one line on stderr and exits
 with status 2, without a traceback; files are written to a temporary name and renamed. Command
 modules import their heavy dependencies (numba, OR-Tools, SciPy, matplotlib) only when they run.
@@ -36,7 +37,8 @@ from solver.cli import (
     cmd_trial,
     cmd_validate,
 )
-from solver.cli.common import PROG, Parser
+from solver import jsonsafe
+from solver.cli.common import PROG, Parser, UsageError
 from solver.cli.examples import ExampleFormatter, epilog
 from solver.version import package_version
 
@@ -81,7 +83,48 @@ def build_parser() -> argparse.ArgumentParser:
         noise = sub_parser.add_mutually_exclusive_group()
         noise.add_argument("-v", "--verbose", action="count", default=0, help="say what is being done, and how long each step took (stderr)")
         noise.add_argument("-q", "--quiet", action="store_true", help="errors only on stderr, no progress bars")
+    parser.set_defaults(json_answer=json_answer)  # handed to the MCP server (cmd_mcp), which does not import this package
     return parser
+
+
+JSON_COMMANDS = ("solve", "evaluate", "respond", "analyze", "trades", "odds", "risk", "auction", "bidding-game")
+"""The commands with a ``document`` function (their ``--json`` object)."""
+
+
+def json_answer(argv: Sequence[str]) -> tuple[bool, str]:
+    """``monopoly-trade ARGV --json``'s standard output, or its one-line error.
+
+    Parameters
+    ----------
+    argv : sequence of str
+        A command of :data:`JSON_COMMANDS` and its arguments (``--json`` is added).
+
+    Returns
+    -------
+    tuple of (bool, str)
+        ``(True, text)``: the text the command prints, byte for byte; ``(False, message)``:
+        the one line it would print on standard error (exit status 2).
+
+    Examples
+    --------
+    >>> ok, text = json_answer(["risk", "instances/two-player.json", "--turns", "2"])
+    >>> ok, text.startswith('{"schema": "urn:monopoly-trade:output:risk:'), text.endswith("}\\n")
+    (True, True, True)
+    >>> json_answer(["risk", "instances/two-player.json", "--turns", "0"])
+    (False, 'monopoly-trade risk: argument --turns: 0 is outside 1..1000')
+    >>> json_answer(["play"])
+    (False, 'play: no JSON answer (commands: solve, evaluate, respond, analyze, trades, odds, risk, auction, bidding-game)')
+    """
+    try:
+        if not argv or argv[0] not in JSON_COMMANDS:
+            raise UsageError(f"{argv[0] if argv else '(none)'}: no JSON answer (commands: {', '.join(JSON_COMMANDS)})")
+        args = build_parser().parse_args([*argv, "--json", "-q"])
+        doc = COMMANDS[args.command].document(args)
+        return True, jsonsafe.dumps(doc) + "\n"
+    except MonopolyError as err:
+        return False, " ".join(str(err).split())
+    except OSError as err:
+        return False, f"{err.filename or ''}: {err.strerror or err}".lstrip(": ")
 
 
 class _StderrHandler(logging.StreamHandler[TextIO]):

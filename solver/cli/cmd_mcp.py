@@ -37,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("mcp: the MCP SDK is not installed (pip install -e '.[mcp]')") from None
     from solver.mcp_server import main
 
-    main(args.workers)
+    main(args.workers, args.json_answer)  # solver.cli.json_answer, handed in (build_parser's default)
     return 0

@@ -28,7 +28,8 @@ mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip ins
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from solver.mcp_server import SCHEMA_OF, TOOLS, run_command  # noqa: E402
+from solver.cli import json_answer  # noqa: E402
+from solver.mcp_server import SCHEMA_OF, TOOLS  # noqa: E402
 from solver.schemas import output_schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +102,13 @@ async def _session_run() -> dict[str, Any]:
         out["bad_solve"] = (refused.is_error, refused.content[0].text)
         out["after"] = _payload(await session.call_tool("validate", {"state": str(MIDGAME)}))
     return out
+
+
+def run_command(argv: list[str]) -> Any:
+    """The command's ``--json`` object, computed in this process."""
+    ok, text = json_answer(argv)
+    assert ok, text
+    return json.loads(text)
 
 
 def _close(a: Any, b: Any) -> bool:
