@@ -18,20 +18,34 @@ Modules, one job each (a module imports only those before it):
 4. :mod:`models.io.validate`: the rule checks of a state (:func:`validate_state`).
 5. :mod:`models.io.repair`: the lenient loader and its repairs
    (:func:`load_state_lenient`, :func:`repair_state`, :data:`REPAIR_RULES`).
-6. :mod:`models.io.load`: the loader (:func:`load_state`, strict or lenient;
-   :func:`load_state_bytes`).
-7. :mod:`models.io.write`: the document of a state, its JSON text, the file
+6. :mod:`models.io.write`: the document of a state, its JSON text, the file
    written atomically (:func:`state_to_dict`, :func:`dumps_state`, :func:`save_state`).
-8. :mod:`models.io.schema`: the JSON Schema of the format (:func:`state_schema`).
+7. The one-line notation MPN ("FEN for Monopoly"): :mod:`models.io.line_syntax`
+   (the tag, words, numbers, quoted text, errors naming the column),
+   :mod:`models.io.line_read` (a line into a document, with each place's
+   column), :mod:`models.io.line_write` (a document into a line) and
+   :mod:`models.io.line` (:func:`load_line`, :func:`to_line`, :func:`is_line`).
+8. :mod:`models.io.load`: the loader (:func:`load_state`, strict or lenient, of
+   a file, a document or a line; :func:`load_state_bytes`).
+9. :mod:`models.io.schema`: the JSON Schema of the format (:func:`state_schema`).
 
 The names below are the public API, imported from :mod:`models.io`:
 
 load_state(path_or_dict, *, strict=True) -> GameState
-    Parse a file or an already-parsed document. ``strict=False``: repair what a
-    foreign engine's state may break and return a :class:`LenientLoad`
-    ``(state, repairs)`` instead (:data:`REPAIR_RULES`).
+    Parse a file, an already-parsed document or a line of the notation
+    (:func:`is_line`; a file holding a line is read as one). ``strict=False``:
+    repair what a foreign engine's state may break and return a
+    :class:`LenientLoad` ``(state, repairs)`` instead (:data:`REPAIR_RULES`).
 load_state_bytes(data, source="<stdin>") -> GameState
-    The same on the bytes of a document (e.g. standard input).
+    The same on the bytes of a document or a line (e.g. standard input).
+load_line(text) -> GameState
+    A line of the one-line notation (``MPN1 Ann:1500 Bob:1500 ...``,
+    docs/state-format.md#one-line-positions); errors name the column
+    (:class:`NotationError`).
+to_line(state) -> str
+    The line of a state (``state_to_dict(load_line(to_line(s))) == state_to_dict(s)``).
+is_line(value) -> bool
+    Whether a string is a line (its tag ``MPN1``) rather than a path.
 load_state_lenient(path_or_dict) -> LenientLoad
     The same as ``load_state(path_or_dict, strict=False)``.
 repair_state(state) -> LenientLoad
@@ -60,6 +74,7 @@ True
 """
 
 from models.io.format import FORMAT, FORMAT_V1, MAX_PLAYERS, MIN_PLAYERS
+from models.io.line import NotationError, is_line, load_line, to_line
 from models.io.load import load_state, load_state_bytes
 from models.io.parse import parse_rules
 from models.io.repair import (
@@ -80,9 +95,12 @@ __all__ = [
     "MIN_PLAYERS",
     "REPAIR_RULES",
     "LenientLoad",
+    "NotationError",
     "Repair",
     "dumps_state",
+    "is_line",
     "jail_cards_in_decks",
+    "load_line",
     "load_state",
     "load_state_bytes",
     "load_state_lenient",
@@ -91,5 +109,6 @@ __all__ = [
     "save_state",
     "state_schema",
     "state_to_dict",
+    "to_line",
     "validate_state",
 ]

@@ -93,9 +93,36 @@ def read_json(path: Path) -> Any:
     >>> len(read_json(Path("instances/midgame-no-monopolies.json"))["players"])
     4
     """
+    return parse_json_bytes(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes, at most :data:`~models.limits.MAX_STATE_BYTES` + 1 of them (enough to tell that it is too large).
+
+    Parameters
+    ----------
+    path:
+        The file.
+
+    Returns
+    -------
+    bytes
+        Its first :data:`~models.limits.MAX_STATE_BYTES` + 1 bytes.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from models.io.json_text import read_bytes
+    >>> read_bytes(Path("instances/opening.json"))[:1]
+    b'{'
+    """
     with path.open("rb") as fh:
-        data = fh.read(MAX_STATE_BYTES + 1)
-    return parse_json_bytes(data, str(path))
+        return fh.read(MAX_STATE_BYTES + 1)
 
 
 def parse_json_bytes(data: bytes, source: str) -> Any:
@@ -186,4 +213,4 @@ def _no_constant(name: str) -> Any:
     raise InvalidStateError("", f"{name} is not a JSON number")
 
 
-__all__ = ["PathLike", "parse_json_bytes", "read_document", "read_json"]
+__all__ = ["PathLike", "parse_json_bytes", "read_bytes", "read_document", "read_json"]

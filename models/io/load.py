@@ -1,7 +1,9 @@
 """Loading a state: read the document, parse it, check the rules (or repair what a foreign engine breaks).
 
 :func:`load_state` is the loader of every command and of the library: it reads
-the document (:mod:`models.io.json_text`: size, depth, duplicate keys),
+the document (:mod:`models.io.json_text`: size, depth, duplicate keys; or a
+line of the one-line notation, :mod:`models.io.line`, given as the argument or
+held by the file),
 parses it (:mod:`models.io.parse`: types, ranges, names) and checks the rules
 of the game (:mod:`models.io.validate`). With ``strict=False`` the rules a
 foreign engine's state may break are repaired instead
@@ -12,10 +14,15 @@ the parser and the repairs (both of which they call) so that no module of
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Literal, overload
 
-from models.io.json_text import PathLike, parse_json_bytes, read_document
+from models.errors import InvalidStateError
+from models.io.json_text import PathLike, parse_json_bytes, read_bytes, read_document
+from models.io.line import is_line, load_line
+from models.io.line_read import columns_of, read_line
 from models.io.parse import parse_state
 from models.io.repair import LenientLoad, load_state_lenient
 from models.io.validate import validate_state
@@ -29,13 +36,16 @@ def load_state(path_or_dict: PathLike | Mapping[str, Any], *, strict: Literal[Fa
 @overload
 def load_state(path_or_dict: PathLike | Mapping[str, Any], *, strict: bool) -> GameState | LenientLoad: ...
 def load_state(path_or_dict: PathLike | Mapping[str, Any], *, strict: bool = True) -> GameState | LenientLoad:
-    """Load a game state from a JSON file or an already-parsed document.
+    """Load a game state from a JSON file, an already-parsed document, or a line of the one-line notation.
 
     Parameters
     ----------
     path_or_dict:
         A ``str`` or :class:`os.PathLike` path to a JSON file, or a mapping
-        holding the parsed document.
+        holding the parsed document, or a line of the notation (a ``str``
+        starting with the tag ``MPN1``: :func:`~models.io.line.is_line`;
+        a file of that name is ``./MPN1 ...``). A file holding a line is read
+        as that line.
     strict:
         ``True`` (the default, and the command line's behaviour): a state that
         breaks a rule is refused. ``False``: the rules a foreign engine's state
@@ -68,21 +78,54 @@ def load_state(path_or_dict: PathLike | Mapping[str, Any], *, strict: bool = Tru
     >>> state, repairs = load_state("instances/midgame-no-monopolies.json", strict=False)
     >>> repairs
     ()
+    >>> load_state("MPN1 Ann:1500 Bob:1500 to=Bob").to_move
+    1
     """
+    line, doc = _read(path_or_dict)
+    if line is not None:
+        if strict:
+            return load_line(line)
+        line_doc, spots = read_line(line)
+        with columns_of(spots):
+            return load_state_lenient(line_doc)
     if not strict:
-        return load_state_lenient(path_or_dict)
-    state = parse_state(read_document(path_or_dict))
+        return load_state_lenient(doc)
+    state = parse_state(doc)
     validate_state(state)
     return state
 
 
+def _read(path_or_dict: PathLike | Mapping[str, Any]) -> tuple[str | None, Any]:
+    """``(line, None)`` for a line or a file holding one, else ``(None, document)``."""
+    if is_line(path_or_dict):
+        assert isinstance(path_or_dict, str)
+        return path_or_dict, None
+    if isinstance(path_or_dict, (str, os.PathLike)):
+        data = read_bytes(Path(path_or_dict))
+        line = _line_of(data, str(path_or_dict))
+        return (line, None) if line is not None else (None, parse_json_bytes(data, str(path_or_dict)))
+    return None, read_document(path_or_dict)
+
+
+def _line_of(data: bytes, source: str) -> str | None:
+    """The text of bytes that hold a line of the notation (its tag first, after a byte-order mark and blanks), else ``None``."""
+    if not data.removeprefix(b"\xef\xbb\xbf").lstrip()[:3].upper() == b"MPN":
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InvalidStateError("", f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    return text if is_line(text) else None
+
+
 def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
-    """:func:`load_state` on the bytes of a state document (e.g. read from standard input).
+    """:func:`load_state` on the bytes of a state document or of a line of the notation (e.g. read from standard input).
 
     Parameters
     ----------
     data:
-        The document's bytes (UTF-8 JSON, at most :data:`~models.limits.MAX_STATE_BYTES`).
+        The document's bytes (UTF-8 JSON, at most :data:`~models.limits.MAX_STATE_BYTES`),
+        or a line of the notation (:mod:`models.io.line`).
     source:
         What they were read from, named in error messages.
 
@@ -108,7 +151,12 @@ def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
     Traceback (most recent call last):
     ...
     models.errors.InvalidStateError: <stdin>: not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)
+    >>> load_state_bytes(b"MPN1 Ann:1500 Bob:1500\n").players[1].cash
+    1500
     """
+    line = _line_of(data, source)
+    if line is not None:
+        return load_line(line)
     return load_state(parse_json_bytes(data, source))
 
 
