@@ -41,8 +41,8 @@ Examples
 >>> from models.io import load_line, load_state, state_to_dict, to_line
 >>> state = load_state("instances/midgame-no-monopolies.json")
 >>> line = to_line(state)
->>> line[:60]
-'MPN1 Ann:420@21 Bob:385@9 Cy:510@34 Dee:465@26c1 br=DB lb=AAC'
+>>> print(line)
+MPN1 Ann:420@21 Bob:385@9 Cy:510@34 Dee:465@26c1 br=DB lb=AAC pk=CCD or=AAB rd=ABB yl=CDD gn=BD- db=C- rr=ABDC ut=B- to=Cy round=9
 >>> state_to_dict(load_line(line)) == state_to_dict(state)
 True
 """
@@ -90,7 +90,7 @@ def load_line(text: str) -> GameState:
     >>> load_line("MPN1 Ann:1500 Bob:1500 br=AA2")
     Traceback (most recent call last):
     ...
-    models.io.line_syntax.NotationError: notation: column 28: properties["Baltic Avenue"].houses: 2 houses on a ...
+    models.io.line_syntax.NotationError: notation: column 28: properties["Baltic Avenue"].houses: 2 houses, but Mediterranean Avenue ...
     """
     doc, spots = read_line(text)
     with columns_of(spots):

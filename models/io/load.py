@@ -151,7 +151,7 @@ def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
     Traceback (most recent call last):
     ...
     models.errors.InvalidStateError: <stdin>: not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)
-    >>> load_state_bytes(b"MPN1 Ann:1500 Bob:1500\n").players[1].cash
+    >>> load_state_bytes(b"MPN1 Ann:1500 Bob:1500\\n").players[1].cash
     1500
     """
     line = _line_of(data, source)
