@@ -2,7 +2,8 @@
 
 ``solver.solve(state, player)`` is what ``monopoly-trade solve`` runs, for
 programs: it takes the state as a :class:`~models.state.GameState`, a parsed
-state document (a mapping) or a path to a state file, and the player by name,
+state document (a mapping), a path to a state file or a one-line position
+(``"MPN1 Ann:1500 ..."``, :mod:`models.io.line`), and the player by name,
 by seat (0-based) or not at all (the player to move). It returns a
 :class:`SolveResult`: the :class:`~solver.decide.Decision` (action, reason,
 trade, build plan, purchase advice, re-scored trades) together with the
@@ -24,7 +25,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from models.errors import MonopolyError
@@ -116,7 +116,7 @@ def _state_of(state: StateLike) -> GameState:
     if isinstance(state, Mapping):
         return load_state(state)
     if isinstance(state, (str, os.PathLike)):
-        return load_state(Path(state))
+        return load_state(state)  # a path, or a one-line position (MPN1 ...)
     raise SolveError(f"state: expected a GameState, a state document or a path, got {type(state).__name__}")
 
 
@@ -150,7 +150,8 @@ def solve(
     Parameters
     ----------
     state : GameState, mapping or path
-        A :class:`~models.state.GameState`, a parsed state document, or a path to a state file
+        A :class:`~models.state.GameState`, a parsed state document, a path to a state file, or a
+        one-line position (``"MPN1 ..."``, :func:`models.io.load_line`)
         (loaded and validated).
     player : str, int or None, default None
         A name, a seat (0-based), or ``None`` for the player to move.

@@ -52,7 +52,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -210,7 +209,7 @@ def _state_of(state: GameState | Mapping[str, Any] | str | os.PathLike[str]) -> 
     if isinstance(state, Mapping):
         return load_state(state)
     if isinstance(state, (str, os.PathLike)):
-        return load_state(Path(state))
+        return load_state(state)  # a path, or a one-line position (MPN1 ...)
     raise OfferError(f"state: expected a GameState, a state document or a path, got {type(state).__name__}")
 
 
@@ -288,7 +287,7 @@ def evaluate_trade(
     Parameters
     ----------
     state : GameState, mapping or path
-        The position (a document or a path is loaded and validated).
+        The position (a document, a path or a one-line position ``"MPN1 ..."`` is loaded and validated).
     trade : Trade or trade document
         The trade (``{"transfers": [...]}`` as the state format writes it, or the list).
     proposer : str, int or None

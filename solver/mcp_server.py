@@ -9,8 +9,9 @@ listing; the SDK's client validates the structured results against it:
 ``validate``, ``solve``, ``evaluate_trade``, ``respond_to_offer``, ``analyze``,
 ``trades``, ``odds``, ``risk``, ``auction``, ``bidding_game``.
 
-A ``state`` argument is a state document (an object in the state format) or
-the path of a state file; ``rules`` (optional) is a preset's name or the path
+A ``state`` argument is a state document (an object in the state format),
+the path of a state file, or a one-line position (a string ``"MPN1 ..."``,
+:mod:`models.io.line`; told from a path by its tag); ``rules`` (optional) is a preset's name or the path
 of a rules file, as ``--rules``; ``bidding_game`` takes a graph object or path. The
 calls run side by side in worker processes (:class:`ToolRunner`; ``monopoly-trade mcp
 --workers N``, default one per core): each worker imports the library and warms it once
@@ -213,8 +214,8 @@ def _with_file(
         def as_path(obj: Any, stem: str, what: str) -> str:
             if isinstance(obj, str) and what == "state":
                 if obj == "-":
-                    raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object or a path")
-                return obj
+                    raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object, a path or a line")
+                return obj  # a path, or a one-line position: the command tells them apart
             if not isinstance(obj, (dict, list)):
                 raise CommandFailed(f"{what}: expected an object{' or a path' if what == 'state' else ''}, got {type(obj).__name__}")
             text = jsonsafe.dumps(obj)
@@ -280,7 +281,8 @@ def build_server() -> Any:
         "monopoly-trade",
         version=package_version(),
         instructions=(
-            "Monopoly decision engine. Give a state (an object in the monopoly-state format, or a path) "
+            "Monopoly decision engine. Give a state (an object in the monopoly-state format, a path, or a "
+            "one-line position such as 'MPN1 Ann:1500@5 Bob:1320j1 br=AA2 rr=B--- to=Bob round=3') "
             "and a player name; solve says whether to build, propose a trade or hold, and why. "
             "rules (optional): a preset (standard-us, house-jackpot, no-doubles, short-game) or a rules file's path."
         ),
@@ -454,12 +456,12 @@ def _one_line_validation(validate: Callable[[dict[str, Any]], Any]) -> Callable[
 
 
 def _validate_path(path: str) -> None:
-    """Load the state a string names, as ``monopoly-trade validate`` does (a path; the state's
+    """Load the state a string names, as ``monopoly-trade validate`` does (a path or a one-line position; the state's
     load and its checks; no simulation, so in this process)."""
     from solver.cli.common import UsageError, read_state
 
     if path == "-":
-        raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object or a path")
+        raise CommandFailed("state: '-' (standard input) is the server's own channel: give an object, a path or a line")
     try:
         read_state(path)
     except (MonopolyError, UsageError) as err:

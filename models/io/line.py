@@ -99,6 +99,41 @@ def load_line(text: str) -> GameState:
     return state
 
 
+def line_in_bytes(data: bytes, source: str) -> str | None:
+    """The text of bytes that hold a line (its tag first, after a byte-order mark and blanks), else ``None``.
+
+    Parameters
+    ----------
+    data:
+        A file's bytes, or standard input's.
+    source:
+        What they were read from, for messages.
+
+    Returns
+    -------
+    str or None
+        The decoded line, or ``None`` when the bytes do not start with the tag (a JSON document).
+
+    Raises
+    ------
+    InvalidStateError
+        The bytes start with the tag but are not UTF-8.
+
+    Examples
+    --------
+    >>> from models.io.line import line_in_bytes
+    >>> line_in_bytes(b"MPN1 Ann:1 Bob:2\\n", "<stdin>"), line_in_bytes(b'{"format": 1}', "<stdin>")
+    ('MPN1 Ann:1 Bob:2\\n', None)
+    """
+    if data.removeprefix(b"\xef\xbb\xbf").lstrip()[:3].upper() != b"MPN":
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InvalidStateError("", f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    return text if is_line(text) else None
+
+
 def to_line(state: GameState) -> str:
     """The line of a state: the tag, the players, the groups' lots, and every field not at its default.
 
@@ -131,4 +166,4 @@ def to_line(state: GameState) -> str:
     return line
 
 
-__all__ = ["MAX_LINE_CHARS", "TAG", "NotationError", "is_line", "load_line", "to_line"]
+__all__ = ["MAX_LINE_CHARS", "TAG", "NotationError", "is_line", "line_in_bytes", "load_line", "to_line"]

@@ -19,9 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from models.errors import InvalidStateError
 from models.io.json_text import PathLike, parse_json_bytes, read_bytes, read_document
-from models.io.line import is_line, load_line
+from models.io.line import is_line, line_in_bytes, load_line
 from models.io.line_read import columns_of, read_line
 from models.io.parse import parse_state
 from models.io.repair import LenientLoad, load_state_lenient
@@ -102,20 +101,11 @@ def _read(path_or_dict: PathLike | Mapping[str, Any]) -> tuple[str | None, Any]:
         return path_or_dict, None
     if isinstance(path_or_dict, (str, os.PathLike)):
         data = read_bytes(Path(path_or_dict))
-        line = _line_of(data, str(path_or_dict))
+        line = line_in_bytes(data, str(path_or_dict))
         return (line, None) if line is not None else (None, parse_json_bytes(data, str(path_or_dict)))
     return None, read_document(path_or_dict)
 
 
-def _line_of(data: bytes, source: str) -> str | None:
-    """The text of bytes that hold a line of the notation (its tag first, after a byte-order mark and blanks), else ``None``."""
-    if not data.removeprefix(b"\xef\xbb\xbf").lstrip()[:3].upper() == b"MPN":
-        return None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InvalidStateError("", f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-    return text if is_line(text) else None
 
 
 def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
@@ -154,7 +144,7 @@ def load_state_bytes(data: bytes, source: str = "<stdin>") -> GameState:
     >>> load_state_bytes(b"MPN1 Ann:1500 Bob:1500\\n").players[1].cash
     1500
     """
-    line = _line_of(data, source)
+    line = line_in_bytes(data, source)
     if line is not None:
         return load_line(line)
     return load_state(parse_json_bytes(data, source))

@@ -1,5 +1,5 @@
 """The ``monopoly-trade`` command line (also ``python -m solver``): the commands ``validate``,
-``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``, ``solve``, ``trades``,
+``convert``, ``play``, ``tournament``, ``agents``, ``odds``, ``risk``, ``analyze``, ``solve``, ``trades``,
 ``auction``, ``bidding-game``, ``prune-report`` and ``trial``, each in its module
 ``solver.cli.cmd_<command>`` (its parser, ``add_parser``, and its ``run``), with the shared helpers
 in :mod:`solver.cli.common`; :func:`json_answer` gives a command's ``--json`` text without printing
@@ -24,6 +24,7 @@ from solver.cli import (
     cmd_analyze,
     cmd_auction,
     cmd_bidding_game,
+    cmd_convert,
     cmd_evaluate,
     cmd_mcp,
     cmd_odds,
@@ -45,6 +46,7 @@ from solver.version import package_version
 # In the order of ``--help``.
 COMMANDS = {
     "validate": cmd_validate,
+    "convert": cmd_convert,
     "play": cmd_play,
     "tournament": cmd_tournament,
     "agents": cmd_agents,
@@ -63,7 +65,7 @@ COMMANDS = {
 }
 
 
-QUICK_EXIT = frozenset({"validate", "odds", "risk", "analyze", "solve", "trades", "evaluate", "respond", "bidding-game", "auction"})
+QUICK_EXIT = frozenset({"validate", "convert", "odds", "risk", "analyze", "solve", "trades", "evaluate", "respond", "bidding-game", "auction"})
 """Commands that run in this one process (no worker processes, no Ray, no server) and leave
 nothing behind but what they wrote and flushed: :func:`run` ends them without the interpreter's
 teardown (0.2-0.35 s after ``solve``, mostly freeing numba's, OR-Tools' and pandas' modules)."""

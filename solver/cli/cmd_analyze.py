@@ -18,6 +18,7 @@ from models.files import atomic_write
 from models.state import GameState
 from solver import jsonsafe
 from solver.cli.common import (
+    STATE_HELP,
     UsageError,
     add_rules_option,
     player_arg,
@@ -38,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
             "position-aware value of the properties it holds or needs."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     p.add_argument("--player", help="one player (default: every active player)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solver import jsonsafe
 from solver.cli.common import (
     SEED,
+    STATE_HELP,
     UsageError,
     add_rules_option,
     float_in,
@@ -50,7 +51,7 @@ def add_parser(subparsers: Any) -> None:
             "probability on common dice; bisection over [0, cash]), max bid = min(p*, liquidity cap, risk cap)."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     p.add_argument("--property", required=True, metavar="NAME", help="the unowned lot")
     p.add_argument("--player", help="the bidder (default: the state's to_move)")

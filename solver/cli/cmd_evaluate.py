@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state
+from solver.cli.common import SEED, STATE_HELP, UsageError, add_rules_option, int_in, player_arg, read_state
 from solver.cli.trade_args import add_trade_options, trade_from_args
 from solver.report.words import legs_text
 
@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
             "lots (two-player trades); each participant accepts when it gains beyond one-sided 5% noise."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     add_trade_options(p, "--trade", "trade")
     p.add_argument("--player", help="the proposer, and the giver of the compact form (default: the state's to_move)")

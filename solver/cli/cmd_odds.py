@@ -10,7 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
-from solver.cli.common import add_rules_option, read_state, rules_arg
+from solver.cli.common import STATE_HELP, add_rules_option, read_state, rules_arg
 from solver.schemas import stamp
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
             "expected rent per opponent turn (EPT) for the board and rules of STATE (standard when omitted)."
         ),
     )
-    p.add_argument("state", nargs="?", help="a state file, or - for standard input (only its board and rules are used)")
+    p.add_argument("state", nargs="?", help=STATE_HELP + " (only its board and rules are used)")
     add_rules_option(p)
     p.add_argument("--jail", choices=("short", "long"), default="long", help="jail policy (default long: stay and roll)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

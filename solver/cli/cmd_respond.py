@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, add_rules_option, int_in, player_arg, read_state
+from solver.cli.common import SEED, STATE_HELP, UsageError, add_rules_option, int_in, player_arg, read_state
 from solver.cli.trade_args import add_trade_options, read_json_file, trade_from_args
 from solver.report.words import legs_text
 
@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
             "--history)."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     add_trade_options(p, "--offer", "offer")
     p.add_argument("--from", dest="proposer", metavar="NAME", help="who made the offer (default: the first transfer's giver; the compact form: --player)")

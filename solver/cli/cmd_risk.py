@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver import jsonsafe
 from solver.cli.common import (
+    STATE_HELP,
     add_rules_option,
     int_in,
     player_arg,
@@ -32,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
             "turns, by the exact (cash x position) chain of engine.chains.state_risk."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     p.add_argument("--player", help="player name (default: the state's to_move)")
     p.add_argument("--turns", type=int_in(1, 1000), default=20, help="turns ahead (default 20; 1..1000)")

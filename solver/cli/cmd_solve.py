@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from solver import jsonsafe
 from solver.cli.common import (
     SEED,
+    STATE_HELP,
     UsageError,
     add_rules_option,
     float_in,
@@ -49,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
             "--budget is only a wall-clock safety cap (a decision it cuts says truncated)."
         ),
     )
-    p.add_argument("state", nargs="?", help="a state file, or - for standard input (not with --batch)")
+    p.add_argument("state", nargs="?", help=STATE_HELP + " (not with --batch)")
     add_rules_option(p)
     p.add_argument("--player", help="the player (default: the state's to_move)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the rollouts (default 0; 0..2^63-1)")

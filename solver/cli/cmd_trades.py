@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from models.trade import Transfer
 from solver import jsonsafe
 from solver.cli.common import (
+    STATE_HELP,
     add_rules_option,
     int_in,
     player_arg,
@@ -37,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
             "worker, a deterministic time limit per solve."
         ),
     )
-    p.add_argument("state", help="a state file, or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
     add_rules_option(p)
     p.add_argument("--player", help="the proposer (default: the state's to_move)")
     p.add_argument("--top", type=int_in(1, 10_000), default=20, help="how many trades (default 20; 1..10000)")

@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from solver.cli.common import read_state
+from solver.cli.common import STATE_HELP, read_state
 
 
 def add_parser(subparsers: Any) -> None:
     """Add ``validate`` to ``subparsers`` (what ``add_subparsers`` returned)."""
     p = subparsers.add_parser("validate", help="check a state file", description="Check a state file: prints ok, or the error (exit 2).")
-    p.add_argument("state", help="a state file (monopoly-state/1), or - for standard input")
+    p.add_argument("state", help=STATE_HELP)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -141,19 +141,39 @@ def add_rules_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", metavar="NAME|FILE", help=RULES_HELP)
 
 
-def read_state(arg: str, rules: str | None = None) -> GameState:
-    """The state named by a command's ``STATE`` argument: a file, or ``-`` for standard input
-    (at most :data:`STDIN_LIMIT` bytes); with ``rules`` (``--rules``), moved under those rules
-    (:func:`models.rules_file.with_rules`)."""
-    from models.io import load_state, load_state_bytes
+STATE_HELP = "a state file, a one-line position (MPN1 ...), or - for standard input"
+"""The help of a command's ``STATE`` argument."""
 
-    if arg != "-":
-        state = load_state(arg)
-    else:
-        data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+
+def read_state_source(arg: str) -> tuple[GameState, bool]:
+    """The state named by a command's ``STATE`` argument, and whether it was a line of the notation.
+
+    ``STATE`` is a line (``MPN1 ...``: :func:`models.io.is_line`), a file, or ``-`` for standard
+    input (at most :data:`STDIN_LIMIT` bytes); a file or standard input holds a JSON document or a
+    line."""
+    from pathlib import Path
+
+    from models.io import is_line, load_line, load_state_bytes
+    from models.io.json_text import read_bytes
+    from models.io.line import line_in_bytes
+
+    if is_line(arg):
+        return load_line(arg), True
+    if arg == "-":
+        data, source = sys.stdin.buffer.read(STDIN_LIMIT + 1), "<stdin>"
         if len(data) > STDIN_LIMIT:
             raise UsageError(f"-: standard input is over {STDIN_LIMIT} bytes")
-        state = load_state_bytes(data, "<stdin>")
+    else:
+        data, source = read_bytes(Path(arg)), arg
+    line = line_in_bytes(data, source)
+    return (load_line(line), True) if line is not None else (load_state_bytes(data, source), False)
+
+
+def read_state(arg: str, rules: str | None = None) -> GameState:
+    """The state named by a command's ``STATE`` argument (:func:`read_state_source`: a line, a
+    file, or ``-`` for standard input); with ``rules`` (``--rules``), moved under those rules
+    (:func:`models.rules_file.with_rules`)."""
+    state, _ = read_state_source(arg)
     if rules is None:
         return state
     from models.errors import InvalidStateError

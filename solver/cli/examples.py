@@ -10,6 +10,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("check a bundled state", "monopoly-trade validate instances/midgame-no-monopolies.json"),
         ("check a state piped in", "cat instances/near-ruin.json | monopoly-trade validate -"),
     ),
+    "convert": (
+        ("a bundled state in one line", "monopoly-trade convert instances/two-player.json"),
+        ("a line to its JSON document", "monopoly-trade convert 'MPN1 Ann:1500 Bob:1500 br=A- to=Bob' --to json --out /tmp/state.json"),
+    ),
     "play": (
         ("four baseline agents from the opening", "monopoly-trade play --agents strategic,strategic,random,random --seed 7"),
         ("continue a saved game", "monopoly-trade play --state instances/midgame-no-monopolies.json --agents strategic,strategic,strategic,strategic"),

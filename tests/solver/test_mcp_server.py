@@ -7,7 +7,8 @@ byte against a fresh ``solve --json`` process), makes ten bad calls (three of
 the wrong JSON type, seven the commands refuse: each one line naming the
 tool's argument) between good ones (the server keeps serving), and calls
 ``solve`` three times side by side on its two workers (the same answers as
-one at a time). Skipped with a reason when the ``mcp`` extra is not installed.
+one at a time), and takes a one-line position (``MPN1 ...``) as the state.
+Skipped with a reason when the ``mcp`` extra is not installed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip ins
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
+from models.io import load_state, to_line  # noqa: E402
 from solver.cli import json_answer  # noqa: E402
 from solver.mcp_server import SCHEMA_OF, TOOLS  # noqa: E402
 from solver.schemas import output_schema  # noqa: E402
@@ -100,6 +102,12 @@ async def _session_run() -> dict[str, Any]:
         out["bad"] = (refused.is_error, refused.content[0].text)
         refused = await session.call_tool("solve", {"state": bad, "rollouts": 16})
         out["bad_solve"] = (refused.is_error, refused.content[0].text)
+        # A one-line position (MPN1 ...) as the state: the same answers as the object; a bad line in one line naming the column.
+        line = to_line(load_state(MIDGAME))
+        out["line_validate"] = _payload(await session.call_tool("validate", {"state": line}))
+        out["line_risk"] = _payload(await session.call_tool("risk", {"state": line}))
+        refused = await session.call_tool("risk", {"state": line.replace("Ann:420", "Ann:x")})
+        out["bad_line"] = (refused.is_error, refused.content[0].text)
         out["after"] = _payload(await session.call_tool("validate", {"state": str(MIDGAME)}))
     return out
 
@@ -130,7 +138,10 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
         if name != "validate":
             assert got["schemas"][name] == output_schema(SCHEMA_OF.get(name, name)), name
     assert got["schemas"]["validate"]["required"] == ["valid"]
-    assert got["validate"] == {"valid": True} and got["after"] == {"valid": True}
+    assert got["validate"] == {"valid": True} and got["after"] == {"valid": True} and got["line_validate"] == {"valid": True}
+    assert got["line_risk"] == got["risk"]
+    is_error, text = got["bad_line"]
+    assert is_error and "notation: column 10: expected a cash amount" in text and "\n" not in text.strip(), text
     # The same JSON as the commands themselves.
     assert got["solve"] == got["solve_object"]
     # the text content is `solve --json`'s stdout byte for byte (a fresh CLI process)
