@@ -191,6 +191,8 @@ class ProposeTrade:
 
 Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
 """An answer to ``act`` or ``raise_cash`` (``raise_cash`` takes only sales, mortgages and trades)."""
+ACTION_TYPES = (Build, SellBuilding, Mortgage, Unmortgage, ProposeTrade)
+"""The classes of :data:`Action`, for ``isinstance``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.rules.actions import (
+    ACTION_TYPES,
     Action,
     Build,
     Event,
@@ -33,6 +34,7 @@ from engine.rules.actions import (
     Unmortgage,
 )
 from engine.rules.protocol import EVENT_KINDS, Agent
+from engine.rules.refusals import Refusals
 from engine.rules.seeding import SeedLike, make_rng
 from engine.rules.view import GameView
 from models.board import HOTEL
@@ -78,6 +80,9 @@ class BaseAgent:
         self.rng: np.random.Generator = make_rng(seed)
         self.me = -1
         self.names: tuple[str, ...] = ()
+        self.refusals = Refusals()
+        """The moves the host refused to this seat in the current position
+        (:mod:`engine.rules.refusals`): draw moves from ``self.refusals.listed(view, kind)``."""
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
         """Keep its seat (:attr:`me`) and the players' names (:attr:`names`).
@@ -93,14 +98,17 @@ class BaseAgent:
         self.names = names
 
     def notify(self, event: Event) -> None:
-        """Ignore the event.
+        """Remember a move the host refused to this seat (a ``refused`` event naming an
+        action: :attr:`refusals`); ignore every other event. Subclasses that keep more call
+        this too.
 
         Parameters
         ----------
         event:
             What happened.
         """
-        return None
+        if event.kind == "refused" and event.player == self.me and isinstance(event.data.get("action"), ACTION_TYPES):
+            self.refusals.record(event.data["action"])
 
     def buy(self, view: GameView, square: int) -> bool:
         """Never buy.
@@ -419,15 +427,10 @@ class RandomAgent(BaseAgent):
                 return ProposeTrade(trade)
         # Pick a kind of action at random, then a legal one of that kind (the
         # kinds are tried in a random order until one has a legal action).
-        kinds = (
-            (Build, view.legal_builds),
-            (SellBuilding, view.legal_building_sales),
-            (Mortgage, view.legal_mortgages),
-            (Unmortgage, view.legal_unmortgages),
-        )
+        kinds = (Build, SellBuilding, Mortgage, Unmortgage)
         for k in self.rng.permutation(len(kinds)):
-            make, options = kinds[int(k)]
-            squares = options()
+            make = kinds[int(k)]
+            squares = self.refusals.listed(view, make)
             if squares:
                 return make(squares[int(self.rng.integers(len(squares)))])
         return None
@@ -467,7 +470,9 @@ class RandomAgent(BaseAgent):
             cards = 1 if view.player(a).jail_cards and self.rng.random() < 0.3 else 0
             transfers.append(Transfer(view.name(a), view.name(b), chosen, pay, cards))
         trade = Trade(tuple(t for t in transfers if not t.is_empty()))
-        return trade if trade.transfers and view.why_not_trade(trade) is None else None
+        if not trade.transfers or view.why_not_trade(trade) is not None or self.refusals.refused(view, ProposeTrade(trade)):
+            return None
+        return trade
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
         """Accept with probability 0.5.
@@ -520,8 +525,8 @@ class RandomAgent(BaseAgent):
         """
         if self.rng.random() < 0.2:
             return None  # leave the rest to the engine's fixed liquidation order
-        choices: list[Action] = [SellBuilding(sq) for sq in view.legal_building_sales()]
-        choices += [Mortgage(sq) for sq in view.legal_mortgages()]
+        choices: list[Action] = [SellBuilding(sq) for sq in self.refusals.listed(view, SellBuilding)]
+        choices += [Mortgage(sq) for sq in self.refusals.listed(view, Mortgage)]
         if not choices:
             return None
         return choices[int(self.rng.integers(len(choices)))]

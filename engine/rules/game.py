@@ -133,7 +133,7 @@ from engine.rules import (
     squares,
     trading,
 )
-from engine.rules.actions import EndReason, Event, EventKind
+from engine.rules.actions import Action, EndReason, Event, EventKind
 from engine.rules.cards import Deck
 from engine.rules.money import POT_REASONS
 from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE
@@ -341,6 +341,29 @@ class Game:
 
     _act = phases.act
     _apply = phases.apply
+
+    def refusal(self, p: int, action: Action) -> str | None:
+        """Why this host refuses ``p``'s ``action`` although the rules allow it, or ``None``.
+
+        The reference engine refuses nothing. A host with rules of its own (stricter
+        building, a trade it will not run) overrides this: a refused move is reported to
+        ``p`` by a ``refused`` event (``action``, ``why``) and the phase goes on
+        (:func:`engine.rules.phases.carry_out`). Asked before the rules' own check, for every
+        answer of ``act`` and ``raise_cash``.
+
+        Parameters
+        ----------
+        p:
+            The player who acts.
+        action:
+            Its answer.
+
+        Returns
+        -------
+        str or None
+            The reason, one line; ``None`` lets the move go ahead.
+        """
+        return None
 
     # ------------------------------------------------------------------
     # running

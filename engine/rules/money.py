@@ -32,7 +32,7 @@ from engine.rules.actions import (
     SellBuilding,
     Unmortgage,
 )
-from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Phase
+from engine.rules.phases import MAX_ACTIONS_PER_PHASE, MAX_TRADES_PER_PHASE, Phase, carry_out
 from models.errors import IllegalActionError
 from models.state import BANK
 
@@ -188,7 +188,7 @@ def raise_cash(game: Game, p: int, owed: int) -> None:
             phase.trades += 1
             if phase.trades > MAX_TRADES_PER_PHASE:
                 break
-        game._apply(p, action)
+        carry_out(game, p, action)
     if pl.cash < owed <= s.liquidation_value(p):
         game.liquidate(p, owed)
 

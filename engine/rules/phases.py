@@ -7,9 +7,12 @@ building, mortgage, lift a mortgage, propose a trade) until it answers
 proposal past :data:`MAX_TRADES_PER_PHASE`, which is not made (no trade spam);
 the debtor's ``raise_cash`` phase (:func:`engine.rules.money.raise_cash`) has the
 same budget. During a phase the agent's view shows what is left
-(``GameView.actions_left``, ``GameView.trades_left``). :func:`apply` carries an
-action out, or raises :class:`models.errors.IllegalActionError` with the
-reason :mod:`engine.rules.legal` gives.
+(``GameView.actions_left``, ``GameView.trades_left``). :func:`carry_out` asks the host
+first (``Game.refusal``: a host may refuse a move its rules allow, and then tells the
+agent with a ``refused`` event naming the move, and the phase goes on; the reference
+engine refuses nothing), then :func:`apply` carries the action out, or raises
+:class:`models.errors.IllegalActionError` with the reason :mod:`engine.rules.legal` gives
+(a move our rules do not allow is a bug of the agent, never a refusal).
 
 :func:`act` and :func:`apply` take the game as their first argument and are
 bound as ``Game._act`` and ``Game._apply`` (:mod:`engine.rules.game` says why
@@ -80,7 +83,40 @@ def act(game: Game, p: int) -> None:
             phase.trades += 1
             if phase.trades > MAX_TRADES_PER_PHASE:
                 return
-        game._apply(p, action)
+        carry_out(game, p, action)
+
+
+def carry_out(game: Game, p: int, action: Action) -> bool:
+    """``p``'s ``action`` in an ``act`` or ``raise_cash`` phase: refused by the host
+    (``Game.refusal`` gives a reason: a ``refused`` event to ``p``, with ``action`` and
+    ``why``; nothing else changes, and the refused move still counts against the phase's
+    budget), or carried out (:func:`apply`).
+
+    Parameters
+    ----------
+    game:
+        The game.
+    p:
+        The player who acts.
+    action:
+        Its answer.
+
+    Returns
+    -------
+    bool
+        ``True`` if the action was carried out, ``False`` if the host refused it.
+
+    Raises
+    ------
+    IllegalActionError
+        As :func:`apply`.
+    """
+    why = game.refusal(p, action)
+    if why is not None:
+        game._emit(EventKind.REFUSED, p, action=action, why=why)
+        return False
+    game._apply(p, action)
+    return True
 
 
 def apply(game: Game, p: int, action: Action) -> None:

@@ -22,7 +22,10 @@ engine. Decision points:
 
 During ``act`` and ``raise_cash`` the view says how much of the phase is
 left (``view.actions_left``, ``view.trades_left``; ``None`` at the other
-questions). Every event kind and its data fields are in :data:`EVENT_KINDS`;
+questions). A host may refuse an answer of those phases although the rules
+allow it (``Game.refusal``): the player is told by a ``refused`` event naming
+the move, and the phase goes on; an agent does not ask for it again in the
+same position (:mod:`engine.rules.refusals`). Every event kind and its data fields are in :data:`EVENT_KINDS`;
 a ``turn`` event starts each turn (agents reset their once-per-turn state
 on it). docs/agents.md#the-protocol says what the host does with each
 answer, illegal ones included. Two agents answer it in

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.rules.game import Game
+from engine.rules.game import Game, GameResult
 from engine.rules.protocol import Agent
 from engine.rules.seeding import SeedLike, game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream
@@ -128,12 +128,56 @@ def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int
     >>> row["seats"], row["reason"], row["winner"]
     (['b', 'a'], 'round_cap', 'b')
     """
+    order, agents, state, stream = seat_game(factories, seed, game)
+    return result_row(game, labels, order, Game(state, agents, stream, max_rounds=max_rounds).play())
+
+
+def seat_game(factories: Sequence[AgentFactory], seed: int, game: int) -> tuple[list[int], list[Agent], GameState, SeededStream]:
+    """Game ``game`` of the run seeded ``seed``, ready to play: the agent of each seat
+    (:func:`seating`), the seated agents (each from its seat's seed), the opening state (players
+    ``P1``...) and the dice stream. Every host of a tournament's games starts here, so games of
+    the same number are paired across hosts.
+
+    Parameters
+    ----------
+    factories : sequence of AgentFactory
+        One agent factory per agent.
+    seed : int
+        The run's seed.
+    game : int
+        The game's number.
+
+    Returns
+    -------
+    tuple
+        ``(order, agents, state, stream)``.
+    """
     n = len(factories)
     order = seating(game, n)
     stream_seed, seat_seeds = game_seeds(game_seed_sequence(seed, game), n)
     agents = [factories[a](s) for a, s in zip(order, seat_seeds, strict=True)]
-    state = GameState.new_game([f"P{k + 1}" for k in range(n)])
-    result = Game(state, agents, SeededStream(stream_seed), max_rounds=max_rounds).play()
+    return order, agents, GameState.new_game([f"P{k + 1}" for k in range(n)]), SeededStream(stream_seed)
+
+
+def result_row(game: int, labels: Sequence[str], order: Sequence[int], result: GameResult) -> dict[str, Any]:
+    """A game's result row (:func:`play_one`'s fields).
+
+    Parameters
+    ----------
+    game : int
+        The game's number.
+    labels : sequence of str
+        The agents' labels.
+    order : sequence of int
+        The agent of each seat.
+    result : GameResult
+        How the game ended.
+
+    Returns
+    -------
+    dict
+        ``game``, ``seats``, ``winner``, ``winner_seat``, ``reason``, ``rounds``, ``turns``.
+    """
     winner_seat = result.winner_index
     return {
         "game": game,

@@ -191,6 +191,7 @@ class StrategicTradeAgent(BaseAgent):
         event : Event
             What happened.
         """
+        super().notify(event)  # a move the host refused (self.refusals)
         if event.kind == "turn":
             self._round = int(event.data.get("round", self._round))
             self._proposed_this_phase = 0
@@ -358,16 +359,18 @@ class StrategicTradeAgent(BaseAgent):
         cash = view.cash(self.me)
         keep = self._keep(view)
         board = view.board
+        lifts = self.refusals.listed(view, Unmortgage)  # the host's lists, less what it refused here
+        builds = self.refusals.listed(view, Build)
         # 1. Lift mortgages inside monopolies (they block building).
-        for sq in view.legal_unmortgages():
+        for sq in lifts:
             group = board.squares[sq].group
             assert group is not None
             if view.has_monopoly(self.me, group) and cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= keep:
                 return Unmortgage(sq)
         # 2. Build, toward three houses everywhere first.
         best: tuple[tuple[int, float], int] | None = None
-        state = view.copy() if view.legal_builds() else None
-        for sq in view.legal_builds() if self._may_build(view) else ():
+        state = view.copy() if builds else None
+        for sq in builds if self._may_build(view) else ():
             s = board.squares[sq]
             if cash - s.house_cost < keep:
                 continue
@@ -386,7 +389,7 @@ class StrategicTradeAgent(BaseAgent):
             if trade is not None:
                 return ProposeTrade(trade)
         # 4. Lift other mortgages when cash is plentiful.
-        for sq in view.legal_unmortgages():
+        for sq in lifts:
             if cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= 2 * keep + 200:
                 return Unmortgage(sq)
         return None
@@ -410,7 +413,7 @@ class StrategicTradeAgent(BaseAgent):
         self._prepare(view)
         state = view.copy()
         board = view.board
-        mortgages = view.legal_mortgages()
+        mortgages = self.refusals.listed(view, Mortgage)
         if mortgages:
 
             def cost(sq: int) -> tuple[bool, float]:
@@ -419,7 +422,7 @@ class StrategicTradeAgent(BaseAgent):
                 return (view.has_monopoly(self.me, group), self.valuation.ept(state, sq, self.me))
 
             return Mortgage(min(mortgages, key=cost))
-        sales = view.legal_building_sales()
+        sales = self.refusals.listed(view, SellBuilding)
         if sales:
 
             def loss(sq: int) -> float:
@@ -617,7 +620,7 @@ class StrategicTradeAgent(BaseAgent):
                 surplus = g_me - cash
                 if surplus <= self.accept_margin:
                     continue
-                if view.why_not_trade(trade) is not None:  # the host's check, not a copy's
+                if view.why_not_trade(trade) is not None or self.refusals.refused(view, ProposeTrade(trade)):  # the host's check, not a copy's
                     continue
                 if best is None or surplus > best[0]:
                     best = (surplus, trade)

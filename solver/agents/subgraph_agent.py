@@ -187,7 +187,7 @@ import time
 from typing import Any
 
 from engine.chains.markov import PositionChain, chain_for
-from engine.rules.actions import Action, Build, Event, Mortgage, Unmortgage
+from engine.rules.actions import Action, Build, Event, Mortgage, ProposeTrade, Unmortgage
 from engine.rules.agents import check_options
 from engine.rules.legal import why_not_build
 from engine.rules.seeding import SeedLike
@@ -787,7 +787,8 @@ class SubgraphTradeAgent(StrategicTradeAgent):
 
         The host decides what is legal: a building is placed only where ``view.legal_builds()``
         allows (the lowest such lot of the plan), a mortgage only where ``view.legal_mortgages()``
-        does, a lift only where ``view.legal_unmortgages()`` does. (The plan itself is computed
+        does, a lift only where ``view.legal_unmortgages()`` does, each less the moves the host
+        refused in this position (``self.refusals``). (The plan itself is computed
         under the rules the agent knows; a host with stricter rules lists fewer moves, and the
         agent takes none it does not list.)"""
         me = self.me
@@ -801,7 +802,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         for sq in sorted(plan.levels):
             if state.mortgaged[sq]:
                 cost = state.rules.unmortgage_cost(state.mortgage_value(sq))
-                if sq in view.legal_unmortgages() and cash >= cost:
+                if sq in self.refusals.listed(view, Unmortgage) and cash >= cost:
                     return Unmortgage(sq)
                 return self._fund(state, plan, view)
         ready = [
@@ -812,7 +813,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
         sq = min(ready, key=lambda q: (state.houses[q], -q))
         cost = state.board.squares[sq].house_cost
         if cash >= cost:  # affordable: build where the host allows (under our rules, sq itself)
-            allowed = set(view.legal_builds())
+            allowed = set(self.refusals.listed(view, Build))
             if sq in allowed:
                 return Build(sq)
             others = [q for q in ready if q in allowed]
@@ -822,7 +823,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
     def _fund(self, state: GameState, plan: FundedPlan, view: GameView) -> Action | None:
         """Mortgage the plan's next spare lot still unmortgaged that the host lets the agent
         mortgage (``None`` when none is left)."""
-        allowed = set(view.legal_mortgages())
+        allowed = set(self.refusals.listed(view, Mortgage))
         for sq in plan.mortgages:
             if not state.mortgaged[sq] and state.houses[sq] == 0 and sq in allowed:
                 return Mortgage(sq)
@@ -863,7 +864,7 @@ class SubgraphTradeAgent(StrategicTradeAgent):
             if view.why_not_trade(r.trade) is not None:  # the host's check: a trade ranked earlier may no longer be payable
                 continue
             offer = self._offer(state, r, base, rs)
-            if offer is not None:
+            if offer is not None and not self.refusals.refused(view, ProposeTrade(offer)):
                 self._pending = (r, base, rs)
                 return offer
         return None

@@ -473,8 +473,8 @@ class ValueAgent(BaseAgent):
         Action or None
             A ``Build`` or ``Unmortgage``; ``None`` ends the phase.
         """
-        builds = view.legal_builds()
-        lifts = view.legal_unmortgages()
+        builds = self.refusals.listed(view, Build)  # the host's lists, less what it refused here
+        lifts = self.refusals.listed(view, Unmortgage)
         if not builds and not lifts:
             return None
         state = self._prepare(view)
@@ -502,8 +502,8 @@ class ValueAgent(BaseAgent):
             A ``SellBuilding`` or ``Mortgage``; ``None`` only when nothing is legal.
         """
         state = self._prepare(view)
-        options: list[tuple[Action, GameState]] = [(SellBuilding(sq), self._sold(state, sq)) for sq in view.legal_building_sales()]
-        options += [(Mortgage(sq), self._mortgaged(state, sq)) for sq in view.legal_mortgages()]
+        options: list[tuple[Action, GameState]] = [(SellBuilding(sq), self._sold(state, sq)) for sq in self.refusals.listed(view, SellBuilding)]
+        options += [(Mortgage(sq), self._mortgaged(state, sq)) for sq in self.refusals.listed(view, Mortgage)]
         if not options:
             return None
         return max(options, key=lambda o: self.value(o[1]))[0]

@@ -86,6 +86,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rules.actions import (
+    ACTION_TYPES,
     Action,
     Build,
     Event,
@@ -96,6 +97,7 @@ from engine.rules.actions import (
     Unmortgage,
 )
 from engine.rules.agents import NoLegalLotError
+from engine.rules.refusals import Refusals
 from engine.rules.protocol import Agent
 from engine.rules.view import GameView
 from models.board import HOTEL, Board
@@ -527,6 +529,8 @@ class AdaptiveAgent:
         self.me = -1
         self._key: tuple[int, int, int] | None = None
         self._maps: tuple[dict[int, int], dict[int, int]] | None = None
+        self.refusals = Refusals()
+        """Moves the host refused to this seat, in true squares (:mod:`engine.rules.refusals`)."""
 
     # -- the model view --------------------------------------------------------
     def _frame(self, view: GameView) -> _Frame:
@@ -553,16 +557,11 @@ class AdaptiveAgent:
         if action is None:
             return None
         if isinstance(action, ProposeTrade):
-            return action if view.why_not_trade(action.trade) is None else None
+            return action if view.why_not_trade(action.trade) is None and not self.refusals.refused(view, action) else None
         sq = self._to_true(f, action.square)
         if sq is None:
             return None
-        legal = {
-            Build: view.legal_builds,
-            SellBuilding: view.legal_building_sales,
-            Mortgage: view.legal_mortgages,
-            Unmortgage: view.legal_unmortgages,
-        }[type(action)]()
+        legal = self.refusals.listed(view, type(action))  # the host's list, less what it refused here
         if sq not in legal or (debt and isinstance(action, (Build, Unmortgage))):
             return None
         return type(action)(sq)
@@ -591,6 +590,8 @@ class AdaptiveAgent:
             What happened.
         """
         self.monitor.observe(event)
+        if event.kind == "refused" and event.player == self.me and isinstance(event.data.get("action"), ACTION_TYPES):
+            self.refusals.record(event.data["action"])  # in true squares, as the host named it
         self.inner.notify(event)
 
     def buy(self, view: GameView, square: int) -> bool:

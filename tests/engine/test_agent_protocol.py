@@ -11,6 +11,7 @@ import pytest
 
 from engine.rules.actions import (
     Action,
+    Build,
     Event,
     Mortgage,
     ProposeTrade,
@@ -230,3 +231,36 @@ def test_the_docs_give_the_limits(name: str) -> None:
     from engine.rules import game
 
     assert f"`{name}` = {getattr(game, name)}" in _section("Limits and the budget")
+
+
+class _RefusingGame(Game):
+    """A host that refuses building on Mediterranean Avenue (square 1) and mortgaging Reading."""
+
+    def refusal(self, p: int, action: Action) -> str | None:
+        if action in (Build(1), Mortgage(READING)):
+            return "this host does not allow it"
+        return None
+
+
+def test_a_refused_move_is_an_event_and_the_phase_goes_on() -> None:
+    state = make_state(2, owner={1: 0, 3: 0, READING: 0})
+    seen: list[Event] = []
+    agent = ScriptedAgent(acts=[Build(1), Build(3), None])
+    agent.notify = seen.append  # type: ignore[method-assign]
+    game = _RefusingGame(state, [agent, ScriptedAgent()], ScriptedStream())
+    game._act(0)
+    refused = [e for e in seen if e.kind == "refused"]
+    assert [(e.player, e.data["action"], e.data["why"]) for e in refused] == [(0, Build(1), "this host does not allow it")]
+    assert state.houses[1] == 0 and state.houses[3] == 1  # the phase went on to the next answer
+    assert [e.kind for e in seen if e.kind in ("refused", "build")] == ["refused", "build"]
+    # raise_cash: a refused mortgage, then another answer
+    debtor = ScriptedAgent(raise_actions=[Mortgage(READING), Mortgage(1), None])
+    state2 = make_state(2, cash=[0, 1500], owner={1: 0, READING: 0})
+    game2 = _RefusingGame(state2, [debtor, ScriptedAgent()], ScriptedStream())
+    game2._raise_cash(0, 20)
+    assert state2.mortgaged[1] and not state2.mortgaged[READING]
+
+
+def test_the_reference_engine_refuses_nothing() -> None:
+    game = Game(make_state(2, owner={1: 0, 3: 0}), [RandomAgent(0), RandomAgent(1)], ScriptedStream())
+    assert all(game.refusal(0, a) is None for a in (Build(1), Mortgage(1), Unmortgage(3), SellBuilding(3)))

@@ -1,4 +1,4 @@
-"""The host decides what is legal (issue 38, item 5, first part).
+"""The host decides what is legal (issue 38, item 5).
 
 A stricter host is modelled by a view whose legal lists (builds, building sales, mortgages, lifts)
 leave out a seeded subset of what our rules allow: each (kind, square) is left out in a given
@@ -7,11 +7,14 @@ round, mover and buildings (the same answer every time the same question is aske
 state). Every action an agent answers (``act`` and ``raise_cash``) is checked against the lists
 of the view it was given: no agent may take a move the host did not list. ``subgraph`` and
 ``strategic`` play whole games under that host.
+
+The host also refuses moves when tried (:class:`engine.tournament.strict_host.StrictHost`: a
+``refused`` event, the phase goes on): no agent of the registry asks again, in the same
+position, for a move refused there; an agent that ignores the event is caught doing so.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
@@ -22,39 +25,15 @@ from engine.rules.seeding import game_seed_sequence, game_seeds
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
 from models.state import GameState
+from engine.tournament.strict_host import StricterView as StrictView
+from engine.tournament.strict_host import play_strict
 from solver.agents.registry import factory
 
 DROP = 0.3
 
 
-class StricterView(GameView):
-    """A view whose legal lists leave out a seeded share of our rules' legal moves (module docstring)."""
-
-    def __init__(self, state: GameState, me: int, seed: int) -> None:
-        super().__init__(state, me)
-        self._seed = seed
-
-    def _kept(self, kind: str, squares: list[int]) -> list[int]:
-        s = self._s
-        out = []
-        for sq in squares:
-            key = f"{self._seed}:{kind}:{sq}:{s.round}:{s.to_move}:{s.houses[sq]}:{s.mortgaged[sq]}".encode()
-            u = int.from_bytes(hashlib.sha256(key).digest()[:8], "big") / 2**64
-            if u >= DROP:
-                out.append(sq)
-        return out
-
-    def legal_builds(self) -> list[int]:
-        return self._kept("build", super().legal_builds())
-
-    def legal_building_sales(self) -> list[int]:
-        return self._kept("sell", super().legal_building_sales())
-
-    def legal_mortgages(self) -> list[int]:
-        return self._kept("mortgage", super().legal_mortgages())
-
-    def legal_unmortgages(self) -> list[int]:
-        return self._kept("lift", super().legal_unmortgages())
+def StricterView(state: GameState, me: int, seed: int) -> GameView:  # noqa: N802 - the host's view, at this test's share
+    return StrictView(state, me, seed, DROP)
 
 
 CHECKED: dict[str, int] = {}
@@ -142,3 +121,37 @@ def test_the_stricter_host_leaves_moves_out() -> None:
     allowed = plain.legal_builds() + plain.legal_mortgages()
     kept = strict.legal_builds() + strict.legal_mortgages()
     assert set(kept) < set(allowed) or not allowed
+
+
+@pytest.mark.parametrize("game", [0, 1])
+def test_no_agent_asks_again_for_a_refused_move(game: int) -> None:
+    specs = ["subgraph", "strategic", "value", "random"]
+    row = play_strict([factory(s) for s in specs], specs, 5, game, 200, drop=0.3, refuse=0.3)
+    assert row["unlisted"] == 0 and row["repeats"] == 0, row["examples"]
+    assert row["refused"] > 20, row  # the host did refuse, and the agents went on
+
+
+class Stubborn:
+    """The negative control: after a refusal it answers the refused move again, once."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._again: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def notify(self, event: Any) -> None:
+        if event.kind == "refused" and event.player == self._inner.me and not isinstance(event.data["action"], str):
+            self._again = event.data["action"]
+        self._inner.notify(event)
+
+    def act(self, view: GameView) -> Any:
+        again, self._again = self._again, None
+        return again if again is not None else self._inner.act(view)
+
+
+def test_the_log_catches_an_agent_that_asks_again() -> None:
+    make = factory("strategic")
+    row = play_strict([lambda seed: Stubborn(make(seed))] * 4, ["s"] * 4, 5, 0, 200, drop=0.3, refuse=0.3)
+    assert row["repeats"] > 0 and any("asked again" in x for x in row["examples"])
