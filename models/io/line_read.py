@@ -228,7 +228,7 @@ def _rules(cursor: Cursor, item: _Field) -> list[tuple[str, Any, int]]:
         if cursor.take(":"):
             items.append((key, _rule_value(cursor, key, item), column))
         elif items or (cursor.peek() != "," and not cursor.at_break()):
-            cursor.fail(f"':' and a value after the rule {shown(key)} (a preset's name comes first)")
+            cursor.fail("a rule KEY:VALUE (a preset's name comes first, alone)", column - 1)
         else:
             items.append(("preset", key, column))
         if not cursor.take(","):
