@@ -8,7 +8,9 @@ way is left out: ``@SQUARE`` at the default square (the jail square for a
 player in jail, else Go), ``to=`` when the first active player moves,
 ``round=0``, ``phase=start``, ``doubles=0``, ``pot=`` at the rules' seed,
 ``bank=`` at the rules' bank cash, the rules when standard and the board when
-``standard-us``. :mod:`models.io.line_read` reads every line written here
+``standard-us``. The rules are written as the preset they are closest to and
+the fields that differ from it (:func:`_rule_items`), the JSON's field names
+and values. :mod:`models.io.line_read` reads every line written here
 back to the same document.
 """
 
@@ -23,7 +25,8 @@ from models.board import HOTEL, Board
 from models.errors import InvalidStateError
 from models.io.format import DEFAULT_BOARD
 from models.io.line_syntax import SEATS, TAG, escape_unprintable, group_key, groups_in_order, word_or_quoted
-from models.rules import Rules
+from models.io.parse import RULE_KEYS
+from models.rules import PRESETS, DiceSpec, Rules
 
 
 def write_line(doc: Mapping[str, Any], board: Board, rules: Rules) -> str:
@@ -36,7 +39,8 @@ def write_line(doc: Mapping[str, Any], board: Board, rules: Rules) -> str:
     board:
         Its board.
     rules:
-        Its rules (their pot seed and bank cash are the defaults of ``pot=`` and ``bank=``).
+        Its rules (written as ``rules=``; their pot seed and bank cash are the defaults of
+        ``pot=`` and ``bank=``).
 
     Returns
     -------
@@ -71,8 +75,9 @@ def write_line(doc: Mapping[str, Any], board: Board, rules: Rules) -> str:
     ):
         if doc.get(name, default) != default:
             parts.append(f"{key}={doc[name]}")
-    if doc.get("rules"):
-        parts.append("rules=" + ",".join(_rule(key, value, board) for key, value in doc["rules"].items()))
+    items = _rule_items(rules)
+    if items:
+        parts.append("rules=" + ",".join(_rule(key, value, board) for key, value in items))
     given = doc.get("board", DEFAULT_BOARD)
     if isinstance(given, str):
         if given != DEFAULT_BOARD:
@@ -103,6 +108,31 @@ def _lot(entry: Mapping[str, Any] | None, seats: Mapping[str, str]) -> str:
     level = entry.get("houses", 0)
     mark = "h" if level == HOTEL else str(level) if level else ""
     return seats[entry["owner"]] + mark + ("m" if entry.get("mortgaged") else "")
+
+
+def _rule_items(rules: Rules) -> list[tuple[str, Any]]:
+    """The rules as the fewest items: a preset (none for the standard rules) and the fields that differ from it.
+
+    The JSON document names a preset only when the rules are exactly one; a line also names the
+    preset the rules are closest to (``rules=no-doubles,cash_target:5000``), when that is shorter
+    than the overrides of the standard rules. Either reads back to the same rules.
+    """
+    best: list[tuple[str, Any]] | None = None
+    for name, base in PRESETS.items():
+        diff = [(key, _plain(getattr(rules, key))) for key in RULE_KEYS[1:] if getattr(rules, key) != getattr(base, key)]
+        items = diff if name == "standard-us" else [("preset", name), *diff]
+        if best is None or len(items) < len(best):
+            best = items
+    return best or []
+
+
+def _plain(value: Any) -> Any:
+    """A field of :class:`~models.rules.Rules` as the state format writes it (dice and set sizes as objects)."""
+    if isinstance(value, DiceSpec):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 def _rule(key: str, value: Any, board: Board) -> str:
