@@ -1,4 +1,5 @@
-"""Mutations of state documents, for fuzzing the loader and the commands (tests and ``bench/fuzz.py``).
+"""Mutations of state documents and of one-line positions, for fuzzing the loader and the commands
+(tests, ``bench/fuzz.py`` and ``bench/notation.py``).
 
 :func:`mutate` applies ``count`` random edits to a copy of a parsed state
 document, each at a random place in it (any object key or list item, at any
@@ -129,3 +130,34 @@ def mutate(doc: Any, rng: random.Random, count: int = 1) -> Any:
         else:
             parent[key] = _other_value(rng)
     return out
+
+
+LINE_ALPHABET = "AaBbjcxhm-0123456789:@=,()\"{}[] \\\n'd.\u00e9\u2028\ud800"
+"""Characters :func:`mutate_line` inserts: the notation's own, and a few a line must refuse."""
+
+
+def mutate_line(line: str, rng: random.Random) -> str:
+    """``line`` with one to three edits: a character deleted, inserted or replaced (from
+    :data:`LINE_ALPHABET`); two items swapped; an item doubled or dropped; the line cut."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(7)
+        i = rng.randrange(len(line) + 1)
+        if kind == 0 and line:
+            line = line[: max(i - 1, 0)] + line[i:]
+        elif kind == 1:
+            line = line[:i] + rng.choice(LINE_ALPHABET) + line[i:]
+        elif kind == 2 and i < len(line):
+            line = line[:i] + rng.choice(LINE_ALPHABET) + line[i + 1 :]
+        elif kind == 6:
+            line = line[:i]
+        else:
+            items = line.split(" ")
+            a, b = rng.randrange(len(items)), rng.randrange(len(items))
+            if kind == 3:
+                items[a], items[b] = items[b], items[a]
+            elif kind == 4:
+                items.insert(a, items[b])
+            elif len(items) > 1:
+                del items[a]
+            line = " ".join(items)
+    return line

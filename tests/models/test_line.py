@@ -34,6 +34,7 @@ from models.rules import PRESETS
 from models.state import GameState
 from tests.models.test_io import valid_states
 from tests.played_states import INSTANCES, played_states
+from tests.state_fuzz import LINE_ALPHABET, mutate_line
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "instances" / "README.md"
@@ -233,34 +234,6 @@ def test_a_file_holding_a_line_is_read_as_one(tmp_path: Path) -> None:
 # Fuzzing: mutated lines and random text
 # ---------------------------------------------------------------------------
 
-_ALPHABET = "AaBbjcxhm-0123456789:@=,()\"{}[] \\\n'd.é\u2028\ud800"
-
-
-def _mutate(line: str, rng: random.Random) -> str:
-    """One to three edits: a character deleted, inserted or replaced; two items swapped; an item
-    doubled or dropped; the line cut."""
-    for _ in range(rng.randint(1, 3)):
-        kind = rng.randrange(7)
-        i = rng.randrange(len(line) + 1)
-        if kind == 0 and line:
-            line = line[: max(i - 1, 0)] + line[i:]
-        elif kind == 1:
-            line = line[:i] + rng.choice(_ALPHABET) + line[i:]
-        elif kind == 2 and i < len(line):
-            line = line[:i] + rng.choice(_ALPHABET) + line[i + 1 :]
-        else:
-            items = line.split(" ")
-            a, b = rng.randrange(len(items)), rng.randrange(len(items))
-            if kind == 3:
-                items[a], items[b] = items[b], items[a]
-            elif kind == 4:
-                items.insert(a, items[b])
-            elif kind == 5 and len(items) > 1:
-                del items[a]
-            line = " ".join(items) if kind != 6 else line[:i]
-    return line
-
-
 def _outcome(line: str) -> str:
     """``refused`` (a one-line NotationError naming a column on the line) or ``accepted`` (and round-trips)."""
     try:
@@ -283,7 +256,7 @@ def test_200_mutated_lines_are_refused_in_one_line_naming_the_column() -> None:
     rng = random.Random(40)
     refused = accepted = 0
     while refused < 200:
-        outcome = _outcome(_mutate(rng.choice(sources), rng))
+        outcome = _outcome(mutate_line(rng.choice(sources), rng))
         refused += outcome == "refused"
         accepted += outcome == "accepted"
         assert refused + accepted < 1000
@@ -291,6 +264,6 @@ def test_200_mutated_lines_are_refused_in_one_line_naming_the_column() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=_ALPHABET + "MPN1ru=toondbsgle_", max_size=60))
+@given(st.text(alphabet=LINE_ALPHABET + "MPN1ru=toondbsgle_", max_size=60))
 def test_random_text_after_the_tag_never_raises_anything_else(tail: str) -> None:
     _outcome("MPN1 " + tail)
