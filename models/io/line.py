@@ -12,8 +12,8 @@ The tag ``MPN1``; each player ``NAME:CASH`` with ``@SQUARE`` and the flags
 cards) and ``x`` (bankrupt); each group's lots in board order, one per lot:
 ``-`` (the bank's) or the owner's seat letter (``A`` the first player) with
 ``1``-``4`` houses, ``h`` a hotel or ``m`` mortgaged; then the fields
-``to``, ``round``, ``phase``, ``doubles``, ``pot``, ``bank``, ``rules`` and
-``board``, each left out at its default.
+``to``, ``round``, ``phase``, ``doubles``, ``pot``, ``bank``, ``rules``,
+``pending`` and ``board``, each left out at its default.
 
 Decisions:
 
@@ -22,7 +22,9 @@ Decisions:
   variants, the pot, the bank's cash, dice weights, set sizes and inline
   boards included. An inline board is carried as its JSON object in one field
   (``board={...}``, compact, non-printable characters escaped): honest and
-  exact rather than short.
+  exact rather than short; so is the document's ``pending`` question, where
+  the format has one. A field of the document that a line has no form for
+  is refused by :func:`to_line`, never dropped.
 - **The same checks and messages as the JSON loader**: a line is read into
   a state document, which :func:`~models.io.parse.parse_state` and
   :func:`~models.io.validate.validate_state` check; their refusal is reported

@@ -26,7 +26,7 @@ from typing import Any
 from models.board import HOTEL, Board, load_board
 from models.checks import key_path, type_name
 from models.errors import InvalidStateError
-from models.io.format import DEFAULT_BOARD, FORMAT
+from models.io.format import DEFAULT_BOARD, FORMATS
 from models.io.json_text import parse_json_bytes
 from models.io.line_syntax import (
     FIELD_KEYS,
@@ -91,8 +91,8 @@ def read_line(text: str) -> tuple[dict[str, Any], dict[str, int]]:
     Returns
     -------
     tuple[dict[str, Any], dict[str, int]]
-        The document (format ``monopoly-state/2``; not yet checked by the
-        loader), and the map from a document path (as
+        The document (in the newest format the loader reads; not yet checked
+        by the loader), and the map from a document path (as
         :func:`models.checks.key_path` writes it) to a column.
 
     Raises
@@ -189,7 +189,9 @@ def _field(cursor: Cursor, key: str, quoted: bool, start: int) -> _Field:
     elif name == "rules":
         item.value = _rules(cursor, item)
     elif name == "board":
-        item.value = _board(cursor) if cursor.peek() == "{" else cursor.name("a board's name or its JSON object")
+        item.value = _json_object(cursor, "the board") if cursor.peek() == "{" else cursor.name("a board's name or its JSON object")
+    elif name == "pending":
+        item.value = _json_object(cursor, "the pending question") if cursor.peek() == "{" else cursor.fail("the pending question as a JSON object")
     else:
         item.value = _lots(cursor)
     return item
@@ -268,8 +270,9 @@ def _rule_value(cursor: Cursor, key: str, item: _Field) -> Any:
     return {"true": True, "false": False, "none": None, "null": None}.get(word, word)
 
 
-def _board(cursor: Cursor) -> dict[str, Any]:
-    """``board={...}``: an inline board, its JSON object (docs/state-format.md#inline-board) in the line."""
+def _json_object(cursor: Cursor, what: str) -> dict[str, Any]:
+    """A JSON object in the line, read with a file's guards: ``board={...}`` (an inline board,
+    docs/state-format.md#inline-board) or ``pending={...}`` (the document's ``pending`` object)."""
     start = cursor.pos
     depth = 0
     for m in _JSON_TOKEN.finditer(cursor.text, start):
@@ -277,7 +280,7 @@ def _board(cursor: Cursor) -> dict[str, Any]:
         if token in "{[":
             depth += 1
             if depth > MAX_JSON_DEPTH:
-                raise NotationError(m.start() + 1, f"expected the board's JSON nested at most {MAX_JSON_DEPTH} levels deep")
+                raise NotationError(m.start() + 1, f"expected {what}'s JSON nested at most {MAX_JSON_DEPTH} levels deep")
         elif token in "}]":
             depth -= 1
             if depth == 0:
@@ -289,21 +292,21 @@ def _board(cursor: Cursor) -> dict[str, Any]:
     try:
         json.loads(text)
     except json.JSONDecodeError as err:
-        raise NotationError(start + err.pos + 1, f"expected the board as a JSON object ({err.msg})") from None
+        raise NotationError(start + err.pos + 1, f"expected {what} as a JSON object ({err.msg})") from None
     except ValueError as err:  # an integer of more than 4,300 digits
-        raise NotationError(start + 1, f"expected the board as a JSON object ({str(err).splitlines()[0][:80]})") from None
+        raise NotationError(start + 1, f"expected {what} as a JSON object ({str(err).splitlines()[0][:80]})") from None
     try:
-        doc = parse_json_bytes(text.encode("utf-8"), "board")
+        doc = parse_json_bytes(text.encode("utf-8"), what)
     except InvalidStateError as err:  # a duplicate key, NaN
         raise NotationError(start + 1, err.message) from None
     if not isinstance(doc, dict) or depth:  # pragma: no cover - the text starts with "{" and parsed
-        cursor.fail("the board's JSON object closed by '}'", start)
+        cursor.fail(f"{what} as a JSON object closed by '}}'", start)
     return doc
 
 
 def _document(line: _Line) -> tuple[dict[str, Any], dict[str, int]]:
     """The state document of what a line holds, and the columns of its places."""
-    doc: dict[str, Any] = {"format": FORMAT}
+    doc: dict[str, Any] = {"format": FORMATS[-1]}  # the newest format: it reads every field
     spots: dict[str, int] = {"players": line.players[0][1]["players[0]"] if line.players else line.end}
     fields: dict[str, _Field] = {}
     for item in line.fields:

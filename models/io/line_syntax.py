@@ -463,6 +463,7 @@ FIELD_KEYS = {
     "pot": "pot",
     "bank": "bank_cash",
     "rules": "rules",
+    "pending": "pending",
     "board": "board",
 }
 """The keys of a line's fields and the state document's field each one writes."""

@@ -3,7 +3,8 @@
 :func:`write_line` writes the document :func:`models.io.write.state_to_dict`
 gives: the tag, the players in seat order, each group's lots in board order
 (:func:`~models.io.line_syntax.groups_in_order`; a group all the bank's is
-left out), the turn, the rules and the board. What a reader would fill in the same
+left out), the turn, the rules, a pending question (the document's ``pending``
+object as JSON, ``pending={...}``) and the board. What a reader would fill in the same
 way is left out: ``@SQUARE`` at the default square (the jail square for a
 player in jail, else Go), ``to=`` when the first active player moves,
 ``round=0``, ``phase=start``, ``doubles=0``, ``pot=`` at the rules' seed,
@@ -78,13 +79,27 @@ def write_line(doc: Mapping[str, Any], board: Board, rules: Rules) -> str:
     items = _rule_items(rules)
     if items:
         parts.append("rules=" + ",".join(_rule(key, value, board) for key, value in items))
+    if doc.get("pending") is not None:
+        parts.append("pending=" + _json(doc["pending"]))
+    unknown = sorted(set(doc) - _WRITTEN)
+    if unknown:  # a field of a newer format than the notation knows: refused rather than dropped
+        raise InvalidStateError(unknown[0], "the one-line notation has no field for it; keep the state as JSON")
     given = doc.get("board", DEFAULT_BOARD)
     if isinstance(given, str):
         if given != DEFAULT_BOARD:
             parts.append(f"board={word_or_quoted(given)}")
     else:
-        parts.append("board=" + escape_unprintable(json.dumps(given, ensure_ascii=False, separators=(",", ":"))))
+        parts.append("board=" + _json(given))
     return " ".join(parts)
+
+
+_WRITTEN = frozenset({"format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled", "pot", "bank_cash", "pending"})
+"""The document's fields a line writes."""
+
+
+def _json(value: Any) -> str:
+    """A JSON object in a line: compact, non-printable characters escaped."""
+    return escape_unprintable(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def _player(p: Mapping[str, Any], jail: int) -> str:

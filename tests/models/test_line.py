@@ -161,6 +161,30 @@ def test_awkward_names_are_quoted_and_read_back() -> None:
     _round_trip(state)
 
 
+def test_a_pending_question_travels_as_json() -> None:
+    pytest.importorskip("models.io.pending", reason="the state format has no pending question yet")
+    doc = json.loads((REPO / "instances" / "midgame-no-monopolies.json").read_text())
+    doc["format"] = "monopoly-state/3"
+    for pending in (
+        {"question": "debt", "debtor": "Dee", "owed": 900, "to": "Ann"},
+        {"question": "offer", "from": "Cy", "to": "Dee", "trade": {"transfers": [{"from": "Cy", "to": "Dee", "properties": ["Atlantic Avenue"], "cash": 150}]}},
+        {"question": "auction", "property": "Boardwalk"},
+    ):
+        state = load_state({**doc, "pending": pending})
+        assert " pending={" in to_line(state)
+        _round_trip(state)
+
+
+def test_a_field_the_line_has_no_form_for_is_refused_not_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.io.line as line_module
+
+    state = load_state(INSTANCES[0])
+    newer = {**state_to_dict(state), "format": "monopoly-state/9", "forecast": {"Ann": 0.5}}
+    monkeypatch.setattr(line_module, "state_to_dict", lambda s: newer)
+    with pytest.raises(InvalidStateError, match="forecast: the one-line notation has no field for it"):
+        to_line(state)
+
+
 # ---------------------------------------------------------------------------
 # Errors: one line, the column, what was expected
 # ---------------------------------------------------------------------------
@@ -178,7 +202,7 @@ def test_awkward_names_are_quoted_and_read_back() -> None:
         ("MPN1 Ann:1 Bob:1 br=Ac", 22, "expected a lot: '-' (the bank's) or its owner's seat letter (A: the first player), got 'c'"),
         ("MPN1 Ann:1 Bob:1 br=aA", 21, "expected a lot: '-' (the bank's) or its owner's seat letter (A: the first player), got 'aA'"),
         ("MPN1 Ann:1 Bob:1 br=AC", 22, "expected a seat letter A-B (one per player), got 'C'"),
-        ("MPN1 Ann:1 Bob:1 zz=A", 18, "expected a field or a group of the board (to, round, phase, doubles, pot, bank, rules, board, br, lb"),
+        ("MPN1 Ann:1 Bob:1 zz=A", 18, "expected a field or a group of the board (to, round, phase, doubles, pot, bank, rules, pending, board, br, lb"),
         ("MPN1 Ann:1 Bob:1 round=1 round=2", 26, "the field 'round' given twice"),
         ("MPN1 Ann:1 Bob:1 br=AA brown=AA", 24, "the brown group given twice"),
         ("MPN1 Ann:1 Bob:1 rules=dice:2x6", 30, "expected 'd' between the number of dice and their sides, as in 2d6, got 'x6'"),
