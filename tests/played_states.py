@@ -29,9 +29,11 @@ INSTANCES = sorted((Path(__file__).resolve().parents[1] / "instances").glob("*.j
 
 
 def starts() -> list[GameState]:
-    """The starting positions: the opening under each preset, then every bundled instance."""
+    """The starting positions: the opening under each preset, then every bundled instance that
+    is a position between questions (a game starts there; one waiting on a pending question does not)."""
     out = [GameState.new_game(["Ann", "Bob", "Cy", "Dee"], rules=rules) for rules in PRESETS.values()]
-    return out + [load_state(path) for path in INSTANCES]
+    instances = [load_state(path) for path in INSTANCES]
+    return out + [s for s in instances if getattr(s, "pending", None) is None]
 
 
 def game_states(start: GameState, seed: int, game: int, max_rounds: int) -> list[GameState]:

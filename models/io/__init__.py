@@ -22,7 +22,8 @@ Modules, one job each (a module imports only those before it):
    written atomically (:func:`state_to_dict`, :func:`dumps_state`, :func:`save_state`).
 7. The one-line notation MPN ("FEN for Monopoly"): :mod:`models.io.line_syntax`
    (the tag, words, numbers, quoted text, errors naming the column),
-   :mod:`models.io.line_read` (a line into a document, with each place's
+   :mod:`models.io.line_codes` (the fields' keys, the groups' codes, the seat
+   letters), :mod:`models.io.line_read` (a line into a document, with each place's
    column), :mod:`models.io.line_write` (a document into a line) and
    :mod:`models.io.line` (:func:`load_line`, :func:`to_line`, :func:`is_line`).
 8. :mod:`models.io.load`: the loader (:func:`load_state`, strict or lenient, of

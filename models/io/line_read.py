@@ -28,18 +28,8 @@ from models.checks import key_path, type_name
 from models.errors import InvalidStateError
 from models.io.format import DEFAULT_BOARD, FORMATS
 from models.io.json_text import parse_json_bytes
-from models.io.line_syntax import (
-    FIELD_KEYS,
-    MAX_LINE_CHARS,
-    SEATS,
-    Cursor,
-    NotationError,
-    check_tag,
-    group_key,
-    group_named,
-    groups_in_order,
-    shown,
-)
+from models.io.line_codes import FIELD_KEYS, SEATS, group_key, group_named, groups_in_order
+from models.io.line_syntax import MAX_LINE_CHARS, Cursor, NotationError, check_tag, shown
 from models.limits import MAX_JSON_DEPTH
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.DOTALL)

@@ -2,7 +2,7 @@
 
 :func:`write_line` writes the document :func:`models.io.write.state_to_dict`
 gives: the tag, the players in seat order, each group's lots in board order
-(:func:`~models.io.line_syntax.groups_in_order`; a group all the bank's is
+(:func:`~models.io.line_codes.groups_in_order`; a group all the bank's is
 left out), the turn, the rules, a pending question (the document's ``pending``
 object as JSON, ``pending={...}``) and the board. What a reader would fill in the same
 way is left out: ``@SQUARE`` at the default square (the jail square for a
@@ -25,7 +25,8 @@ from typing import Any
 from models.board import HOTEL, Board
 from models.errors import InvalidStateError
 from models.io.format import DEFAULT_BOARD
-from models.io.line_syntax import SEATS, TAG, escape_unprintable, group_key, groups_in_order, word_or_quoted
+from models.io.line_codes import SEATS, group_key, groups_in_order
+from models.io.line_syntax import TAG, escape_unprintable, word_or_quoted
 from models.io.parse import RULE_KEYS
 from models.rules import PRESETS, DiceSpec, Rules
 

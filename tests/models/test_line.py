@@ -79,6 +79,8 @@ def _documented() -> dict[str, str]:
 
 def test_the_readme_shows_every_instance_in_one_line() -> None:
     shown = _documented()
+    missing = [p.name for p in INSTANCES if p.name not in shown]
+    assert not missing, f"instances/README.md lacks the line of {missing}: add `$ monopoly-trade convert instances/FILE` and its output to its one-line forms"
     assert sorted(shown) == sorted(p.name for p in INSTANCES)
     for path in INSTANCES:
         state = load_state(path)
