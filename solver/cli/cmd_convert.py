@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     p.add_argument("state", help=STATE_HELP)
-    p.add_argument("--to", choices=("line", "json"), help="the output's form (default: the other one than the input's)")
+    p.add_argument("--to", choices=("line", "json"), help="the output's form (default: the other form than the input's: a JSON state gives its line, a line its JSON)")
     p.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output; - for standard output")
 
 
