@@ -97,7 +97,8 @@ def with_rules(state: GameState, rules: Rules) -> GameState:
     ('no-doubles', 14580, 420)
     """
     doc = state_to_dict(state)
-    doc["format"] = FORMAT
+    if "pending" not in doc:  # format 3 (a pending question) already holds every rule
+        doc["format"] = FORMAT
     name = rules.preset()
     doc["rules"] = {"preset": name} if name is not None else rules.overrides()
     if not rules.pot_enabled:

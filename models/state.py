@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from models.board import HOTEL, Board
 from models.errors import UnknownKeyError
 from models.names import Name
 from models.rules import Rules
+
+if TYPE_CHECKING:  # models.pending imports models.trade, which imports this module
+    from models.pending import Pending
 
 Seat = int
 """A player's index in :attr:`GameState.players` (0-based). Inside the packages a player is a
@@ -134,6 +138,8 @@ class GameState:
         The Free Parking pot (``rules.free_parking`` not ``"off"``; always 0 otherwise).
     bank_cash:
         The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out).
+    pending:
+        The question the game waits on (:mod:`models.pending`), or ``None``.
 
     Examples
     --------
@@ -157,6 +163,9 @@ class GameState:
     """The Free Parking pot (``rules.free_parking`` not ``"off"``; always 0 otherwise)."""
     bank_cash: int | None = None
     """The bank's cash when ``rules.bank_cash`` limits it (``None``: the bank never runs out)."""
+    pending: Pending | None = None
+    """The question the game waits on, if any (:mod:`models.pending`: an offer, a debt, an
+    auction, a building shortage auction); ``None`` between questions."""
 
     def __post_init__(self) -> None:
         """Fill empty holdings lists with the bank's holdings, one entry per square; a phase
@@ -248,6 +257,7 @@ class GameState:
             self.doubles_rolled,
             self.pot,
             self.bank_cash,
+            self.pending,
         )
 
     # -- lookups ------------------------------------------------------

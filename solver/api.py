@@ -121,8 +121,8 @@ def _state_of(state: StateLike) -> GameState:
 
 
 def _player_of(state: GameState, player: str | int | None) -> int:
-    if player is None:
-        return state.to_move
+    if player is None:  # the player the pending question asks, else the player to move
+        return state.pending.who_answers()[0] if state.pending is not None else state.to_move
     if isinstance(player, bool) or not isinstance(player, (str, int)):
         raise SolveError(f"player: expected a name or a seat number, got {type(player).__name__}")
     if isinstance(player, int):
@@ -154,7 +154,8 @@ def solve(
         one-line position (``"MPN1 ..."``, :func:`models.io.load_line`)
         (loaded and validated).
     player : str, int or None, default None
-        A name, a seat (0-based), or ``None`` for the player to move.
+        A name, a seat (0-based), or ``None`` for the player the state's pending question asks
+        (``state.pending``), else the player to move.
     rollouts : int, default 800
         Games per simulated state (1..100,000), as ``solve --rollouts``.
     seed : int, default 0

@@ -92,6 +92,7 @@ from solver.analysis.position import Position, assess_position
 from solver.analysis.reserve import reserves
 from solver.bidding.auction import AuctionBid, auction_bid
 from solver.bidding.contest import ContestBid, contest_bid
+from solver.decisions.answer import QuestionAnswer
 from solver.schemas import stamp
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
@@ -118,7 +119,7 @@ class ActionKind(Name):
 
     Examples
     --------
-    >>> ActionKind.PROPOSE_TRADE == "propose_trade", [str(a) for a in ActionKind]
+    >>> ActionKind.PROPOSE_TRADE == "propose_trade", [str(a) for a in ActionKind][:3]
     (True, ['hold', 'build', 'propose_trade'])
     """
 
@@ -128,6 +129,22 @@ class ActionKind(Name):
     """Build the plan in :attr:`Decision.build`."""
     PROPOSE_TRADE = "propose_trade"
     """Propose the trade in :attr:`Decision.scored`."""
+    ACCEPT = "accept"
+    """Accept the pending offer (:attr:`Decision.question`)."""
+    REFUSE = "refuse"
+    """Refuse the pending offer (its counter-offer in :attr:`Decision.question`)."""
+    RAISE_CASH = "raise_cash"
+    """Pay the pending debt after the mortgages and sales in :attr:`Decision.question`."""
+    BANKRUPT = "bankrupt"
+    """The pending debt cannot be covered by selling: bankruptcy."""
+    BID = "bid"
+    """Bid in the auction in progress, up to the maximum in :attr:`Decision.question`."""
+    BUILDING_BID = "building_bid"
+    """Bid a premium in the building shortage auction (:attr:`Decision.question`)."""
+    PASS = "pass"
+    """Do not bid in the auction in progress."""
+    WAIT = "wait"
+    """The game waits on another player's answer to its pending question."""
 
 
 HOLD, BUILD, TRADE = ActionKind.HOLD, ActionKind.BUILD, ActionKind.PROPOSE_TRADE
@@ -321,6 +338,10 @@ class Decision:
         The bidding game's figures for the same lot, kept as a diagnostic (not the answer).
     jail : JailAdvice or None
         The jail choice when the player is to play its turn in jail (:func:`jail_advice`).
+    question : QuestionAnswer or None
+        The answer to the state's pending question (:mod:`solver.decisions`): then
+        :attr:`action` is that answer's, and no build or trade is searched (the game waits on
+        the answer).
 
     Examples
     --------
@@ -352,7 +373,8 @@ class Decision:
     purchase_diagnostic: ContestBid | None = None
     jail: JailAdvice | None = None
     """The jail choice when the player is to play its turn in jail (:func:`jail_advice`)."""
-    """The bidding game's figures for the same lot (:mod:`solver.bidding.contest`): a diagnostic."""
+    question: QuestionAnswer | None = None
+    """The answer to the state's pending question (:mod:`solver.decisions`)."""
 
     @property
     def trade(self) -> Trade | None:
@@ -375,7 +397,7 @@ class Decision:
             ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``searches``, ``truncated``, ``complete`` (not
             truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``
             (the one answer, ``method`` ``"simulation"``, with the bidding game under
-            ``diagnostics``), ``jail``.
+            ``diagnostics``), ``jail``, ``question`` (the pending question's answer).
         """
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason, "complete": not self.truncated}
@@ -412,6 +434,7 @@ class Decision:
             "funding": self.funding.to_dict(state) if self.funding is not None else None,
             "purchase": self._purchase_dict(),
             "jail": self.jail.to_dict() if self.jail is not None else None,
+            "question": self.question.to_dict() if self.question is not None else None,
         })
 
     def _purchase_dict(self) -> dict[str, Any] | None:
@@ -780,6 +803,8 @@ def decide(
     realistic = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads)
     rs = realistic.not_now(p, len(state.players), state.to_move)
     t = time.perf_counter()
+    if state.pending is not None:
+        return _answer_question(state, p, st, realistic, chain, clock)
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
     funding: FundedPlan | None = None
     if st.build == "funded":
@@ -809,6 +834,27 @@ def decide(
         return _finish(decision, clock)
     _search_trades(state, p, decision, base, rs, st, chain, strategic, clock)
     _choose(decision, state, st, rs.z)
+    return _finish(decision, clock)
+
+
+def _answer_question(state: GameState, p: int, st: DecideSettings, realistic: RescoreSettings, chain: PositionChain, clock: _Clock) -> Decision:
+    """The decision in a state that waits on a question (``state.pending``): its answer
+    (:func:`solver.decisions.answer_pending`), the position and the forecast; no build or
+    trade is searched, because nothing else can happen until the question is answered."""
+    from solver.decisions import answer_pending
+
+    quiet = state.copy()
+    quiet.pending = None
+    pos = assess_position(quiet, p, reserve=st.reserve, chain=chain)
+    win_now, win_now_se = forecast(quiet, realistic)
+    answer = answer_pending(
+        state, p, rollouts=realistic.rollouts, horizon=realistic.horizon, seed=realistic.seed, threads=realistic.threads, chain=chain
+    )
+    assert answer is not None
+    decision = Decision(
+        state.players[p].name, ActionKind(answer.action), answer.reason, pos, None, None, None, [], {}, False, win_now, win_now_se,
+        mode=st.mode, question=answer,
+    )
     return _finish(decision, clock)
 
 

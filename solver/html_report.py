@@ -59,7 +59,7 @@ from solver.report.action import action_section
 from solver.report.board import board_svg, player_cards
 from solver.report.charts import funnel_section, risk_section, win_rows, win_section
 from solver.version import package_version
-from solver.report.words import jail_line, position_line, purchase_lines
+from solver.report.words import jail_line, position_line, purchase_lines, question_lines
 from solver.report.markup import (
     ACTION_TITLES,
     GROUP_COLOURS,
@@ -158,6 +158,12 @@ def _jail(state: GameState, doc: Mapping[str, Any]) -> str:
     return f'<p id="jail">{esc(jail_line(j, state.rules.jail_fine))}</p>' if j else ""
 
 
+def _question(doc: Mapping[str, Any]) -> str:
+    """The answer to the pending question, when the result carries one (the text output's lines)."""
+    q = doc.get("question")
+    return '<p id="question">' + "<br>".join(esc(x.strip()) for x in question_lines(q)) + "</p>" if q else ""
+
+
 def _version() -> str:
     """The installed package's version (``unknown`` when it is not installed)."""
     return package_version()
@@ -223,7 +229,7 @@ def render_report(
         [
             f'<header><h1>What should {esc(me)} do?</h1><p class="sub">{esc(position)}</p></header>',
             (f'<section id="decision" data-action="{esc(action)}"><span class="badge {esc(action)}">{esc(ACTION_TITLES.get(action, action.upper()))}</span>'
-            f'<span class="reason">{esc(dec.get("reason", ""))}</span>{banner}{_purchase(state, doc)}{_jail(state, doc)}</section>'),
+            f'<span class="reason">{esc(dec.get("reason", ""))}</span>{banner}{_purchase(state, doc)}{_jail(state, doc)}{_question(doc)}</section>'),
             '<div class="layout">',
             (f'<section id="board" class="col" data-squares="{state.board.size}"><h2>The board</h2>{board_svg(state, doc)}'
             '<p class="caption">Each property shows its group colour, its owner (a disc with the initial, in the player\'s colour), '

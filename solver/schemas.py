@@ -28,7 +28,7 @@ __all__ = ["OUTPUTS", "VERSIONS", "output_schema", "schema_id", "stamp"]
 
 OUTPUTS = ("solve", "trades", "evaluate", "respond", "analyze", "odds", "risk", "auction", "bidding-game")
 
-VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 3, "auction": 3, "evaluate": 1, "respond": 1}
+VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 4, "auction": 3, "evaluate": 1, "respond": 1}
 """Each output's schema version. 1: the schemas of 0.1; 2 (0.2.0): the ``"schema"`` key; 3
 (``solve`` and ``auction``, issue 37): one buy-or-auction answer (the simulation's), the
 bidding game under ``diagnostics`` without a verdict of its own; ``solve`` adds ``searches``.

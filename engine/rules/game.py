@@ -243,7 +243,8 @@ class Game:
     Raises
     ------
     InvalidArgumentError
-        Not one agent per player, or ``max_rounds`` below 1.
+        Not one agent per player, ``max_rounds`` below 1, or a state that waits on a pending
+        question (``state.pending``: the engine starts between questions).
     InvalidStateError
         The state's players hold more Get Out of Jail Free cards than the decks contain.
 
@@ -274,6 +275,12 @@ class Game:
             raise InvalidArgumentError(f"{len(agents)} agents for {len(state.players)} players")
         if max_rounds < 1:
             raise InvalidArgumentError("max_rounds must be >= 1")
+        if state.pending is not None:
+            who = ", ".join(state.players[s].name for s in state.pending.who_answers())
+            raise InvalidArgumentError(
+                f"the state waits on {who}'s answer to a pending {state.pending.question} (pending): "
+                "the engine starts between questions; answer it with solve, or remove pending"
+            )
         self.state = state
         self.agents = list(agents)
         self.stream = stream

@@ -105,7 +105,7 @@ class GameView:
             return s
         return GameState(
             s.board, self._announced, s.players, s.owner, s.houses, s.mortgaged, s.to_move, s.round, s.phase, s.doubles_rolled,
-            s.pot, s.bank_cash,
+            s.pot, s.bank_cash, s.pending,
         )
 
     # -- plain data -------------------------------------------------------

@@ -3,8 +3,9 @@
 A document names its version in ``format`` (docs/state-format.md):
 ``monopoly-state/1`` is the first format, ``monopoly-state/2`` adds the variant
 rules (:data:`models.rules.VARIANT_FIELDS`), the rules ``preset``, the Free
-Parking ``pot`` and the bank's cash. Both are read; :mod:`models.io.write`
-writes format 1 for every state that needs nothing newer.
+Parking ``pot`` and the bank's cash, ``monopoly-state/3`` a pending question
+(``pending``: :mod:`models.io.pending`). All are read; :mod:`models.io.write`
+writes the oldest format that holds the state.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ FORMAT = "monopoly-state/2"
 """The format written when a state needs it (variant rules, a pot, a finite bank)."""
 FORMAT_V1 = "monopoly-state/1"
 """The first format, still read, and written for every state that needs nothing newer."""
-FORMATS = (FORMAT_V1, FORMAT)
+FORMAT_V3 = "monopoly-state/3"
+"""Format 2 and a pending question (``pending``), written only for a state that poses one."""
+FORMATS = (FORMAT_V1, FORMAT, FORMAT_V3)
 """Every format read."""
 DEFAULT_BOARD = "standard-us"
 """The board of a document without ``board``."""
@@ -32,6 +35,7 @@ __all__ = [
     "FORMAT",
     "FORMATS",
     "FORMAT_V1",
+    "FORMAT_V3",
     "MAX_DOUBLES",
     "MAX_JAIL_TURNS",
     "MAX_PLAYERS",

@@ -37,12 +37,14 @@ from models.io.format import (
     DEFAULT_BOARD,
     FORMAT,
     FORMAT_V1,
+    FORMAT_V3,
     FORMATS,
     MAX_DOUBLES,
     MAX_JAIL_TURNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
+from models.io.pending import parse_pending
 from models.limits import (
     MAX_AMOUNT,
     MAX_CASH,
@@ -64,7 +66,7 @@ from models.rules import (
 )
 from models.state import PHASES, GameState, Phase, PlayerState
 
-_TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled", "pot", "bank_cash")
+_TOP_KEYS = ("format", "board", "rules", "players", "properties", "to_move", "round", "phase", "doubles_rolled", "pot", "bank_cash", "pending")
 _V2_TOP_KEYS = ("pot", "bank_cash")
 _PLAYER_KEYS = ("name", "cash", "position", "in_jail", "jail_turns", "jail_cards", "bankrupt")
 _PROPERTY_KEYS = ("owner", "houses", "mortgaged")
@@ -108,7 +110,7 @@ def parse_state(doc: Any) -> GameState:
     InvalidStateError
         An unknown format or key, a wrong type, a value out of range, a name
         that names nothing, a duplicate player name, a format-2 field in a
-        format-1 document; ``err.field`` names the place.
+        format-1 document, a ``pending`` question outside format 3; ``err.field`` names the place.
 
     Examples
     --------
@@ -129,6 +131,8 @@ def parse_state(doc: Any) -> GameState:
         newer += [key_path("rules", k) for k in ("preset", *VARIANT_FIELDS) if isinstance(obj.get("rules"), Mapping) and k in obj["rules"]]
         if newer:
             raise InvalidStateError(newer[0], f"needs format {FORMAT!r} (the file says {FORMAT_V1!r})")
+    if "pending" in obj and fmt != FORMAT_V3:
+        raise InvalidStateError("pending", f"needs format {FORMAT_V3!r} (the file says {fmt!r})")
     players = _parse_players(obj["players"], board)
     names = {p.name: i for i, p in enumerate(players)}
     state = GameState(board, rules, players)
@@ -142,6 +146,8 @@ def parse_state(doc: Any) -> GameState:
         state.bank_cash = expect_int(obj["bank_cash"], "bank_cash", 0, MAX_CASH)
     else:
         state.bank_cash = rules.bank_cash
+    if obj.get("pending") is not None:
+        state.pending = parse_pending(obj["pending"], state)
     return state
 
 

@@ -24,9 +24,11 @@ from typing import Any, NamedTuple
 
 from models.board import HOTEL
 from models.checks import key_path
+from models.errors import InvalidStateError
 from models.io.format import MAX_DOUBLES, MAX_JAIL_TURNS
 from models.io.json_text import PathLike, read_document
 from models.io.parse import parse_state
+from models.io.pending import check_pending
 from models.io.validate import (
     check_shape,
     describe_level,
@@ -109,6 +111,7 @@ REPAIR_RULES: Mapping[str, str] = {
     "doubles_rolled": "a doubles count the rules and the phase do not allow is set to the most they allow",
     "pot": "a Free Parking pot under rules without one is dropped",
     "bank_cash": "the bank's cash under rules where the bank never runs out is dropped",
+    "pending": "a pending question the state (as repaired) does not allow is dropped",
 }
 """The lenient loader's repairs: code -> what it does (docs/state-format.md#lenient-loading)."""
 
@@ -296,8 +299,19 @@ def _repair(state: GameState) -> list[Repair]:
         _repair_group(state, group, repairs)
     _repair_supply(state, repairs)
     _repair_turn(state, repairs)
+    _repair_pending(state, repairs)
     validate_state(state)
     return repairs
+
+
+def _repair_pending(state: GameState, repairs: list[Repair]) -> None:
+    """``pending``: a question the repaired state does not allow (a bankrupt debtor, a debt no
+    longer above the cash, an offer no longer possible) is dropped, with the loader's reason."""
+    try:
+        check_pending(state)
+    except InvalidStateError as err:
+        repairs.append(Repair("pending", "pending", f"{err}: dropped"))
+        state.pending = None
 
 
 def _player_field(i: int, key: str) -> str:

@@ -11,7 +11,7 @@ buildings on owned unmortgaged streets only), buildings (only on monopolies,
 and even under ``rules.even_building``), the supply (houses and hotels on the
 board within ``rules.houses`` and ``rules.hotels``), and the turn
 (``to_move`` an active player; phase, doubles, pot and bank cash agree with
-the rules). The first rule broken is refused with an
+the rules), and the pending question (:func:`models.io.pending.check_pending`). The first rule broken is refused with an
 :class:`~models.errors.InvalidStateError`; field paths are those of the state
 document (players by index, properties by name), so that a loaded file's
 errors point into it.
@@ -23,6 +23,7 @@ from models.board import HOTEL, Board
 from models.checks import expect_int, expect_str, key_path
 from models.errors import InvalidStateError
 from models.io.format import MAX_DOUBLES, MAX_PLAYERS, MIN_PLAYERS
+from models.io.pending import check_pending
 from models.state import BANK, PHASES, GameState, Phase
 
 
@@ -60,6 +61,7 @@ def validate_state(state: GameState) -> None:
     _check_buildings(state)
     _check_supply(state)
     _check_turn(state)
+    check_pending(state)
 
 
 def property_field(state: GameState, sq: int, key: str | None = None) -> str:

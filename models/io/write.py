@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from models.files import atomic_write
-from models.io.format import FORMAT, FORMAT_V1
+from models.io.format import FORMAT, FORMAT_V1, FORMAT_V3
 from models.io.json_text import PathLike
+from models.io.pending import pending_to_dict
 from models.state import GameState, PlayerState
 
 _LINE_WIDTH = 140
@@ -26,7 +27,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     """The state-format document of a state.
 
     The format is ``monopoly-state/1`` when the rules are standard but for the
-    format-1 fields, else ``monopoly-state/2``. The board is written by name
+    format-1 fields, else ``monopoly-state/2``; ``monopoly-state/3`` with ``pending``
+    when the state waits on a question. The board is written by name
     when built in, else inline; ``rules`` is ``{"preset": NAME}`` when the
     rules are exactly a preset other than the standard one, else only the
     overrides (omitted when there are none); ``pot`` is written when the rules
@@ -71,6 +73,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         doc["pot"] = state.pot
     if state.bank_cash is not None:
         doc["bank_cash"] = state.bank_cash
+    if state.pending is not None:
+        doc["format"] = FORMAT_V3
+        doc["pending"] = pending_to_dict(state)
     return doc
 
 

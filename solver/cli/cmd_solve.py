@@ -31,6 +31,7 @@ from solver.report.words import (
     legs_text,
     position_line,
     purchase_lines,
+    question_lines,
 )
 
 if TYPE_CHECKING:
@@ -222,6 +223,8 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
         lines += ["", *purchase_lines(doc["purchase"], rules.auction_only, rules.auctions)]
     if doc.get("jail"):
         lines += ["", jail_line(doc["jail"], rules.jail_fine)]
+    if doc.get("question"):
+        lines += ["", *question_lines(doc["question"])]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):

@@ -109,11 +109,12 @@ def _refuse(message: str) -> str:
 
 
 def player_arg(state: GameState, name: str | None, option: str = "--player", active: bool = False) -> int:
-    """The index of the player ``option`` names in ``state`` (default: the state's ``to_move``),
-    matched without regard to case (:func:`match_name`); with ``active``, a bankrupt player is
-    refused as ``solve`` refuses it."""
+    """The index of the player ``option`` names in ``state`` (default: the player the state's
+    pending question asks, the first when several may answer; else ``to_move``), matched without
+    regard to case (:func:`match_name`); with ``active``, a bankrupt player is refused as
+    ``solve`` refuses it."""
     if name is None:
-        p = state.to_move
+        p = state.pending.who_answers()[0] if state.pending is not None else state.to_move
     else:
         p = state.player_index(match_name(name, [pl.name for pl in state.players], "player", option))
     if active and state.players[p].bankrupt:

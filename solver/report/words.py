@@ -20,6 +20,7 @@ __all__ = [
     "legs_text",
     "position_line",
     "purchase_lines",
+    "question_lines",
 ]
 
 FORECAST_LABEL = (
@@ -139,4 +140,49 @@ def purchase_lines(b: Mapping[str, Any], auction_only: bool, auctions: bool) -> 
             f"prices the race for the group as decisive (Poorman {g['poorman_fraction']:.1%} of ${g['money_in_play']} "
             f"in play = ${g['game_bid']})"
         )
+    return lines
+
+
+def question_lines(q: Mapping[str, Any]) -> list[str]:
+    """The answer to the state's pending question (``solve --json``'s ``question``): a head line
+    naming the question and how the answer was reached, then its figures.
+
+    Examples
+    --------
+    >>> question_lines({"question": "debt", "action": "bankrupt", "method": "rule", "reason": "...",
+    ...                 "owed": 600, "to": "Ann", "cash": 45, "liquidation_value": 170, "steps": [], "cash_after": 45})
+    ['QUESTION: debt of $600 to Ann (cash $45, liquidation value $170); answer by rule: bankrupt']
+    """
+    kind, method = q["question"], q["method"]
+    head = {"simulation": "measured by simulation", "rule": "by rule"}.get(method, method)
+    action = str(q["action"]).replace("_", " ")
+    if q["action"] == "wait":
+        return [f"QUESTION: {kind}, not this player's to answer: wait"]
+    if kind == "offer":
+        lines = [f"QUESTION: offer from {q['proposer']} to {q['responder']}: {legs_text(q['offer']['transfers'])}; answer {head}: {action}"]
+        deltas = ", ".join(f"{n} {v:+.3f}+-{q['win_delta_se'][n]:.3f}" for n, v in q["win_delta"].items())
+        lines.append(f"  the offer: {deltas}")
+        if not q.get("counter"):
+            lines.append(f"  counter-offer: none that {q['proposer']} is predicted to accept and {q['responder']} gains more from")
+        else:
+            lines.append(
+                f"  counter-offer: {q['counter_change']} ({q['responder']} {q['counter_win_delta'][q['responder']]:+.3f}; "
+                f"{q['proposer']} is predicted to accept it with probability {q['counter_acceptance']:.0%})"
+            )
+        for lot, lift in (q.get("lift_on_receipt") or {}).items():
+            lines.append(f"  on receipt of mortgaged {lot}: {'lift the mortgage now' if lift else 'pay the interest only'} (rule)")
+        return lines
+    if kind == "debt":
+        to = q["to"] or "the bank"
+        lines = [f"QUESTION: debt of ${q['owed']} to {to} (cash ${q['cash']}, liquidation value ${q['liquidation_value']}); answer {head}: {action}"]
+        lines += [f"  {k}. {'mortgage' if x['action'] == 'mortgage' else 'sell a building on'} {x['property']} (cash ${x['cash_after']})" for k, x in enumerate(q["steps"], 1)]
+        return lines
+    if kind == "auction":
+        head_line = f"QUESTION: auction of {q['property']}; answer {head}: {action}"
+        if q["action"] == "bid":
+            head_line += f" up to ${q['max_bid']}"
+        return [head_line]
+    lines = [f"QUESTION: shortage auction for a {q['building']}; answer {head}: {action}"]
+    if q["action"] == "building_bid":
+        lines.append(f"  premium up to ${q['premium']} above ${q['house_cost']}; the {q['building']} goes on {q['property']}")
     return lines

@@ -51,9 +51,10 @@ def test_hundred_random_games_keep_every_invariant() -> None:
     assert sum(reasons.values()) == 100
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in INSTANCES.glob("*.json")))
+@pytest.mark.parametrize("name", sorted(p.name for p in INSTANCES.glob("*.json") if load_state(p).pending is None))
 def test_games_from_every_instance_keep_every_invariant(name: str) -> None:
-    """Start from each bundled state (inline boards, loaded dice, set sizes, shortages, mortgages)."""
+    """Start from each bundled state (inline boards, loaded dice, set sizes, shortages, mortgages)
+    between questions (the engine does not start on a pending question: ``solve`` answers it)."""
     for i in range(6):
         state = load_state(INSTANCES / name)
         kinds = ["random" if (k + i) % 2 else "strategic" for k in range(len(state.players))]

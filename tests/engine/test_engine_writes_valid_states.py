@@ -27,7 +27,8 @@ from engine.rules.streams import SeededStream
 from models.io import load_state, state_to_dict
 from solver.agents.strategic import StrategicTradeAgent
 
-INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))
+INSTANCES = sorted(p for p in (Path(__file__).resolve().parents[2] / "instances").glob("*.json") if load_state(p).pending is None)
+"""The bundled states between questions (a game does not start on a pending question)."""
 SEEDS = 3
 
 

@@ -53,7 +53,8 @@ from models.io import load_state, repair_state, validate_state
 from models.rules import PRESETS, VARIANT_FIELDS, DiceSpec, Rules
 from models.state import GameState
 
-INSTANCES = sorted((Path(__file__).resolve().parents[2] / "instances").glob("*.json"))
+INSTANCES = sorted(p for p in (Path(__file__).resolve().parents[2] / "instances").glob("*.json") if load_state(p).pending is None)
+"""The bundled states between questions (a game does not start on a pending question)."""
 MIXED = "one policy per seat"
 POLICIES: tuple[RolloutPolicy | str, ...] = (
     RolloutPolicy(),

@@ -27,7 +27,7 @@ def test_validate_bundled_instances(capsys: pytest.CaptureFixture[str], path: Pa
 @pytest.mark.parametrize(
     ("doc", "needle"),
     [
-        ({"format": "monopoly-state/3", "players": [{"name": "A", "cash": 1}, {"name": "B", "cash": 1}]}, "format"),
+        ({"format": "monopoly-state/9", "players": [{"name": "A", "cash": 1}, {"name": "B", "cash": 1}]}, "format"),
         ({"format": "monopoly-state/1", "players": [{"name": "A", "cash": -5}, {"name": "B", "cash": 1}]}, "players[0].cash"),
         (
             {

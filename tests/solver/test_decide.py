@@ -373,11 +373,15 @@ def test_solve_json_on_every_instance(capsys: pytest.CaptureFixture[str], path: 
     doc = json.loads(out, parse_constant=_no_constant)
     _finite(doc)
     s = load_state(path)
-    assert doc["player"] == s.players[s.to_move].name
+    asked = s.pending.who_answers()[0] if s.pending is not None else s.to_move  # the player the command takes
+    assert doc["player"] == s.players[asked].name
     assert set(doc["position"]) == {"state", "build_roi", "ceiling", "turns_to_max_dev", "ruin_20", "reserve", "cheapest_building"}
     assert doc["position"]["state"] in ("GROWING", "CAPPED", "LOSING")
     assert 0.0 <= doc["position"]["ruin_20"] <= 1.0
-    assert doc["decision"]["action"] in (BUILD, TRADE, HOLD) and doc["decision"]["reason"]
+    if s.pending is not None:  # the question's answer, alone
+        assert doc["question"]["action"] == doc["decision"]["action"] and doc["decision"]["reason"] == doc["question"]["reason"]
+    else:
+        assert doc["question"] is None and doc["decision"]["action"] in (BUILD, TRADE, HOLD) and doc["decision"]["reason"]
     assert doc["truncated"] is False and doc["complete"] is True and doc["decision"]["complete"] is True
     assert isinstance(doc["pruning"], dict)
     assert sum(doc["win_prob"].values()) == pytest.approx(1.0)
@@ -385,7 +389,7 @@ def test_solve_json_on_every_instance(capsys: pytest.CaptureFixture[str], path: 
     assert all(0.0 <= se <= 0.5 / ROLLOUTS**0.5 + 1e-12 for se in doc["win_prob_se"].values())
     # purchase advice only where the player can buy: to move, rolled, on a lot the bank holds
     me = s.players[s.to_move]
-    can_buy = s.phase == "rolled" and s.board.squares[me.position].is_property and s.owner[me.position] == -1
+    can_buy = s.pending is None and s.phase == "rolled" and s.board.squares[me.position].is_property and s.owner[me.position] == -1
     assert (doc["purchase"] is not None) == can_buy
     for t in doc["trades"]:  # a trade qualifies by a named rule, or not at all
         assert t["qualified_by"] in (None, "nash zone, balanced")

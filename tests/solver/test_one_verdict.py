@@ -12,6 +12,10 @@ Each answer is read back and checked for self-contradiction:
   ``max_bid = min(p*, caps)``);
 * the text's ``PURCHASE:`` line says the same verdict, and the diagnostic
   line names no verdict;
+* a state that waits on a question (``pending``) gets that question's answer
+  and nothing else: one ``QUESTION:`` block, the decision's action is the
+  answer's, no purchase, build, trade or jail line beside it (an auction's
+  answer carries the one ``max_bid``);
 * the decision's action has its object (a build plan for ``build``, a
   qualified re-scored trade for ``propose_trade``) and the words of the
   position line match the numbers it prints (a building "not affordable"
@@ -63,11 +67,21 @@ def _cases(tmp: Path) -> list[Path]:
 def _check(doc: dict[str, Any], text: str, state_path: Path) -> None:
     state = load_state(state_path)
     me = state.players[state.to_move]
-    can_buy = state.phase == Phase.ROLLED and state.board.squares[me.position].is_property and state.owner[me.position] == BANK
+    question = doc["question"]
+    assert (question is not None) == (state.pending is not None)  # a pending question is answered, alone
+    can_buy = (
+        question is None and state.phase == Phase.ROLLED and state.board.squares[me.position].is_property and state.owner[me.position] == BANK
+    )
     purchase = doc["purchase"]
     assert (purchase is not None) == can_buy
     n = 1 if can_buy else 0
-    assert _count(doc, "buy_at_list") == n and _count(doc, "max_bid") == n, state_path.name
+    bids = n + int(question is not None and question["question"] == "auction" and question["action"] != "wait")
+    assert _count(doc, "buy_at_list") == n and _count(doc, "max_bid") == bids, state_path.name
+    assert sum(ln.startswith("QUESTION:") for ln in text.splitlines()) == int(question is not None)
+    if question is not None:
+        assert doc["decision"]["action"] == question["action"] and doc["decision"]["reason"] == question["reason"]
+        assert doc["build"] is None and doc["trades"] == [] and doc["jail"] is None
+        return
     lines = [ln for ln in text.splitlines() if ln.startswith("PURCHASE:")]
     assert len(lines) == n
     if can_buy:
