@@ -9,7 +9,8 @@ after a header line naming the settings (``{"header": "monopoly-solve-batch/1", 
 killed run loses no finished answer; ``resume`` continues a file whose header matches these
 settings, skipping the names already in it (a torn last line is dropped and that state solved
 again); a file that is not this run's is refused. Memory stays flat in the number of states:
-states are read one at a time and at most ``2 x workers`` are in flight.
+states are read one at a time and at most ``2 x workers`` are in flight. With more than one
+worker, each simulates on one thread (the workers share the cores; the answers do not change).
 
 Each answer depends only on its state and the settings (the work is fixed by counts), so the
 rows are the same for any ``workers`` and on either backend (local processes, or Ray tasks:
@@ -28,6 +29,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -136,15 +138,22 @@ def read_inputs(source: str | Path) -> Iterator[tuple[str, Any]]:
                 yield name, doc
 
 
-def _solve_one(job: tuple[str, Any, BatchSettings]) -> dict[str, Any]:
-    """One row: the named state's ``solve --json`` object, or its one-line error."""
+def _solve_one(job: tuple[str, Any, BatchSettings], one_thread: bool = False) -> dict[str, Any]:
+    """One row: the named state's ``solve --json`` object, or its one-line error; with
+    ``one_thread`` (a worker among several) its simulations run on one thread, so that the
+    workers share the cores instead of each starting a thread per core (the answer is the
+    same for any number of threads: :func:`engine.sim.rollout.thread_cap`)."""
     name, state, st = job
     if isinstance(state, BatchError):
         return {"name": name, "error": str(state)}
+    import contextlib
+
+    from engine.sim.rollout import thread_cap
     from solver.api import solve
 
     try:
-        doc = solve(state, rollouts=st.rollouts, seed=st.seed, mode=st.mode, horizon=st.horizon).to_dict()
+        with thread_cap(1) if one_thread else contextlib.nullcontext():
+            doc = solve(state, rollouts=st.rollouts, seed=st.seed, mode=st.mode, horizon=st.horizon).to_dict()
     except (MonopolyError, OSError) as err:
         return {"name": name, "error": " ".join(str(err).split())}
     return {"name": name, **doc}
@@ -273,7 +282,7 @@ def _run(jobs: Iterator[tuple[str, Any, BatchSettings]], workers: int) -> Iterat
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         for job in jobs:
-            pending.add(pool.submit(_solve_one, _portable(job)))
+            pending.add(pool.submit(_solve_one, _portable(job), True))
             if len(pending) >= 2 * workers:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
@@ -288,7 +297,7 @@ def _ray_rows(jobs: Iterator[tuple[str, Any, BatchSettings]], workers: int) -> I
     """The rows of ``jobs`` as Ray tasks (:func:`engine.tournament.backends.ray_stream`)."""
     from engine.tournament.backends import ray_stream
 
-    yield from ray_stream(_solve_one, (_portable(j) for j in jobs), workers)
+    yield from ray_stream(partial(_solve_one, one_thread=workers > 1), (_portable(j) for j in jobs), workers)
 
 
 def _portable(job: tuple[str, Any, BatchSettings]) -> tuple[str, Any, BatchSettings]:
