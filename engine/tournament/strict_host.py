@@ -35,6 +35,7 @@ from engine.rules.refusals import position_key
 from engine.rules.streams import SeededStream
 from engine.rules.view import GameView
 from engine.tournament.run import AgentFactory, result_row, seat_game
+from models.board import HOTEL
 from models.errors import InvalidArgumentError
 from models.state import GameState
 
@@ -144,6 +145,13 @@ class StrictHost(Game):
         self._refused_at: list[set[tuple[object, Action]]] = [set() for _ in range(n)]
         super().__init__(state, agents, stream, **kwargs)
         self.views = [StricterView(state, i, seed, drop) for i in range(n)]
+
+    def _can_build_kind(self, q: int, kind: str) -> bool:
+        """Whether ``q`` could build a ``kind`` now *by this host's list* (its view's
+        ``legal_builds``): the host decides who contests a shortage auction, so a rival is
+        never asked to place a building where its own view lists no lot."""
+        s = self.state
+        return any((s.houses[sq] == HOTEL - 1) == (kind == "hotel") for sq in self.views[q].legal_builds())
 
     def refusal(self, p: int, action: Action) -> str | None:
         """Refuse a move its view did not list (a bug of the agent, logged), and a seeded share
