@@ -18,8 +18,9 @@ rows are the same for any ``workers`` and on either backend (local processes, or
 the input order).
 
 Inputs (:func:`read_inputs`): a folder (every ``*.json`` file in it, by name; the name is the
-file's) or a JSON-lines file whose lines are state documents (named ``FILE:LINE``) or
-``{"name": NAME, "state": {...}}``. Lines are at most :data:`MAX_LINE_BYTES`; a line that is not
+file's) or a JSON-lines file whose lines are state documents or positions in one line
+(``MPN1 ...``, docs/state-format.md#one-line-positions), each named ``FILE:LINE``, or
+``{"name": NAME, "state": {...} | "MPN1 ..."}``. Lines are at most :data:`MAX_LINE_BYTES`; a line that is not
 JSON becomes an error row.
 """
 
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from models.errors import MonopolyError
+from models.io import is_line
 from solver import jsonsafe
 
 __all__ = ["BATCH_HEADER", "BatchError", "BatchSettings", "read_inputs", "read_done", "solve_many"]
@@ -128,7 +130,15 @@ def read_inputs(source: str | Path) -> Iterator[tuple[str, Any]]:
             if not raw.strip():
                 continue
             try:
-                doc = json.loads(raw.decode("utf-8"))
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                yield name, BatchError(f"line {lineno} is not UTF-8 text ({err})")
+                continue
+            if is_line(text.strip()):  # a position in one line (MPN1 ...), passed on as it is
+                yield name, text.strip()
+                continue
+            try:
+                doc = json.loads(text)
             except (UnicodeDecodeError, ValueError) as err:
                 yield name, BatchError(f"line {lineno} is not JSON ({err})")
                 continue

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from models.io import load_state, to_line
 from solver.api import solve
 from solver.batch import BatchError, BatchSettings, read_inputs, solve_many
 from tests.solver.cli_helpers import run_cli
@@ -65,10 +66,12 @@ def test_a_killed_run_resumes_without_losing_or_repeating(folder: Path, tmp_path
 def test_input_lines_and_reading_ahead(tmp_path: Path) -> None:
     state = json.loads((INSTANCES / "opening.json").read_text())
     src = tmp_path / "states.jsonl"
-    src.write_text(json.dumps(state) + "\n" + json.dumps({"name": "named", "state": state}) + "\n{nope\n\n")
+    line = to_line(load_state(state))
+    src.write_text(json.dumps(state) + "\n" + json.dumps({"name": "named", "state": state}) + "\n{nope\n\n" + line + "\n")
     rows = list(solve_many(read_inputs(src), ST))
-    assert [r["name"] for r in rows] == ["states.jsonl:1", "named", "states.jsonl:3"]
+    assert [r["name"] for r in rows] == ["states.jsonl:1", "named", "states.jsonl:3", "states.jsonl:5"]
     assert "not JSON" in rows[2]["error"] and rows[0]["decision"] == rows[1]["decision"]
+    assert {k: v for k, v in rows[3].items() if k != "name"} == {k: v for k, v in rows[0].items() if k != "name"}  # a line: the same answer
     read = []
 
     def states():
