@@ -22,7 +22,7 @@ from solver.schemas import output_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = {
-    "pending-offer": ("Cy", {"accept", "refuse"}),
+    "pending-offer": ("Cy", {"refuse"}),
     "pending-debt": ("Ann", {"raise_cash"}),
     "pending-auction": ("Cy", {"bid", "pass"}),
     "pending-shortage": ("Ann", {"building_bid"}),
@@ -44,6 +44,10 @@ def test_solve_answers_the_question(name: str, preset: str | None) -> None:
     assert doc["decision"]["reason"] == q["reason"]
     # one question, one answer: no build, trade or purchase beside it
     assert doc["build"] is None and doc["trades"] == [] and doc["purchase"] is None
+    if name == "pending-offer":  # instances/README.md: no counter Dee is predicted to accept that Cy gains from
+        assert q["counter"] is None
+    if name == "pending-shortage":  # instances/README.md: a $100 premium, the house on New York Avenue
+        assert (q["premium"], q["property"]) == (100, "New York Avenue")
     other = next(p.name for p in state.players if p.name != player and p.name not in q.get("bidders", ()))
     if name != "pending-auction":  # every active player bids in the auction
         assert decide(state, other, rollouts=20, seed=1).action == "wait"
@@ -64,6 +68,9 @@ def test_the_debt_steps_are_legal_and_raise_the_cash() -> None:
     # by hand: $60, New York Avenue's mortgage $100 and Indiana Avenue's $110 (half their prices)
     assert [s["property"] for s in q.details["steps"]] == ["New York Avenue", "Indiana Avenue"]
     assert q.details["cash_after"] == 60 + 100 + 110 >= 200
+    assert q.details["liquidation_value"] == 720
+    state.pending = PendingDebt(0, 721, None)  # above everything she can sell: instances/README.md
+    assert decide(state, "Ann", rollouts=20, seed=1).action == "bankrupt"
 
 
 def test_a_debt_beyond_everything_is_bankruptcy() -> None:
