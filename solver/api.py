@@ -32,6 +32,8 @@ from models.io import load_state
 from models.state import GameState
 from solver import jsonsafe
 from solver.decide import DecideSettings, Decision, decide
+from solver.decisions.memory import AgentMemory, AgentMemoryError
+from solver.decisions.settings import AgentSettings
 from solver.trades.selection import MODES, Mode
 
 __all__ = ["SolveError", "SolveResult", "solve", "warm_up"]
@@ -144,8 +146,11 @@ def solve(
     mode: str = "fair",
     horizon: int = 30,
     budget_s: float = 60.0,
+    agent: str | AgentSettings | None = None,
+    memory: AgentMemory | Mapping[str, Any] | str | os.PathLike[str] | None = None,
 ) -> SolveResult:
-    """What ``player`` should do in ``state``: build, propose a trade or hold, and why.
+    """What ``player`` should do in ``state``: build, propose a trade or hold, and why; or, with
+    ``agent``, what the ``subgraph`` agent answers to the question the state poses.
 
     Parameters
     ----------
@@ -169,6 +174,18 @@ def solve(
     budget_s : float, default 60.0
         A wall-clock safety cap; the work itself is fixed by counts, so the same seed gives the
         same answer on any machine.
+    agent : str, AgentSettings or None
+        Answer as the agent with these settings: a registry spec (``"subgraph"``,
+        ``"subgraph:hold=false"``, ...) or :class:`solver.decisions.settings.AgentSettings`. The
+        question is the state's (its pending question; else buy or decline on a lot of the bank's
+        just rolled onto; else the jail choice; else the act phase's next action:
+        :func:`solver.decisions.agent.question_of`), the answer the agent's decision module's,
+        in ``decision.agent`` (``to_dict()["agent"]``, with the memory after it). ``rollouts`` and
+        ``seed`` then set only the forecast; the agent's simulations use its own settings and
+        its memory's seeds.
+    memory : AgentMemory, mapping, path or None
+        With ``agent``, its memory before the question (:class:`solver.decisions.memory.AgentMemory`,
+        its JSON object or a file of it); ``None``: a fresh one.
 
     Returns
     -------
@@ -180,7 +197,8 @@ def solve(
     InvalidStateError
         The state breaks the format or a rule.
     SolveError
-        Unknown player or seat, a bankrupt player, or a setting out of range.
+        Unknown player or seat, a bankrupt player, a setting out of range, an unknown agent
+        spec, a memory without an agent, or a memory that cannot be read (one line).
 
     Examples
     --------
@@ -200,13 +218,51 @@ def solve(
             raise SolveError(f"{name}: must be an integer in {lo}..{hi}, got {value!r}")
     if not isinstance(budget_s, (int, float)) or not 0 < budget_s <= 86_400:
         raise SolveError(f"budget_s: must be a number in (0, 86400], got {budget_s!r}")
+    settings, mem = _agent_of(agent, memory)
     st = _state_of(state)
     p = _player_of(st, player)
     name = st.players[p].name
     if st.players[p].bankrupt:
         raise SolveError(f"player: {name} is bankrupt")
-    d = decide(st, name, budget_s=float(budget_s), rollouts=rollouts, seed=seed, horizon=horizon, settings=DecideSettings(mode=Mode(mode)))
+    try:
+        d = decide(
+            st, name, budget_s=float(budget_s), rollouts=rollouts, seed=seed, horizon=horizon, settings=DecideSettings(mode=Mode(mode)),
+            agent=settings, memory=mem,
+        )
+    except AgentMemoryError as err:
+        raise SolveError(str(err)) from None
     return SolveResult(st, name, d)
+
+
+def _agent_of(
+    agent: str | AgentSettings | None, memory: AgentMemory | Mapping[str, Any] | str | os.PathLike[str] | None
+) -> tuple[AgentSettings | None, AgentMemory | None]:
+    """The agent's settings and memory as :func:`solve` takes them, checked (one-line errors)."""
+    if agent is None:
+        if memory is not None:
+            raise SolveError("memory: only with agent (the agent's memory; without one solve answers as itself)")
+        return None, None
+    from solver.agents.registry import UnknownAgentError
+    from solver.decisions.memory import load_memory
+    from solver.decisions.profile import agent_settings
+
+    if isinstance(agent, AgentSettings):
+        settings = agent
+    elif isinstance(agent, str):
+        try:
+            settings = agent_settings(agent)
+        except UnknownAgentError as err:
+            raise SolveError(f"agent: {err}") from None
+    else:
+        raise SolveError(f"agent: expected a spec or AgentSettings, got {type(agent).__name__}")
+    if memory is None or isinstance(memory, AgentMemory):
+        return settings, memory
+    if not isinstance(memory, (Mapping, str, os.PathLike)):
+        raise SolveError(f"memory: expected an AgentMemory, its JSON object or a file, got {type(memory).__name__}")
+    try:
+        return settings, load_memory(memory)
+    except AgentMemoryError as err:
+        raise SolveError(str(err)) from None
 
 
 def warm_up() -> float:

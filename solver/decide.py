@@ -92,7 +92,11 @@ from solver.analysis.position import Position, assess_position
 from solver.analysis.reserve import reserves
 from solver.bidding.auction import AuctionBid, auction_bid
 from solver.bidding.contest import ContestBid, contest_bid
+from solver.decisions.agent import AgentAnswer
 from solver.decisions.answer import QuestionAnswer
+from solver.decisions.jail import JailAdvice, jail_advice  # they live in solver.decisions.jail; kept importable from here
+from solver.decisions.memory import AgentMemory
+from solver.decisions.settings import AgentSettings
 from solver.schemas import stamp
 from solver.trades.bargaining import Bargain, nash_cash, play_cash, trade_with_cash
 from solver.trades.candidates import run_funnel
@@ -145,6 +149,24 @@ class ActionKind(Name):
     """Do not bid in the auction in progress."""
     WAIT = "wait"
     """The game waits on another player's answer to its pending question."""
+    BUY = "buy"
+    """Buy the lot at its list price (``solve --agent``: :attr:`Decision.agent`)."""
+    DECLINE = "decline"
+    """Decline the lot: it goes to auction (``solve --agent``)."""
+    ROLL = "roll"
+    """Jail: roll for doubles (``solve --agent``)."""
+    PAY = "pay"
+    """Jail: pay the fine (``solve --agent``)."""
+    CARD = "card"
+    """Jail: use a Get Out of Jail Free card (``solve --agent``)."""
+    MORTGAGE = "mortgage"
+    """Mortgage the lot in :attr:`Decision.agent` (the act phase's next step, or raising cash)."""
+    UNMORTGAGE = "unmortgage"
+    """Lift the mortgage on the lot in :attr:`Decision.agent`."""
+    SELL_BUILDING = "sell_building"
+    """Sell a building on the lot in :attr:`Decision.agent` (raising cash)."""
+    STOP = "stop"
+    """Raising cash: nothing left to mortgage or sell (the engine liquidates, or the player is bankrupt)."""
 
 
 HOLD, BUILD, TRADE = ActionKind.HOLD, ActionKind.BUILD, ActionKind.PROPOSE_TRADE
@@ -342,6 +364,10 @@ class Decision:
         The answer to the state's pending question (:mod:`solver.decisions`): then
         :attr:`action` is that answer's, and no build or trade is searched (the game waits on
         the answer).
+    agent : AgentAnswer or None
+        With ``agent`` settings (``solve --agent``), the agent's answer to the question the state
+        poses (:func:`solver.decisions.agent.answer_as_agent`): then :attr:`action` and
+        :attr:`reason` are that answer's, and nothing else is searched.
 
     Examples
     --------
@@ -375,6 +401,8 @@ class Decision:
     """The jail choice when the player is to play its turn in jail (:func:`jail_advice`)."""
     question: QuestionAnswer | None = None
     """The answer to the state's pending question (:mod:`solver.decisions`)."""
+    agent: AgentAnswer | None = None
+    """The agent's answer (``solve --agent``): then :attr:`action` is that answer's."""
 
     @property
     def trade(self) -> Trade | None:
@@ -397,7 +425,8 @@ class Decision:
             ``win_prob_se``, ``build``, ``trades``, ``pruning``, ``searches``, ``truncated``, ``complete`` (not
             truncated: a cut-short answer is not a decision), ``mode``, ``funding``, ``purchase``
             (the one answer, ``method`` ``"simulation"``, with the bidding game under
-            ``diagnostics``), ``jail``, ``question`` (the pending question's answer).
+            ``diagnostics``), ``jail``, ``question`` (the pending question's answer), ``agent``
+            (the agent's answer, ``solve --agent``).
         """
         pos = self.position
         decision: dict[str, Any] = {"action": self.action, "reason": self.reason, "complete": not self.truncated}
@@ -435,6 +464,7 @@ class Decision:
             "purchase": self._purchase_dict(),
             "jail": self.jail.to_dict() if self.jail is not None else None,
             "question": self.question.to_dict() if self.question is not None else None,
+            "agent": self.agent.to_dict(state) if self.agent is not None else None,
         })
 
     def _purchase_dict(self) -> dict[str, Any] | None:
@@ -446,94 +476,6 @@ class Decision:
         game = {k: v for k, v in diag.to_dict().items() if k not in ("max_bid", "buy_at_list")} if diag is not None else None
         out["diagnostics"] = {"bidding_game": game}
         return out
-
-
-@dataclass(frozen=True)
-class JailAdvice:
-    """The jail choice for a player about to play its turn in jail: a documented rule, not a
-    simulation (the baseline's, :meth:`solver.agents.strategic.StrategicTradeAgent.jail_choice`,
-    which the ``subgraph`` agent plays too).
-
-    Attributes
-    ----------
-    choice : {"card", "pay", "roll"}
-        Use a Get Out of Jail Free card, pay the fine, or roll for doubles.
-    rule : str
-        The rule, in words, with the figures it read.
-    unowned : int
-        Lots the bank still holds (the rule's input).
-
-    Examples
-    --------
-    >>> from models.io import load_state
-    >>> jail_advice(load_state("instances/jailed-early.json"), 0).choice
-    'pay'
-    """
-
-    choice: str
-    rule: str
-    unowned: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """``choice``, ``method`` (``"rule"``), ``rule``, ``unowned``.
-
-        Returns
-        -------
-        dict
-            The JSON form.
-        """
-        return {"choice": self.choice, "method": "rule", "rule": self.rule, "unowned": self.unowned}
-
-
-def jail_advice(state: GameState, player: int) -> JailAdvice | None:
-    """The jail choice when ``player`` is to move, in jail, at the start of its turn (phase
-    ``start``: the question the engine asks then); else ``None``.
-
-    The rule (the baseline's defaults, the agent's too): leave early while 8 or more lots are
-    unowned (there is still property to buy), with a card when it holds one, else by paying the
-    fine when $150 or more stays after it; otherwise roll (stay in jail and collect rent while
-    the board is bought up).
-
-    Parameters
-    ----------
-    state : GameState
-        The position.
-    player : int
-        The seat.
-
-    Returns
-    -------
-    JailAdvice or None
-        The choice and its rule.
-
-    Examples
-    --------
-    >>> from models.io import load_state
-    >>> a = jail_advice(load_state("instances/jailed-early.json"), 0)
-    >>> a.choice, a.unowned
-    ('pay', 24)
-    """
-    from engine.rules.view import GameView
-    from solver.agents.strategic import StrategicTradeAgent
-
-    pl = state.players[player]
-    if player != state.to_move or state.phase != Phase.START or not pl.in_jail or pl.bankrupt:
-        return None
-    agent = StrategicTradeAgent(0)
-    agent.start_game(player, tuple(p.name for p in state.players))
-    choice = str(agent.jail_choice(GameView(state, player)))
-    unowned = sum(1 for sq in state.board.property_squares if state.owner[sq] == BANK)
-    fine = state.rules.jail_fine
-    early = unowned >= agent.leave_jail_unowned
-    if choice == "card":
-        why = f"{unowned} lots are still unowned (>= {agent.leave_jail_unowned}): leave now to buy, with the card"
-    elif choice == "pay":
-        why = f"{unowned} lots are still unowned (>= {agent.leave_jail_unowned}): leave now to buy; no card, and ${pl.cash - fine} stays after the ${fine} fine (>= ${agent.reserve})"
-    elif early:
-        why = f"{unowned} lots are still unowned, but the ${fine} fine would leave ${pl.cash - fine} (< ${agent.reserve}) and there is no card: roll"
-    else:
-        why = f"only {unowned} lots are unowned (< {agent.leave_jail_unowned}): stay and roll, collecting rent while the others move"
-    return JailAdvice(choice, f"rule of thumb: {why}", unowned)
 
 
 FORECAST_BLEND = 0.35
@@ -742,6 +684,8 @@ def decide(
     strategic: tuple[int, ...] = (),
     chain: PositionChain | None = None,
     threads: int | None = None,
+    agent: AgentSettings | None = None,
+    memory: AgentMemory | None = None,
 ) -> Decision:
     """What ``player`` should do now: build, propose a trade or hold (the steps: module docstring).
 
@@ -770,6 +714,13 @@ def decide(
     threads : int or None
         Simulations played side by side (default :func:`engine.sim.rollout.default_threads`,
         every core this process may use); the decision is the same for any number.
+    agent : AgentSettings or None
+        Answer as the ``subgraph`` agent with these settings (:mod:`solver.decisions.agent`):
+        the question the state poses, by the agent's decision modules; ``None``: ``decide``'s
+        own answer.
+    memory : AgentMemory or None
+        With ``agent``, the agent's memory before the question (not changed; the answer holds
+        the memory after it); ``None``: a fresh one.
 
     Returns
     -------
@@ -803,6 +754,8 @@ def decide(
     realistic = RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=threads)
     rs = realistic.not_now(p, len(state.players), state.to_move)
     t = time.perf_counter()
+    if agent is not None:
+        return _answer_as_agent(state, p, st, realistic, chain, clock, agent, memory)
     if state.pending is not None:
         return _answer_question(state, p, st, realistic, chain, clock)
     pos = assess_position(state, p, reserve=st.reserve, chain=chain)
@@ -854,6 +807,33 @@ def _answer_question(state: GameState, p: int, st: DecideSettings, realistic: Re
     decision = Decision(
         state.players[p].name, ActionKind(answer.action), answer.reason, pos, None, None, None, [], {}, False, win_now, win_now_se,
         mode=st.mode, question=answer,
+    )
+    return _finish(decision, clock)
+
+
+def _answer_as_agent(
+    state: GameState,
+    p: int,
+    st: DecideSettings,
+    realistic: RescoreSettings,
+    chain: PositionChain,
+    clock: _Clock,
+    agent: AgentSettings,
+    memory: AgentMemory | None,
+) -> Decision:
+    """The agent's answer (:func:`solver.decisions.agent.answer_as_agent`), the position and the
+    forecast (of the state without its pending question); no build or trade is searched but the
+    agent's own."""
+    from solver.decisions.agent import answer_as_agent
+
+    quiet = state.copy()
+    quiet.pending = None
+    pos = assess_position(quiet, p, reserve=st.reserve, chain=chain)
+    win_now, win_now_se = forecast(quiet, realistic)
+    answer = answer_as_agent(state, p, agent, memory)
+    decision = Decision(
+        state.players[p].name, ActionKind(answer.action), answer.reason, pos, None, None, None, [], {}, False, win_now, win_now_se,
+        mode=st.mode, agent=answer,
     )
     return _finish(decision, clock)
 

@@ -50,13 +50,13 @@ no change qualifies. One step at a time: changes are not combined.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from engine.sim.rollout import default_threads
+from engine.sim.rollout import default_threads, paired_worth_delta
 from models.errors import InvalidArgumentError, InvalidTradeError, MonopolyError
 from models.io import load_state
 from models.state import GameState
@@ -75,6 +75,7 @@ __all__ = [
     "TradeEvaluation",
     "Verdict",
     "evaluate_trade",
+    "judge",
     "respond",
 ]
 
@@ -113,13 +114,21 @@ class Verdict:
     reason: str
 
 
-def _verdict(name: str, d: float, se: float, z: float) -> Verdict:
-    """Accept a gain beyond one-sided noise (module docstring)."""
+def _verdict(name: str, d: float, se: float, z: float, worth: Callable[[], tuple[float, float]] | None = None) -> Verdict:
+    """Accept a gain beyond one-sided noise (module docstring); with ``worth`` (the change in final
+    net worth and its standard error), a change in win probability within the noise either way is
+    judged by the net worth instead."""
     figure = f"{d:+.3f} (se {se:.3f})"
     if beyond_noise(d, se, z):
         return Verdict(name, "accept", f"{name} gains {figure}, beyond the noise")
     if beyond_noise(-d, se, z):
         return Verdict(name, "refuse", f"{name} loses {figure}, beyond the noise")
+    if worth is not None:
+        w, w_se = worth()
+        money = f"${w:+.0f} (se {w_se:.0f})"
+        if beyond_noise(w, w_se, z):
+            return Verdict(name, "accept", f"{name}'s change {figure} is within the noise, and its final net worth rises {money}, beyond it")
+        return Verdict(name, "refuse", f"{name}'s change {figure} is within the noise, and so is its final net worth's {money}: not shown to help {name}")
     return Verdict(name, "refuse", f"{name}'s change {figure} is within the noise: the trade is not shown to help {name}")
 
 
@@ -257,12 +266,73 @@ def _checked(state: GameState, trade: Trade) -> None:
 
 def _judge(state: GameState, trade: Trade, decider: int, rs: RescoreSettings, bargain: bool) -> TradeEvaluation:
     """The evaluation with ``decider`` waiting until its next turn in both branches."""
-    judged = rs.not_now(decider, len(state.players), state.to_move)
+    return judge(state, trade, decider, rs.not_now(decider, len(state.players), state.to_move), bargain=bargain)
+
+
+def judge(
+    state: GameState,
+    trade: Trade,
+    decider: int,
+    judged: RescoreSettings,
+    *,
+    z: float | None = None,
+    worth_tiebreak: bool = False,
+    bargain: bool = False,
+) -> TradeEvaluation:
+    """The core of :func:`evaluate_trade`, :func:`respond` and the agent's answer to an offer: the
+    trade simulated on ``judged`` exactly (no seat made to wait here), every player's paired
+    change, and each participant's verdict.
+
+    :func:`evaluate_trade` and :func:`respond` call it with the deciding seat waiting until its
+    next turn (:meth:`RescoreSettings.not_now`) and the Nash-zone test; the ``subgraph`` agent's
+    ``accept_trade`` (:mod:`solver.decisions.answering`) with its own simulations (its rollouts,
+    horizon, seed counter and ``hold``), its ``answer_z`` and the net-worth tie-break.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    trade : Trade
+        The trade (valid in ``state``).
+    decider : int
+        The deciding seat (the proposer when it takes part, else the first participant).
+    judged : RescoreSettings
+        The simulations, as they are.
+    z : float or None
+        The one-sided z of the verdicts; ``None``: ``judged.z``.
+    worth_tiebreak : bool, default False
+        Judge a change in win probability within the noise either way by the final net worth
+        (beyond the noise: accept).
+    bargain : bool, default False
+        Also the Nash-bargained price of a bilateral trade.
+
+    Returns
+    -------
+    TradeEvaluation
+
+    Raises
+    ------
+    InvalidTradeError
+        The trade cannot happen in ``state``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> ev = judge(s, Trade.bilateral("Cy", "Dee", cash_a_to_b=300), 3, RescoreSettings(rollouts=100, horizon=10, seed=1))
+    >>> ev.verdicts["Dee"].verdict, ev.verdicts["Cy"].verdict
+    ('accept', 'refuse')
+    """
+    z = judged.z if z is None else z
     base = baseline(state, judged)
     parts = trade.participants()
     proposer = state.players[decider].name if state.players[decider].name in parts else parts[0]
     sc = score_trade(state, trade, state.player_index(proposer), base, judged)
-    verdicts = {n: _verdict(n, sc.win_delta[n], sc.win_delta_se[n], judged.z) for n in parts}
+
+    def worth(n: str) -> Callable[[], tuple[float, float]] | None:
+        return (lambda: paired_worth_delta(base, sc.after, n)) if worth_tiebreak else None
+
+    verdicts = {n: _verdict(n, sc.win_delta[n], sc.win_delta_se[n], z, worth(n)) for n in parts}
     price = None
     if bargain and len(parts) == 2:
         a, b = proposer, next(n for n in parts if n != proposer)

@@ -28,11 +28,13 @@ __all__ = ["OUTPUTS", "VERSIONS", "output_schema", "schema_id", "stamp"]
 
 OUTPUTS = ("solve", "trades", "evaluate", "respond", "analyze", "odds", "risk", "auction", "bidding-game")
 
-VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 4, "auction": 3, "evaluate": 1, "respond": 1}
+VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 5, "auction": 3, "evaluate": 1, "respond": 1}
 """Each output's schema version. 1: the schemas of 0.1; 2 (0.2.0): the ``"schema"`` key; 3
 (``solve`` and ``auction``, issue 37): one buy-or-auction answer (the simulation's), the
 bidding game under ``diagnostics`` without a verdict of its own; ``solve`` adds ``searches``.
-``evaluate`` and ``respond`` (issue 38) start at 1."""
+``evaluate`` and ``respond`` (issue 38) start at 1. ``solve`` 4 (issue 38): ``question``, the
+pending question's answer; 5: ``agent``, the agent's answer (``solve --agent``), and the
+decision's actions of the agent's answers."""
 
 
 def schema_id(name: str) -> str:
@@ -56,7 +58,7 @@ def schema_id(name: str) -> str:
     Examples
     --------
     >>> schema_id("solve")
-    'urn:monopoly-trade:output:solve:3'
+    'urn:monopoly-trade:output:solve:5'
     """
     if name not in VERSIONS:
         raise UnknownNameError(f"no output schema for {name!r} (known: {', '.join(OUTPUTS)})")

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from models.errors import InvalidArgumentError
 from models.names import Name
 from models.trade import Trade
 
@@ -193,6 +194,80 @@ Action = Build | SellBuilding | Mortgage | Unmortgage | ProposeTrade
 """An answer to ``act`` or ``raise_cash`` (``raise_cash`` takes only sales, mortgages and trades)."""
 ACTION_TYPES = (Build, SellBuilding, Mortgage, Unmortgage, ProposeTrade)
 """The classes of :data:`Action`, for ``isinstance``."""
+
+ACTION_NAMES: Mapping[type, str] = {
+    Build: "build", SellBuilding: "sell_building", Mortgage: "mortgage", Unmortgage: "unmortgage", ProposeTrade: "propose_trade"
+}
+"""Each kind of :data:`Action` -> its name in JSON (:func:`action_to_dict`)."""
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The JSON object of an action: ``{"action": NAME, "square": INDEX}``, or for a trade
+    ``{"action": "propose_trade", "trade": {...}}`` (:meth:`models.trade.Trade.to_dict`).
+
+    Parameters
+    ----------
+    action:
+        The action.
+
+    Returns
+    -------
+    dict
+        The object; :func:`action_from_dict` reads it back to an equal action.
+
+    Examples
+    --------
+    >>> action_to_dict(Build(39))
+    {'action': 'build', 'square': 39}
+    >>> action_from_dict(action_to_dict(Mortgage(5))) == Mortgage(5)
+    True
+    """
+    name = ACTION_NAMES[type(action)]
+    if isinstance(action, ProposeTrade):
+        return {"action": name, "trade": action.trade.to_dict()}
+    return {"action": name, "square": action.square}
+
+
+def action_from_dict(doc: Mapping[str, Any]) -> Action:
+    """The action of a JSON object written by :func:`action_to_dict`.
+
+    Parameters
+    ----------
+    doc:
+        ``{"action": NAME, "square": INDEX}`` or ``{"action": "propose_trade", "trade": {...}}``.
+
+    Returns
+    -------
+    Action
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not such an object (one line naming what is wrong).
+
+    Examples
+    --------
+    >>> action_from_dict({"action": "unmortgage", "square": 11})
+    Unmortgage(square=11)
+    >>> action_from_dict({"action": "sell"})
+    Traceback (most recent call last):
+    ...
+    models.errors.InvalidArgumentError: action: 'sell' is not one of build, sell_building, mortgage, unmortgage, propose_trade
+    """
+    kinds = {name: kind for kind, name in ACTION_NAMES.items()}
+    name = doc.get("action") if isinstance(doc, Mapping) else None
+    if name not in kinds:
+        raise InvalidArgumentError(f"action: {name!r} is not one of {', '.join(kinds)}")
+    if name == "propose_trade":
+        try:
+            return ProposeTrade(Trade.from_dict(doc["trade"]))
+        except (KeyError, TypeError, ValueError) as err:
+            raise InvalidArgumentError(f"action: not a trade ({err.__class__.__name__}: {err})") from None
+    square = doc.get("square")
+    if isinstance(square, bool) or not isinstance(square, int):
+        raise InvalidArgumentError(f"action: square must be an integer, got {square!r}")
+    result: Action = kinds[name](square)
+    return result
 
 
 @dataclass(frozen=True, slots=True)

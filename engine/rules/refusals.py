@@ -34,8 +34,12 @@ Examples
 
 from __future__ import annotations
 
-from engine.rules.actions import Action, Build, Mortgage, SellBuilding, Unmortgage
+from collections.abc import Mapping
+from typing import Any, cast
+
+from engine.rules.actions import Action, Build, Mortgage, SellBuilding, Unmortgage, action_from_dict, action_to_dict
 from engine.rules.view import GameView
+from models.errors import InvalidArgumentError
 
 POSITIONS = 256
 """Positions with refusals remembered at once (the oldest is forgotten first)."""
@@ -93,6 +97,75 @@ class Refusals:
         while len(self._by_position) > POSITIONS:
             del self._by_position[next(iter(self._by_position))]
         self.count += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The memory as JSON: every position with its refused moves (oldest first), the position
+        last consulted and the count.
+
+        Returns
+        -------
+        dict
+            ``positions`` (each ``{"owner", "houses", "mortgaged", "refused"}``, the moves as
+            :func:`engine.rules.actions.action_to_dict` writes them), ``last`` (a position or
+            ``None``) and ``count``; :meth:`from_dict` reads it back.
+
+        Examples
+        --------
+        >>> from models.io import load_state
+        >>> from engine.rules.actions import Build
+        >>> from engine.rules.view import GameView
+        >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 0)
+        >>> memory = Refusals(); _ = memory.listed(view, Build); memory.record(Build(16))
+        >>> again = Refusals.from_dict(memory.to_dict())
+        >>> again.listed(view, Build), again.count
+        ([18, 19], 1)
+        """
+        def position(key: object) -> dict[str, Any]:
+            owner, houses, mortgaged = cast(tuple[Any, Any, Any], key)
+            return {"owner": list(owner), "houses": list(houses), "mortgaged": list(mortgaged)}
+
+        return {
+            "positions": [
+                {**position(key), "refused": sorted((action_to_dict(a) for a in moves), key=repr)}
+                for key, moves in self._by_position.items()
+            ],
+            "last": position(self._key) if self._key is not None else None,
+            "count": self.count,
+        }
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> Refusals:
+        """The memory written by :meth:`to_dict`.
+
+        Parameters
+        ----------
+        doc:
+            The JSON object.
+
+        Returns
+        -------
+        Refusals
+
+        Raises
+        ------
+        InvalidArgumentError
+            Not such an object, or more than :data:`POSITIONS` positions (one line).
+        """
+        def position(p: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]:
+            return (tuple(int(x) for x in p["owner"]), tuple(int(x) for x in p["houses"]), tuple(bool(x) for x in p["mortgaged"]))
+
+        out = cls()
+        try:
+            positions = list(doc["positions"])
+            if len(positions) > POSITIONS:
+                raise InvalidArgumentError(f"{len(positions)} positions (at most {POSITIONS})")
+            for p in positions:
+                out._by_position[position(p)] = {action_from_dict(a) for a in p["refused"]}
+            out._key = position(doc["last"]) if doc["last"] is not None else None
+            out.count = int(doc["count"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise InvalidArgumentError(f"refusals: {err.__class__.__name__}: {err}") from None
+        return out
 
     def refused(self, view: GameView, action: Action) -> bool:
         """Whether the host refused ``action`` in ``view``'s position.

@@ -33,28 +33,27 @@ Its rules, each a named parameter:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from engine.chains.markov import chain_for, columns
-from engine.rules.actions import (
-    Action,
-    Build,
-    Event,
-    JailChoice,
-    Mortgage,
-    ProposeTrade,
-    SellBuilding,
-    Unmortgage,
-)
-from engine.rules.agents import BaseAgent, NoLegalLotError, check_options
+from engine.rules.actions import Action, Event, JailChoice, ProposeTrade
+from engine.rules.agents import BaseAgent, check_options
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
-from models.board import HOTEL, Board
 from models.errors import InvalidTradeError
-from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.static_value import StaticValuation
+from solver.decisions.baseline import (
+    BaselineRules,
+    building_reserve,
+    exact_landings_per_turn,  # it lives in solver.decisions.baseline; kept importable from here
+    worst_rent,
+)
+from solver.decisions.buying import bid_rule, buy_rule
+from solver.decisions.choice import AgentChoice
+from solver.decisions.jail import jail_rule
+from solver.decisions.phase import phase_choice
+from solver.decisions.raising import raise_cash_rule
+from solver.decisions.receipt import lift_rule
+from solver.decisions.shortage import building_bid_rule, place_building_rule
 
 
 class StrategicTradeAgent(BaseAgent):
@@ -169,6 +168,8 @@ class StrategicTradeAgent(BaseAgent):
         self.cooldown = cooldown
         self.leave_jail_unowned = leave_jail_unowned
         self.trading = trade
+        self.rules = BaselineRules(reserve, critical_reserve, premium, danger, leave_jail_unowned)
+        """The parameters of its rules of thumb (:mod:`solver.decisions.baseline`)."""
         self._landings = landings
         self._horizon = horizon
         self._table_for: tuple[object, object] | None = None
@@ -207,41 +208,16 @@ class StrategicTradeAgent(BaseAgent):
         self.valuation = StaticValuation(exact_landings_per_turn(view.board, view.rules), self._horizon)
         self._table_for = (view.board, view.rules)
 
-    def _completes(self, view: GameView, player: int, square: int) -> bool:
-        """Would ``player`` hold a monopoly of ``square``'s group after getting it?"""
-        group = view.board.squares[square].group
-        assert group is not None
-        if group in ("railroad", "utility"):
-            return False
-        return view.count_in_group(player, group) + 1 >= view.set_size(group)
-
-    def _blocks(self, view: GameView, square: int) -> bool:
-        return any(self._completes(view, q, square) for q in view.active_players() if q != self.me)
-
     def _worst_rent(self, view: GameView) -> int:
         key = (view.owner, view.houses, view.mortgaged)
         if self._worst_cache is not None and self._worst_cache[0] == key:
             return self._worst_cache[1]
-        worst = self._compute_worst_rent(view)
+        worst = worst_rent(view, self.me)
         self._worst_cache = (key, worst)
         return worst
 
-    def _compute_worst_rent(self, view: GameView) -> int:
-        worst = 0
-        board = view.board
-        for sq in board.property_squares:
-            o = view.owner_of(sq)
-            if o not in (BANK, self.me) and not view.is_mortgaged(sq):
-                s = board.squares[sq]
-                if s.kind == "street":
-                    level = view.level(sq)
-                    assert s.group is not None
-                    rent = s.rents[level] if level else s.rents[0] * (2 if view.has_monopoly(o, s.group) else 1)
-                    worst = max(worst, rent)
-        return worst
-
     def _keep(self, view: GameView) -> float:
-        return self.reserve + self.danger * self._worst_rent(view)
+        return building_reserve(self.rules, self._worst_rent(view))
 
     # -- decisions ------------------------------------------------------------
     def buy(self, view: GameView, square: int) -> bool:
@@ -260,12 +236,7 @@ class StrategicTradeAgent(BaseAgent):
         bool
             Whether to buy it at its price.
         """
-        price = view.board.squares[square].price
-        cash = view.cash(self.me)
-        if cash - price >= self.reserve:
-            return True
-        important = self._completes(view, self.me, square) or self._blocks(view, square)
-        return important and cash - price >= self.critical_reserve
+        return buy_rule(view, self.me, square, self.rules)
 
     def auction_max(self, view: GameView, square: int) -> int:
         """The static bid: the price, plus ``premium`` x the price for a lot that completes or blocks
@@ -283,11 +254,7 @@ class StrategicTradeAgent(BaseAgent):
         int
             The highest bid, in dollars (0 or more).
         """
-        price = view.board.squares[square].price
-        important = self._completes(view, self.me, square) or self._blocks(view, square)
-        value = price * (1 + self.premium) if important else price
-        keep = self.critical_reserve if important else self.reserve
-        return max(0, int(min(value, view.cash(self.me) - keep)))
+        return bid_rule(view, self.me, square, self.rules)
 
     def jail_choice(self, view: GameView) -> JailChoice:
         """Leave early while ``leave_jail_unowned`` or more properties are unowned: with a card when it
@@ -304,14 +271,7 @@ class StrategicTradeAgent(BaseAgent):
         JailChoice
             ``card``, ``pay`` or ``roll``.
         """
-        unowned = sum(1 for sq in view.board.property_squares if view.owner_of(sq) == BANK)
-        me = view.player(self.me)
-        if unowned >= self.leave_jail_unowned:
-            if me.jail_cards:
-                return "card"
-            if me.cash - view.rules.jail_fine >= self.reserve:
-                return "pay"
-        return "roll"
+        return jail_rule(view, self.me, self.rules)
 
     def _may_build(self, view: GameView) -> bool:
         """Whether step 2 of :meth:`act` (the baseline's build rule) runs; a subclass with
@@ -334,8 +294,7 @@ class StrategicTradeAgent(BaseAgent):
         bool
             Whether to lift the mortgage now.
         """
-        cost = view.rules.unmortgage_cost(view.mortgage_value(square))
-        return view.cash(self.me) - cost >= self._keep(view)
+        return lift_rule(view, self.me, square, self._keep(view))
 
     def act(self, view: GameView) -> Action | None:
         """One action of its phase, the first that applies: lift a mortgage in one of its monopolies;
@@ -356,43 +315,18 @@ class StrategicTradeAgent(BaseAgent):
             An ``Unmortgage``, ``Build`` or ``ProposeTrade``; ``None`` ends the phase.
         """
         self._prepare(view)
-        cash = view.cash(self.me)
-        keep = self._keep(view)
-        board = view.board
-        lifts = self.refusals.listed(view, Unmortgage)  # the host's lists, less what it refused here
-        builds = self.refusals.listed(view, Build)
-        # 1. Lift mortgages inside monopolies (they block building).
-        for sq in lifts:
-            group = board.squares[sq].group
-            assert group is not None
-            if view.has_monopoly(self.me, group) and cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= keep:
-                return Unmortgage(sq)
-        # 2. Build, toward three houses everywhere first.
-        best: tuple[tuple[int, float], int] | None = None
-        state = view.copy() if builds else None
-        for sq in builds if self._may_build(view) else ():
-            s = board.squares[sq]
-            if cash - s.house_cost < keep:
-                continue
-            assert state is not None
-            level = view.level(sq)
-            gain = self.valuation.ept(state, sq, self.me, level + 1) - self.valuation.ept(state, sq, self.me, level)
-            score = (1 if level < 3 else 0, gain / max(1, s.house_cost))
-            if best is None or score > best[0]:
-                best = (score, sq)
-        if best is not None:
-            return Build(best[1])
-        # 3. Trade.
-        if self.trading and self._proposed_this_phase < self.offers_per_phase and view.player(self.me).cash >= 0:
+
+        def propose() -> AgentChoice:
             self._proposed_this_phase += 1
             trade = self.find_trade(view)
-            if trade is not None:
-                return ProposeTrade(trade)
-        # 4. Lift other mortgages when cash is plentiful.
-        for sq in lifts:
-            if cash - view.rules.unmortgage_cost(view.mortgage_value(sq)) >= 2 * keep + 200:
-                return Unmortgage(sq)
-        return None
+            return AgentChoice("act", trade, "propose_trade" if trade else "hold", "the baseline's swap or purchase", "rule")
+
+        may_propose = self.trading and self._proposed_this_phase < self.offers_per_phase and view.player(self.me).cash >= 0
+        choice = phase_choice(
+            view, self.me, self._keep(view), self.refusals, self.valuation, build=self._may_build(view), may_propose=may_propose, propose=propose
+        )
+        action: Action | None = choice.answer
+        return action
 
     def raise_cash(self, view: GameView, owed: int) -> Action | None:
         """Mortgage the lot losing least, lots outside its monopolies first and the lowest EPT first;
@@ -411,27 +345,7 @@ class StrategicTradeAgent(BaseAgent):
             A ``Mortgage`` or ``SellBuilding``; ``None`` when neither is legal.
         """
         self._prepare(view)
-        state = view.copy()
-        board = view.board
-        mortgages = self.refusals.listed(view, Mortgage)
-        if mortgages:
-
-            def cost(sq: int) -> tuple[bool, float]:
-                group = board.squares[sq].group
-                assert group is not None
-                return (view.has_monopoly(self.me, group), self.valuation.ept(state, sq, self.me))
-
-            return Mortgage(min(mortgages, key=cost))
-        sales = self.refusals.listed(view, SellBuilding)
-        if sales:
-
-            def loss(sq: int) -> float:
-                level = view.level(sq)
-                lost = self.valuation.ept(state, sq, self.me, level) - self.valuation.ept(state, sq, self.me, level - 1)
-                return lost / max(1, board.squares[sq].house_cost)
-
-            return SellBuilding(min(sales, key=loss))
-        return None
+        return raise_cash_rule(view, self.me, self.refusals, self.valuation)
 
     def building_bid(self, view: GameView, kind: str) -> int | None:
         """In a building shortage, the premium it offers: its cash above the building reserve
@@ -449,10 +363,7 @@ class StrategicTradeAgent(BaseAgent):
         int or None
             The premium in dollars; ``None`` (not wanted) when the cash is at or below the reserve.
         """
-        spare = view.cash(self.me) - self._keep(view)
-        if spare <= 0:
-            return None
-        return int(min(spare, 100))
+        return building_bid_rule(view, self.me, self._keep(view))
 
     def place_building(self, view: GameView, kind: str) -> int:
         """The legal lot for a ``kind`` whose EPT gains most from one more building.
@@ -475,14 +386,7 @@ class StrategicTradeAgent(BaseAgent):
             No lot can take a building of that kind (the host asked where none can go).
         """
         self._prepare(view)
-        state = view.copy()
-        legal = [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
-        if not legal:
-            raise NoLegalLotError(f"no legal lot for a {kind}")
-        return max(
-            legal,
-            key=lambda sq: self.valuation.ept(state, sq, self.me, view.level(sq) + 1) - self.valuation.ept(state, sq, self.me),
-        )
+        return place_building_rule(view, self.me, kind, self.valuation)
 
     # -- trading ---------------------------------------------------------------
     def _gain(self, state: GameState, trade: Trade, player: int) -> float | None:
@@ -625,39 +529,6 @@ class StrategicTradeAgent(BaseAgent):
                 if best is None or surplus > best[0]:
                     best = (surplus, trade)
         return best[1] if best is not None else None
-
-
-@lru_cache(maxsize=16)
-def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
-    """Long-run expected landings per turn on each square (any arrival kind),
-    from the exact position chain with the long jail policy (computed once per board and rules).
-
-    Parameters
-    ----------
-    board : Board
-        The board.
-    rules : Rules
-        The rules.
-
-    Returns
-    -------
-    tuple of float
-        One figure per square; they sum to the landings per turn outside jail (more than 1:
-        doubles roll again).
-
-    Examples
-    --------
-    >>> from models.board import standard_board
-    >>> from models.rules import Rules
-    >>> landings = exact_landings_per_turn(standard_board(), Rules())
-    >>> len(landings), round(landings[24], 4), landings[30], round(sum(landings), 4)  # Illinois; Go To Jail
-    (40, 0.0349, 0.0, 1.0565)
-    """
-    chain = chain_for(board, rules, "long")
-    lpt = chain.landings_per_turn
-    cols = columns(board.size)
-    per = lpt[cols["plain"]] + lpt[cols["rr"]] + lpt[cols["ut"]]
-    return tuple(float(x) for x in per)
 
 
 def trade_key(trade: Trade) -> tuple[object, ...]:

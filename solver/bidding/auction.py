@@ -468,6 +468,16 @@ class AuctionEvaluator:
         self._probes[price] = probe
         return probe
 
+    def probed(self) -> list[int]:
+        """The prices probed so far, in order (a bid's bisection starts from them: :meth:`indifference_price`).
+
+        Returns
+        -------
+        list of int
+            Dollars.
+        """
+        return list(self._probes)
+
     def prefers_winning_at(self, price: int) -> bool:
         """Winning at ``price`` beats the rival winning at ``price`` (False above cash).
 

@@ -30,6 +30,7 @@ from solver.report.words import (
     jail_line,
     legs_text,
     position_line,
+    agent_lines,
     purchase_lines,
     question_lines,
 )
@@ -37,6 +38,8 @@ from solver.report.words import (
 if TYPE_CHECKING:
     from models.rules import Rules
     from models.state import GameState
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
 
 
 def add_parser(subparsers: Any) -> None:
@@ -85,6 +88,21 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--force", action="store_true", help="--batch: overwrite an existing --out")
     p.add_argument(
+        "--agent",
+        "--settings",
+        dest="agent",
+        metavar="SPEC",
+        help="answer as the subgraph agent with these settings (a registry spec: subgraph, subgraph:hold=false, ...; "
+        "monopoly-trade agents lists the options): the question the state poses (its pending question; else buy or decline "
+        "on a lot just rolled onto; else the jail choice; else the act phase's next action), by the agent's decision modules",
+    )
+    p.add_argument(
+        "--memory",
+        metavar="FILE",
+        help="--agent: the agent's memory before the question (JSON, as --memory-out writes it; default: a fresh one)",
+    )
+    p.add_argument("--memory-out", metavar="FILE", help="--agent: write the agent's memory after its answer to FILE (JSON)")
+    p.add_argument(
         "--html",
         metavar="FILE",
         help="also write a self-contained HTML report (board, action, win-probability bars, funnel, ruin curve) to FILE; "
@@ -122,22 +140,36 @@ def _answer(args: argparse.Namespace) -> tuple[dict[str, Any], GameState]:
             raise UsageError(f"--{opt}: only with --batch")
     from solver.decide import decide
 
+    settings, memory = _agent_args(args)
     html_target = _html_target(args.html) if args.html is not None else None
     state = read_state(args.state, args.rules)
     player = player_arg(state, args.player, active=True)
     from solver.decide import DecideSettings
+    from solver.decisions.memory import AgentMemoryError
     from solver.trades.selection import Mode
 
-    d = decide(
-        state,
-        state.players[player].name,
-        budget_s=args.budget,
-        rollouts=args.rollouts,
-        seed=args.seed,
-        settings=DecideSettings(mode=Mode(args.mode)),
-        threads=args.threads,
-    )
+    try:
+        d = decide(
+            state,
+            state.players[player].name,
+            budget_s=args.budget,
+            rollouts=args.rollouts,
+            seed=args.seed,
+            settings=DecideSettings(mode=Mode(args.mode)),
+            threads=args.threads,
+            agent=settings,
+            memory=memory,
+        )
+    except AgentMemoryError as err:
+        raise UsageError(f"--memory: {str(err).removeprefix('memory: ')}") from None
     doc = d.to_dict(state)
+    if args.memory_out is not None and d.agent is not None:
+        from solver.decisions.memory import save_memory
+
+        try:
+            save_memory(d.agent.memory, args.memory_out)
+        except OSError as err:
+            raise UsageError(f"--memory-out: cannot write {args.memory_out!r}: {err.strerror or err}") from None
     if html_target is not None:
         from solver.html_report import write_report
 
@@ -149,6 +181,33 @@ def _answer(args: argparse.Namespace) -> tuple[dict[str, Any], GameState]:
     return doc, state
 
 
+def _agent_args(args: argparse.Namespace) -> tuple[AgentSettings | None, AgentMemory | None]:
+    """``--agent``, ``--memory`` and ``--memory-out`` checked before any work (one-line errors)."""
+    if args.agent is None:
+        for opt, value in (("--memory", args.memory), ("--memory-out", args.memory_out)):
+            if value is not None:
+                raise UsageError(f"{opt}: only with --agent (the agent's memory)")
+        return None, None
+    if args.html is not None:
+        raise UsageError("--html: not with --agent (the report draws solve's own search)")
+    from solver.agents.registry import UnknownAgentError
+    from solver.decisions.memory import AgentMemoryError, load_memory
+    from solver.decisions.profile import agent_settings
+
+    try:
+        settings = agent_settings(args.agent)
+    except UnknownAgentError as err:
+        raise UsageError(f"--agent: {err}") from None
+    if args.memory_out is not None and (args.memory_out == "-" or Path(args.memory_out).is_dir() or not Path(args.memory_out).parent.is_dir()):
+        raise UsageError(f"--memory-out: {args.memory_out!r} is not a file in a folder that exists")
+    if args.memory is None:
+        return settings, None
+    try:
+        return settings, load_memory(args.memory)
+    except AgentMemoryError as err:
+        raise UsageError(f"--memory: {str(err).removeprefix('memory: ')}") from None
+
+
 def _run_batch(args: argparse.Namespace) -> int:
     """``solve --batch``: every state's answer as one JSON line (solver.batch.solve_many)."""
     import sys
@@ -158,7 +217,10 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     if args.state is not None:
         raise UsageError("--batch: give the states by --batch, not also a STATE")
-    for opt, value in (("--player", args.player), ("--html", args.html), ("--rules", args.rules), ("--threads", args.threads)):
+    for opt, value in (
+        ("--player", args.player), ("--html", args.html), ("--rules", args.rules), ("--threads", args.threads), ("--agent", args.agent),
+        ("--memory", args.memory), ("--memory-out", args.memory_out),
+    ):
         if value is not None:
             raise UsageError(f"{opt}: not with --batch (each state is solved for its player to move, under its own rules)")
     if args.out is None:
@@ -225,6 +287,8 @@ def _solve_text(doc: dict[str, Any], rules: Rules) -> str:
         lines += ["", jail_line(doc["jail"], rules.jail_fine)]
     if doc.get("question"):
         lines += ["", *question_lines(doc["question"])]
+    if doc.get("agent"):
+        lines += ["", *agent_lines(doc["agent"])]
     if doc["trades"]:
         lines += ["", "trades re-scored (win-probability change for each player, +- one standard error):"]
         for k, t in enumerate(doc["trades"], 1):

@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "FORECAST_LABEL",
+    "agent_lines",
     "building_words",
     "decision_line",
     "forecast_line",
@@ -141,6 +142,30 @@ def purchase_lines(b: Mapping[str, Any], auction_only: bool, auctions: bool) -> 
             f"in play = ${g['game_bid']})"
         )
     return lines
+
+
+def agent_lines(a: Mapping[str, Any]) -> list[str]:
+    """The agent's answer (``solve --agent``, ``solve --json``'s ``agent``): the question, the
+    answer and how it was reached.
+
+    Examples
+    --------
+    >>> agent_lines({"spec": "subgraph", "question": "jail", "action": "pay", "method": "rule", "reason": "...", "answer": "pay"})
+    ['AGENT (subgraph): jail: pay, by rule']
+    >>> agent_lines({"spec": "subgraph", "question": "act", "action": "build", "method": "model", "reason": "...",
+    ...              "answer": {"action": "build", "square": 39, "property": "Boardwalk"}})
+    ['AGENT (subgraph): act: build on Boardwalk, by a model']
+    """
+    how = {"simulation": "measured by simulation", "rule": "by rule", "model": "by a model"}.get(a["method"], a["method"])
+    answer = a.get("answer")
+    what = str(a["action"]).replace("_", " ")
+    if isinstance(answer, Mapping) and "property" in answer:
+        what += {"build": " on", "sell_building": " on"}.get(str(a["action"]), "") + f" {answer['property']}"
+    elif isinstance(answer, Mapping) and "trade" in answer:
+        what += ": " + legs_text(answer["trade"]["transfers"])
+    elif a["question"] in ("auction", "building_auction") and isinstance(answer, int) and not isinstance(answer, bool):
+        what += f" up to ${answer}"
+    return [f"AGENT ({a['spec']}): {a['question']}: {what}, {how}"]
 
 
 def question_lines(q: Mapping[str, Any]) -> list[str]:

@@ -26,6 +26,13 @@ from models.trade import Trade, Transfer
 from solver.agents.registry import factory, parse_spec
 from solver.agents.strategic import StrategicTradeAgent, trade_key
 from solver.agents.subgraph_agent import SubgraphTradeAgent
+from solver.decisions.caches import DecisionCaches
+from solver.decisions.memory import AgentMemory
+from solver.decisions.pricing import offer_for, price_amounts
+from solver.decisions.proposing import cash_bucket, closed
+from solver.decisions.reserves import reserve_of, reserves_for
+from solver.decisions.settings import AgentSettings
+from solver.decisions.trade_search import search
 from solver.trades.bargaining import trade_with_cash
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -64,7 +71,7 @@ def test_registry_builds_the_agent() -> None:
     entry, kwargs = parse_spec("subgraph:rollouts=50,cycles=false")
     assert entry.cls is SubgraphTradeAgent and kwargs == {"rollouts": 50, "cycles": False}
     agent = factory("subgraph:rollouts=50")(3)
-    assert isinstance(agent, SubgraphTradeAgent) and agent.rollouts == 50 and agent.name == "subgraph"
+    assert isinstance(agent, SubgraphTradeAgent) and agent.settings.rollouts == 50 and agent.name == "subgraph"
 
 
 def test_full_game_against_strategic_keeps_the_invariants() -> None:
@@ -83,7 +90,7 @@ def test_full_game_against_strategic_keeps_the_invariants() -> None:
     assert sum(p.cash for p in state.players) >= 0
     if result.reason == "bankruptcy":
         assert [p.name for p in state.players if not p.bankrupt] == [result.winner]
-    assert solver_agent.searches > 0  # it did look for trades
+    assert solver_agent.memory.searches > 0  # it did look for trades
 
 
 @pytest.fixture(scope="module")
@@ -116,27 +123,27 @@ def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) ->
     agent.start_game(me, names)
     view = GameView(s, me)
     first = agent.find_trade(view)
-    assert agent.searches == 1
+    assert agent.memory.searches == 1
     assert first is not None  # Ann has trades in the midgame (e.g. New York for Kentucky with Bob)
     first.validate(s)
     assert "Ann" in first.participants()
     # the same position: no second search, no proposal
-    assert agent.find_trade(view) is None and agent.searches == 1
+    assert agent.find_trade(view) is None and agent.memory.searches == 1
     # cash within the same bucket (geometric: $150 wide below $300, then one per doubling): the same position
     cash = s.players[me].cash
     low = (cash // 150) * 150 if cash < 300 else 150 * 2 ** ((cash // 150).bit_length() - 1)
     assert cash >= 300 and low < cash  # Ann is in a doubling bucket: the test moves within it
     s.players[me].cash = low
-    assert agent.find_trade(view) is None and agent.searches == 1
+    assert agent.find_trade(view) is None and agent.memory.searches == 1
     # cash into another bucket: a new search
     s.players[me].cash = 2 * low
     agent.find_trade(view)
-    assert agent.searches == 2
+    assert agent.memory.searches == 2
     # nobody has a partial set to complete (the opening): no search at all
     opening = load_state(INSTANCES / "opening.json")
     fresh = small()
     fresh.start_game(0, tuple(p.name for p in opening.players))
-    assert fresh.find_trade(GameView(opening, 0)) is None and fresh.searches == 0
+    assert fresh.find_trade(GameView(opening, 0)) is None and fresh.memory.searches == 0
 
 
 @pytest.mark.parametrize(
@@ -147,8 +154,8 @@ def test_find_trade_does_not_search_an_unchanged_position(midgame: GameState) ->
     ],
 )
 def test_cash_buckets_of_the_search_key(key: str, cases: list[tuple[int, int]]) -> None:
-    agent = SubgraphTradeAgent(0, cash_key=key)
-    assert [agent._cash_bucket(c) for c, _ in cases] == [b for _, b in cases]
+    settings = AgentSettings(cash_key=key)
+    assert [cash_bucket(c, settings) for c, _ in cases] == [b for _, b in cases]
 
 
 def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
@@ -171,7 +178,7 @@ def test_a_refused_trade_is_never_proposed_again_single_decisions() -> None:
         proposed.append(t)
         agent.notify(Event("trade", me, {"trade": t, "accepted": False, "refused_by": 0}))
     assert len(proposed) >= 3
-    assert agent.searches == 8
+    assert agent.memory.searches == 8
 
 
 def test_a_refused_trade_is_never_proposed_again_in_a_game() -> None:
@@ -199,7 +206,7 @@ def test_with_haggle_a_structure_returns_only_at_a_better_price_in_a_game() -> N
     s = load_state(INSTANCES / "cycle-four-partial-piece.json")
     p = s.to_move
     agent = SubgraphTradeAgent(0, rollouts=100, horizon=12, accept_rollouts=200, deny=0)
-    assert agent.haggle == 2
+    assert agent.settings.haggle == 2
     agents = [agent if i == p else Refuser(i) for i in range(len(s.players))]
     log = TradeLog()
     Game(s, agents, SeededStream(0), max_rounds=s.round + 20, observers=[InvariantChecker(strict=True), log]).play()
@@ -211,7 +218,7 @@ def test_with_haggle_a_structure_returns_only_at_a_better_price_in_a_game() -> N
         others = [n for n in t.participants() if n != s.players[p].name]
         key = trade_key(t)
         if key in best:
-            assert len(others) == 1 and t.net_cash(others[0]) >= best[key] + agent.price_step
+            assert len(others) == 1 and t.net_cash(others[0]) >= best[key] + agent.settings.price_step
             repeats += 1
         if len(others) == 1:
             best[key] = max(best.get(key, t.net_cash(others[0])), t.net_cash(others[0]))
@@ -264,7 +271,7 @@ def test_exploit_drops_only_the_partners_gain_requirement() -> None:
 
 def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``relax`` the bilateral search asks generate_trades for the relaxed model."""
-    import solver.agents.subgraph_agent as agent_mod
+    import solver.decisions.trade_search as agent_mod
 
     calls: list[bool] = []
     real = agent_mod.generate_trades
@@ -284,37 +291,35 @@ def test_relax_searches_the_relaxed_model(midgame: GameState, monkeypatch: pytes
 
 
 def test_one_players_reserve_then_all_equals_all_first() -> None:
-    """A bid asks for the agent's own reserve only (:meth:`_reserve_of`); the others are computed
-    later, from the state the holdings were first met in, so the reserves are the same whichever
-    question comes first (the ruin chain starts from each player's square, which moves)."""
+    """A bid asks for the agent's own reserve only (:func:`reserve_of`); the others are computed
+    later, from the state the holdings were first met in (kept in the memory), so the reserves are
+    the same whichever question comes first (the ruin chain starts from each player's square,
+    which moves), also after the memory went through its JSON form."""
     s = load_state(INSTANCES / "late-game-house-shortage.json")
     moved = s.copy()
     for p in moved.players:
         if not p.in_jail:
             p.position = (p.position + 7) % moved.board.size
-    names = tuple(p.name for p in s.players)
-    all_first, one_first = small(), small()
-    all_first.start_game(0, names)
-    one_first.start_game(0, names)
-    expected = all_first._reserves_for(s)
-    assert one_first._reserve_of(s, 0) == expected[0]
-    assert one_first._reserves_for(moved) == expected  # completed from the first state, not ``moved``
-    fresh = small()
-    fresh.start_game(0, names)
-    assert fresh._reserves_for(moved) != expected  # the positions do matter: the test can fail
+    settings = AgentSettings()
+    expected = reserves_for(s, settings, AgentMemory(), DecisionCaches())
+    one_first = AgentMemory()
+    assert reserve_of(s, 0, settings, one_first, DecisionCaches()) == expected[0]
+    one_first = AgentMemory.from_dict(one_first.to_dict())  # the first state is in the memory, not in a cache
+    assert reserves_for(moved, settings, one_first, DecisionCaches()) == expected  # completed from the first state, not ``moved``
+    assert reserves_for(moved, settings, AgentMemory(), DecisionCaches()) != expected  # the positions do matter: the test can fail
 
 
 def test_price_ladder_amounts() -> None:
     """``price_ladder`` k samples the play price at now +- step x 2^j for j < k."""
-    assert SubgraphTradeAgent(0)._price_amounts(50) == [-50, 50, 150]
-    assert SubgraphTradeAgent(0, price_ladder=4)._price_amounts(50) == [-750, -350, -150, -50, 50, 150, 250, 450, 850]
+    assert price_amounts(50, AgentSettings()) == [-50, 50, 150]
+    assert price_amounts(50, AgentSettings(price_ladder=4)) == [-750, -350, -150, -50, 50, 150, 250, 450, 850]
 
 
 def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
     """After a refusal, ``haggle`` samples prices only from the refused price + one step up
     (for the counterparty), and offers one of them or nothing; without ``haggle`` the refused
     structure is closed."""
-    import solver.agents.subgraph_agent as agent_mod
+    import solver.decisions.pricing as agent_mod
 
     me = midgame.player_index("Cy")
     names = tuple(p.name for p in midgame.players)
@@ -329,23 +334,24 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
     for haggle in (1, 0):
         agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, haggle=haggle, price_ladder=2, hold=True)
         agent.start_game(me, names)
-        found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
+        st, memory, caches = agent.settings, agent.memory, agent.caches
+        found = [q for q in search(midgame.copy(), me, st, memory, caches, cycles=False, relaxed=True) if q.kind == "bilateral"]
         assert found, "the mid-game instance has a bilateral trade for Cy"
-        r, base, rs = found[0]
-        first = agent._offer(midgame.copy(), r, base, rs)
+        r = found[0]
+        first = offer_for(midgame.copy(), me, r, st, memory, caches)
         assert first is not None
         other = next(n for n in first.participants() if n != "Cy")
         refused_at = first.net_cash(other)
         agent.notify(Event("trade", me, {"trade": first, "accepted": False, "refused_by": midgame.player_index(other)}))
-        assert agent._closed(r) is not bool(haggle)
+        assert closed(r, st, memory) is not bool(haggle)
         if not haggle:
             continue
-        assert agent._refused_at[trade_key(first)] == refused_at
+        assert memory.refused_at[trade_key(first)] == refused_at
         offered = [refused_at]
         for _ in range(12):  # each refusal raises the floor; the agent stops once no price leaves it a gain
             sampled.clear()
-            again = agent._offer(midgame.copy(), r, base, rs)
-            floor = offered[-1] + agent.price_step
+            again = offer_for(midgame.copy(), me, r, st, memory, caches)
+            floor = offered[-1] + st.price_step
             assert sampled and min(sampled[0]) == floor
             if again is None:
                 break
@@ -369,12 +375,12 @@ def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> N
         assert first is not None
         other = next(n for n in first.participants() if n != "Cy")
         agent.notify(Event("trade", me, {"trade": first, "accepted": False, "refused_by": midgame.player_index(other)}))
-        queued = [trade_key(r.trade) for r, _, _ in agent._queue]
+        queued = [trade_key(q.trade) for q in agent.memory.queue]
         assert (queued[:1] == [trade_key(first)]) is (haggle == 2)
         if haggle == 2:
             again = agent.find_trade(GameView(midgame.copy(), me))
             if again is not None and trade_key(again) == trade_key(first):
-                assert again.net_cash(other) >= first.net_cash(other) + agent.price_step
+                assert again.net_cash(other) >= first.net_cash(other) + agent.settings.price_step
 
 
 def test_recall_forgets_a_refusal_after_its_rounds(midgame: GameState) -> None:
@@ -386,30 +392,31 @@ def test_recall_forgets_a_refusal_after_its_rounds(midgame: GameState) -> None:
         agent = SubgraphTradeAgent(0, rollouts=80, horizon=10, recall=recall, haggle=1, hold=True)
         agent.start_game(me, names)
         agent.notify(Event("turn", me, {"round": 10}))
-        found = [f for f in agent._search(midgame.copy(), cycles=False, relaxed=True) if f[0].candidate.kind == "bilateral"]
-        r = found[0][0]
+        st, memory = agent.settings, agent.memory
+        found = [q for q in search(midgame.copy(), me, st, memory, agent.caches, cycles=False, relaxed=True) if q.kind == "bilateral"]
+        r = found[0]
         key = trade_key(r.trade)
         other = next(n for n in r.trade.participants() if n != "Cy")
         high = r.trade.net_cash(other) + 500
         dear = trade_with_cash(r.trade, "Cy", other, high)
         assert dear.net_cash(other) == high
         agent.notify(Event("trade", me, {"trade": dear, "accepted": False, "refused_by": midgame.player_index(other)}))
-        assert agent._refused_now(key) and agent._refused_at[key] == high
+        assert memory.refused_now(key, recall) and memory.refused_at[key] == high
         agent.notify(Event("turn", me, {"round": 14}))
-        assert agent._refused_now(key)
+        assert memory.refused_now(key, recall)
         agent.notify(Event("turn", me, {"round": 15}))
-        assert agent._refused_now(key) is (recall == 0)
-        assert agent._closed(r) is False  # haggle=1: open at a better price, or (recall) open again
+        assert memory.refused_now(key, recall) is (recall == 0)
+        assert closed(r, st, memory) is False  # haggle=1: open at a better price, or (recall) open again
         cheap = trade_with_cash(r.trade, "Cy", other, high - 300)
         agent.notify(Event("trade", me, {"trade": cheap, "accepted": False, "refused_by": midgame.player_index(other)}))
         # a standing refusal keeps the best price refused; a forgotten one starts again from this one
-        assert agent._refused_at[key] == (high if recall == 0 else high - 300)
+        assert memory.refused_at[key] == (high if recall == 0 else high - 300)
 
 
 def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``deny`` the agent searches although it has no partial set, and its denial purchases
     are re-scored like the generator's candidates; with ``deny=0`` no search runs at all."""
-    import solver.agents.subgraph_agent as agent_mod
+    import solver.decisions.trade_search as agent_mod
     from tests.engine.rules_helpers import make_state
 
     # B (1) holds two orange lots, C (2) the third: B is one short; A (0) holds one railroad only
@@ -429,9 +436,9 @@ def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest
         agent.start_game(0, names)
         offer = agent.find_trade(GameView(state.copy(), 0))
         if deny == 0:
-            assert agent.searches == 0 and scored == [] and offer is None
+            assert agent.memory.searches == 0 and scored == [] and offer is None
         else:
-            assert agent.searches == 1 and scored == [(19,), (16,)]  # the missing lot first, then B's
+            assert agent.memory.searches == 1 and scored == [(19,), (16,)]  # the missing lot first, then B's
             if offer is not None:
                 assert trade_key(offer) in {trade_key(Trade((Transfer("C", "A", ("New York Avenue",), 0),))),
                                             trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
@@ -442,29 +449,31 @@ def test_default_rollout_policy_is_the_policys_own_default() -> None:
     :class:`RolloutPolicy`'s defaults (the agent spells the premium out as a literal)."""
     from engine.sim.rollout_policy import RolloutPolicy
 
-    assert SubgraphTradeAgent(0).rollout_policy == RolloutPolicy()
-    assert SubgraphTradeAgent(0, sell_premium=500, rollout_mortgage=False).rollout_policy == RolloutPolicy(sell_premium=500, mortgage_to_build=False)
-    assert SubgraphTradeAgent(0, rollout_trades=False).rollout_policy == RolloutPolicy(trade=False, mortgage_to_build=False)
+    assert SubgraphTradeAgent(0).settings.rollout_policy == RolloutPolicy()
+    assert AgentSettings(sell_premium=500, rollout_mortgage=False).rollout_policy == RolloutPolicy(sell_premium=500, mortgage_to_build=False)
+    assert AgentSettings(rollout_trades=False).rollout_policy == RolloutPolicy(trade=False, mortgage_to_build=False)
 
 
 def test_funded_plan_cache_is_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The frontier cache is cleared before its arrays pass ``PLAN_CACHE_BYTES``; a plan computed
-    after the clearing equals the cached one (the cache only saves recomputation)."""
-    import solver.agents.subgraph_agent as agent_mod
+    """The plan entries (by holdings) are cleared before their frontiers pass ``PLAN_CACHE_BYTES``;
+    a plan computed after the clearing equals the first one (with fresh caches too)."""
+    import solver.decisions.building as agent_mod
+    from engine.chains.markov import chain_for
+    from solver.analysis.frontier import build_frontier
 
     state = load_state(INSTANCES / "two-player.json")
     me = state.player_index("Ann")
-    agent = SubgraphTradeAgent(0)
-    agent.start_game(me, tuple(p.name for p in state.players))
-    first = agent._funded_plan(state)
-    frontier = next(iter(agent._plan_cache.values()))[0]
-    assert frontier.nbytes == frontier.gains.nbytes + frontier.budgets.nbytes + sum(c.nbytes for c in frontier._choice) > 0
+    st, memory = AgentSettings(), AgentMemory(seat=me)
+    first = agent_mod.plan_now(state, me, st, memory, DecisionCaches())
+    entry = next(iter(memory.plans.values()))
+    frontier = build_frontier(state, me, chain_for(state.board, state.rules), budget=entry.budget)
+    assert entry.nbytes == frontier.nbytes == frontier.gains.nbytes + frontier.budgets.nbytes + sum(c.nbytes for c in frontier._choice) > 0
     monkeypatch.setattr(agent_mod, "PLAN_CACHE_BYTES", frontier.nbytes - 1)
     other = state.copy()
     other.mortgaged[next(sq for sq in other.board.property_squares if other.owner[sq] == me and not other.houses[sq])] = True
-    agent._plan = None
-    agent._funded_plan(other)
-    assert len(agent._plan_cache) == 1  # cleared before the second entry
-    agent._plan = None
-    again = agent._funded_plan(state)
-    assert again == first and len(agent._plan_cache) == 1
+    memory.plan = None
+    agent_mod.plan_now(other, me, st, memory, DecisionCaches())
+    assert len(memory.plans) == 1  # cleared before the second entry
+    memory.plan = None
+    again = agent_mod.plan_now(state, me, st, memory, DecisionCaches())
+    assert again == first and len(memory.plans) == 1

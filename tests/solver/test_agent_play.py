@@ -51,9 +51,11 @@ def test_funded_build_is_carried_out_as_planned(monkeypatch: pytest.MonkeyPatch)
     assert not plan.empty and plan.mortgages and plan.build_cost > 250
     agent = SubgraphTradeAgent(0, rollouts=40, horizon=8, learn=False, offers=1)
     agent.start_game(me, tuple(p.name for p in s.players))
-    agent.trading = False  # building only
-    import solver.agents.subgraph_agent as mod
+    import solver.decisions.act as act_mod
+    import solver.decisions.building as mod
+    from solver.decisions.choice import AgentChoice
 
+    monkeypatch.setattr(act_mod, "propose_choice", lambda *a: AgentChoice("act", None, "hold", "building only", "rule"))
     calls = []
     real = mod.funded_plan
 
@@ -108,13 +110,13 @@ def test_two_offers_per_phase_from_one_search() -> None:
     view = GameView(s, me)
     first = agent.act(view)
     assert isinstance(first, ProposeTrade)
-    assert agent.searches == 1 and agent.offers_made == 1
+    assert agent.memory.searches == 1 and agent.memory.offers_made == 1
     refuser = next(s.player_index(n) for n in first.trade.participants() if n != "Cy")
     agent.notify(Event("trade", me, {"trade": first.trade, "accepted": False, "refused_by": refuser}))
-    assert agent.opponents.model(refuser).answers == 1 and agent.opponents.model(refuser).ys == [0]
+    assert agent.memory.opponents.model(refuser).answers == 1 and agent.memory.opponents.model(refuser).ys == [0]
     second = agent.act(view)
     assert isinstance(second, ProposeTrade)
-    assert agent.searches == 1 and agent.offers_made == 2
+    assert agent.memory.searches == 1 and agent.memory.offers_made == 2
     assert trade_key(second.trade) != trade_key(first.trade)
     assert set(first.trade.participants()) - {"Cy"} != set(second.trade.participants()) - {"Cy"}
     # two proposals per phase at most
@@ -153,13 +155,15 @@ def test_a_kept_ranking_skips_trades_no_longer_payable() -> None:
     first = agent.find_trade(view)
     assert first is not None
     # the next ranked trade (kept, not yet offered) asks a payer for cash it no longer has
-    agent._queue = agent._fresh_queue(s)  # the same position: rank again, keep everything
-    assert agent._queue
-    nxt = agent._queue[0][0].trade
+    from solver.decisions.proposing import fresh_queue
+
+    agent.memory.queue = fresh_queue(s, me, agent.settings, agent.memory, agent.caches)  # the same position: rank again, keep everything
+    assert agent.memory.queue
+    nxt = agent.memory.queue[0].trade
     payer = next((t.frm for t in nxt.transfers if t.cash), None)
     assert payer is not None and payer != "Cy"  # the key (Cy's cash bucket) stays the same
     s.players[s.player_index(payer)].cash = 0
-    before = len(agent._queue)
+    before = len(agent.memory.queue)
     got = agent.find_trade(view)  # same search key (Cy's cash bucket unchanged unless Cy paid)
     assert got is None or trade_key(got) != trade_key(nxt)
-    assert len(agent._queue) < before
+    assert len(agent.memory.queue) < before

@@ -33,6 +33,7 @@ from solver.bidding.auction import (
     liquidity_cap,
 )
 from solver.bidding.contest import contest_bid
+from solver.decisions.reserves import reserves_for
 from tests.solver.cli_helpers import run_cli
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -190,9 +191,9 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], args: list
 
 
 def test_agent_option_and_registry() -> None:
-    assert SubgraphTradeAgent(0).auction == "game"  # the default: the bidding game (solver.bidding.contest)
+    assert SubgraphTradeAgent(0).settings.auction == "game"  # the default: the bidding game (solver.bidding.contest)
     agent = factory("subgraph:auction=simulate")(1)
-    assert isinstance(agent, SubgraphTradeAgent) and agent.auction == "simulate"
+    assert isinstance(agent, SubgraphTradeAgent) and agent.settings.auction == "simulate"
     with pytest.raises(ValueError, match="auction"):
         SubgraphTradeAgent(0, auction="cheap")
 
@@ -204,15 +205,15 @@ def test_agent_decisions_follow_the_policy(midgame: GameState) -> None:
     agent.start_game(me, tuple(p.name for p in midgame.players))
     view = GameView(midgame, me)
     bid = agent.auction_max(view, sq)
-    ev = agent._auction_cache[1] if agent._auction_cache else None
+    (ev,) = agent.caches.entries("auction")
     assert isinstance(ev, AuctionEvaluator)
     assert 0 <= bid <= midgame.players[me].cash
     assert agent.buy(view, sq) == ev.prefers_winning_at(320)
-    assert agent._auction_cache is not None and agent._auction_cache[1] is ev  # same state: reused
+    assert agent.caches.entries("auction") == [ev] and agent.memory.auction_seeds == 1  # same state: reused
     # plenty of cash: buys without simulating
     rich = SubgraphTradeAgent(0, auction="simulate", auction_sure_buy=100)
     rich.start_game(me, tuple(p.name for p in midgame.players))
-    assert rich.buy(view, sq) is True and rich._auction_cache is None
+    assert rich.buy(view, sq) is True and rich.memory.auction is None
     # "price" keeps the baseline's rules
     price = SubgraphTradeAgent(0, auction="price")
     price.start_game(me, tuple(p.name for p in midgame.players))
@@ -227,15 +228,15 @@ def test_agent_game_decisions_are_the_contest_bid(midgame: GameState) -> None:
     agent = SubgraphTradeAgent(0, auction_sure_buy=10_000)
     agent.start_game(me, tuple(p.name for p in midgame.players))
     view = GameView(midgame, me)
-    want = contest_bid(midgame, me, sq, reserve_fn=lambda s, q: agent._reserves_for(s).get(q, 0))
+    want = contest_bid(midgame, me, sq, reserve_fn=lambda s, q: reserves_for(s, agent.settings, agent.memory, agent.caches).get(q, 0))
     assert agent.auction_max(view, sq) == want.max_bid
     assert agent.buy(view, sq) == want.buy_at_list
-    cached = agent._contest_cache
+    cached = agent.caches.entries("contest")
     agent.buy(view, sq)
-    assert agent._contest_cache is cached  # same state: reused
+    assert agent.caches.entries("contest") == cached and len(cached) == 1  # same state: reused
     rich = SubgraphTradeAgent(0, auction_sure_buy=100)
     rich.start_game(me, tuple(p.name for p in midgame.players))
-    assert rich.buy(view, sq) is True and rich._contest_cache is None
+    assert rich.buy(view, sq) is True and rich.caches.entries("contest") == []
 
 
 class Counter:
@@ -263,10 +264,10 @@ def test_agent_policy_in_a_short_game() -> None:
         5, rollouts=60, horizon=8, accept_rollouts=80, auction="simulate", auction_rollouts=60, auction_horizon=8, auction_sure_buy=900
     )
     _short_game(agent)
-    assert agent._auction_cache is not None  # the policy was consulted
+    assert agent.memory.auction is not None  # the policy was consulted
 
 
 def test_agent_game_auctions_in_a_short_game() -> None:
     agent = SubgraphTradeAgent(5, rollouts=60, horizon=8, accept_rollouts=80, auction_sure_buy=900)
     _short_game(agent)
-    assert agent._contest_cache is not None and agent.auction_seconds > 0  # the bidding game was consulted
+    assert agent.caches.entries("contest") and agent.caches.auction_seconds > 0  # the bidding game was consulted

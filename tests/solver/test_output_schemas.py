@@ -1,7 +1,7 @@
 """Every command's ``--json`` output validates against its shipped JSON Schema, on every bundled instance.
 
 The schemas (``solver/data/output-*.schema.json``, :mod:`solver.schemas`) are
-checked as schemas first; then ``solve`` (both modes), ``trades``,
+checked as schemas first; then ``solve`` (both modes, and as the agent), ``trades``,
 ``analyze``, ``odds``, ``risk`` and ``auction`` (all three methods, on the
 first lot the bank holds) run on each instance in ``instances/``, and
 ``bidding-game`` (both kinds) on each graph in ``instances/graphs``, and each
@@ -50,6 +50,7 @@ def test_outputs_match_their_schemas(path: Path, capsys: pytest.CaptureFixture[s
     f = str(path)
     _check(capsys, "solve", "solve", f, "--rollouts", "8")
     _check(capsys, "solve", "solve", f, "--rollouts", "8", "--mode", "best")
+    _check(capsys, "solve", "solve", f, "--rollouts", "8", "--agent", "subgraph:rollouts=16,accept_rollouts=16")
     _check(capsys, "trades", "trades", f)
     _check(capsys, "analyze", "analyze", f)
     _check(capsys, "odds", "odds", f)

@@ -16,6 +16,7 @@ from models.state import BANK, GameState
 from models.trade import Trade
 from solver.agents.opponent_model import TRADE_CHANCES, TradeHabits, has_trade_chance
 from solver.agents.subgraph_agent import SubgraphTradeAgent
+from solver.decisions.simulation import rescore_settings
 from tests.engine.rules_helpers import make_state
 
 # orange: 16, 18, 19; red: 21, 23, 24
@@ -90,9 +91,9 @@ def test_the_agent_turns_off_trading_for_seats_seen_not_to() -> None:
         agent.start_game(0, tuple(p.name for p in state.players))
         for r in range(TRADE_CHANCES):
             agent.notify(Event("turn", 0, {"round": r}))
-            agent.habits.look(state, 0, agent._round)
-        trading = [p.trade for p in seat_policies(agent._settings(10, state).policy, 4)]
+            agent.memory.habits.look(state, 0, agent.memory.round)
+        trading = [p.trade for p in seat_policies(rescore_settings(state, 0, agent.settings, agent.memory, 10).policy, 4)]
         assert trading == ([False, True, True, True] if model == "all" else [False, False, True, True])
         offer = Trade.bilateral("B", "C", [], [state.board.squares[19].name], 400)  # a proposal by B, to anyone
         agent.notify(Event("trade", 1, {"trade": offer, "accepted": False, "refused_by": 2}))
-        assert agent.habits.trades(1)
+        assert agent.memory.habits.trades(1)

@@ -158,9 +158,9 @@ def test_agent_generator_options() -> None:
     from solver.agents.subgraph_agent import SubgraphTradeAgent
 
     a = SubgraphTradeAgent(0)
-    assert (a.trade_settings.value, a.trade_settings.objective) == ("linear", "proposer")
+    assert (a.settings.trade_settings.value, a.settings.trade_settings.objective) == ("linear", "proposer")
     b = SubgraphTradeAgent(0, value="fitted", objective="balanced", margin=0.04)
-    assert b.trade_settings.min_win_gain == b.trade_settings.min_own_win_gain == 0.04
+    assert b.settings.trade_settings.min_win_gain == b.settings.trade_settings.min_own_win_gain == 0.04
     for bad in ({"value": "nosuch"}, {"objective": "nosuch"}, {"margin": -0.1}, {"margin": float("nan")}):
         with pytest.raises(ValueError):
             SubgraphTradeAgent(0, **bad)

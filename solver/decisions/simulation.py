@@ -1,0 +1,152 @@
+"""The agent's simulations: their settings, seeds and baselines.
+
+Every simulation the agent runs (a trade search, a play price in a state not searched, an answer
+to an offer) draws the next seed from its memory's counter (:attr:`AgentMemory.seeds`), so its
+answers are a function of the state, its settings and its memory. The rollouts play the trading
+rollout policy (``rollout_trades``, ``sell_premium``, ``rollout_mortgage``); with
+``trade_model="observed"`` an opponent seen not to trade (its memory's
+:class:`solver.agents.opponent_model.TradeHabits`) plays it with trading off. With ``hold=True``
+(the default) the agent holds in its own rollouts (:meth:`RescoreSettings.holding`); with
+``hold=False`` an action is judged now against not now (:meth:`RescoreSettings.not_now`), as
+``solve`` judges it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from engine.sim.rollout import RolloutResult
+from engine.sim.rollout_policy import PolicyLike, RolloutPolicy
+from models.state import GameState
+from solver.decisions.caches import DecisionCaches
+from solver.decisions.keys import digest, state_key
+from solver.decisions.memory import AgentMemory
+from solver.decisions.settings import AgentSettings
+from solver.trades.rescore import RescoreSettings, baseline
+
+
+def rescore_settings(state: GameState, me: int, settings: AgentSettings, memory: AgentMemory, rollouts: int) -> RescoreSettings:
+    """The settings of one simulation in ``state``, with the next seed (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    me : int
+        The agent's seat.
+    settings : AgentSettings
+        ``horizon``, ``scoring``, ``hold``, ``trade_model`` and the rollout policy's options.
+    memory : AgentMemory
+        The seed counter (incremented) and the trading habits.
+    rollouts : int
+        Games simulated.
+
+    Returns
+    -------
+    RescoreSettings
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> memory = AgentMemory()
+    >>> rs = rescore_settings(load_state("instances/two-player.json"), 0, AgentSettings(), memory, 40)
+    >>> rs.seed, memory.seeds, [p.trade for p in rs.policy]  # the agent holds in its rollouts
+    (1, 1, [False, True])
+    """
+    n_players = len(state.players)
+    memory.seeds += 1
+    own = settings.rollout_policy
+    policy: PolicyLike = own
+    if settings.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
+        policy = tuple(own if q == me or memory.habits.trades(q) else dataclasses.replace(own, trade=False) for q in range(n_players))
+    rs = RescoreSettings(rollouts=rollouts, horizon=settings.horizon, seed=memory.seeds, policy=policy, scoring=settings.scoring)
+    return rs.holding(me, n_players) if settings.hold else rs.not_now(me, n_players, state.to_move)
+
+
+def settings_to_json(rs: RescoreSettings) -> dict[str, Any]:
+    """A simulation's settings as JSON (the memory keeps the last search's).
+
+    Parameters
+    ----------
+    rs : RescoreSettings
+        The settings.
+
+    Returns
+    -------
+    dict
+        Every field; ``policy`` a list of policies (one per seat) or one policy.
+
+    Examples
+    --------
+    >>> rs = RescoreSettings(rollouts=8).holding(0, 2)
+    >>> settings_from_json(settings_to_json(rs)) == rs
+    True
+    """
+    d = {f.name: getattr(rs, f.name) for f in dataclasses.fields(rs) if f.name != "policy"}
+    policy = rs.policy
+    if isinstance(policy, RolloutPolicy):
+        d["policy"] = dataclasses.asdict(policy)
+    else:
+        d["policy"] = [dataclasses.asdict(p) for p in policy or ()]
+    return d
+
+
+def settings_from_json(doc: Mapping[str, Any]) -> RescoreSettings:
+    """The settings :func:`settings_to_json` wrote.
+
+    Parameters
+    ----------
+    doc : mapping
+        The JSON form.
+
+    Returns
+    -------
+    RescoreSettings
+    """
+    policy = doc["policy"]
+    pol: PolicyLike = tuple(RolloutPolicy(**p) for p in policy) if isinstance(policy, list) else RolloutPolicy(**policy)
+    return RescoreSettings(
+        rollouts=int(doc["rollouts"]), horizon=int(doc["horizon"]), seed=int(doc["seed"]), z=float(doc["z"]),
+        balance=float(doc["balance"]), acceptance_slope=float(doc["acceptance_slope"]), policy=pol,
+        scoring=None if doc["scoring"] is None else str(doc["scoring"]), threads=int(doc["threads"]),
+    )
+
+
+def settings_key(rs: RescoreSettings) -> str:
+    """The digest of a simulation's settings (a cache key).
+
+    Parameters
+    ----------
+    rs : RescoreSettings
+        The settings.
+
+    Returns
+    -------
+    str
+    """
+    return digest("rescore", rs)
+
+
+def baseline_of(state: GameState, rs: RescoreSettings, caches: DecisionCaches) -> RolloutResult:
+    """The simulation of ``state`` without any action on ``rs``'s dice, cached by the state and the
+    settings (a search's baseline serves the play prices of its ranking in the same state).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    rs : RescoreSettings
+        The settings.
+    caches : DecisionCaches
+        The caches.
+
+    Returns
+    -------
+    RolloutResult
+    """
+    return caches.get("baseline", (state_key(state), settings_key(rs)), lambda: baseline(state, rs))
+
+
+__all__ = ["baseline_of", "rescore_settings", "settings_from_json", "settings_key", "settings_to_json"]
