@@ -244,6 +244,8 @@ FLAG_NAMES = {
     "--trade": "trade",
     "--offer": "offer",
     "--from": "proposer",
+    "--agent": "agent",
+    "--memory": "memory",
 }
 """The tools' argument for each command-line option (a tool may rename one: :func:`tool_message`)."""
 
@@ -324,10 +326,16 @@ def build_server() -> Any:
         seed: int = 0,
         mode: str = "fair",
         rules: str | None = None,
+        agent: str | None = None,
+        memory: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """What the player (default: the one to move) should do: build, propose a trade or hold, and why."""
-        after = [*_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode, *_opt("--rules", rules)]
-        return call(state, ["solve"], after)
+        """What the player (default: the one to move) should do: build, propose a trade or hold, and why. With agent
+        (a spec: "subgraph", "subgraph:hold=false", ...), the subgraph agent's answer to the question the state poses,
+        given its memory (the object a previous answer returned under agent.memory; default a fresh one)."""
+        after = [
+            *_opt("--player", player), "--rollouts", str(rollouts), "--seed", str(seed), "--mode", mode, *_opt("--rules", rules), *_opt("--agent", agent),
+        ]
+        return call(state, ["solve"], after, {"--memory": memory} if memory is not None else None)
 
     @server.tool()
     def evaluate_trade(

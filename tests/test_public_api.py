@@ -54,6 +54,13 @@ PUBLIC_MODULES = (
     "solver.bidding.contest",
     "solver.novelty.catalogue", "solver.novelty.belief", "solver.novelty.monitor", "solver.novelty.trial",
     "solver.rl.aec_env",
+    # the agent's decisions (solver.decisions): the dispatch, its settings, memory and caches, one module per decision
+    "solver.decisions.agent", "solver.decisions.settings", "solver.decisions.memory", "solver.decisions.keys",
+    "solver.decisions.caches", "solver.decisions.choice", "solver.decisions.profile", "solver.decisions.recording",
+    "solver.decisions.buying", "solver.decisions.jail", "solver.decisions.act", "solver.decisions.building",
+    "solver.decisions.phase", "solver.decisions.proposing", "solver.decisions.trade_search", "solver.decisions.pricing",
+    "solver.decisions.answering", "solver.decisions.receipt", "solver.decisions.raising", "solver.decisions.shortage",
+    "solver.decisions.baseline", "solver.decisions.reserves", "solver.decisions.simulation", "solver.decisions.events",
 )
 """The modules whose public names are the documented API."""
 

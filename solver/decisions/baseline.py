@@ -114,6 +114,12 @@ def blocks(view: GameView, me: int, square: int) -> bool:
     Returns
     -------
     bool
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> blocks(GameView(load_state("instances/midgame-no-monopolies.json"), 0), 0, 39)  # Cy holds Park Place
+    True
     """
     return any(completes(view, q, square) for q in view.active_players() if q != me)
 
@@ -278,6 +284,13 @@ def valuation_of(view: GameView, caches: DecisionCaches) -> StaticValuation:
     Returns
     -------
     StaticValuation
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> caches, view = DecisionCaches(), GameView(load_state("instances/two-player.json"), 0)
+    >>> valuation_of(view, caches) is valuation_of(view, caches)
+    True
     """
     return caches.get("valuation", (view.board, view.rules), lambda: static_valuation(view.board, view.rules))
 

@@ -139,6 +139,14 @@ def contest(view: GameView, me: int, square: int, settings: AgentSettings, memor
     Returns
     -------
     ContestBid
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> caches = DecisionCaches()
+    >>> c = contest(GameView(load_state("instances/midgame-no-monopolies.json"), 2), 2, 39, AgentSettings(), AgentMemory(), caches)
+    >>> c.max_bid, caches.entries("contest") == [c]
+    (447, True)
     """
     state = view.copy()
 
@@ -181,6 +189,14 @@ def evaluator(view: GameView, me: int, square: int, settings: AgentSettings, mem
     Returns
     -------
     AuctionEvaluator
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> view, memory = GameView(load_state("instances/midgame-no-monopolies.json"), 2), AgentMemory()
+    >>> ev = evaluator(view, 2, 39, AgentSettings(auction_rollouts=20), memory, DecisionCaches())
+    >>> ev.seed, memory.auction_seeds, ev is evaluator(view, 2, 39, AgentSettings(auction_rollouts=20), memory, DecisionCaches())
+    (1048577, 1, False)
     """
     state = view.copy()
     key = digest("auction", square, *state_sig(state))
@@ -206,6 +222,14 @@ def remember_probes(ev: AuctionEvaluator, memory: AgentMemory) -> None:
         The evaluation just used.
     memory : AgentMemory
         The memory (its :attr:`AgentMemory.auction` is ``ev``'s).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> view, memory = GameView(load_state("instances/midgame-no-monopolies.json"), 2), AgentMemory()
+    >>> ev = evaluator(view, 2, 39, AgentSettings(auction_rollouts=20, auction_horizon=5), memory, DecisionCaches())
+    >>> _ = ev.probe(300); remember_probes(ev, memory); memory.auction[2]
+    (300,)
     """
     assert memory.auction is not None
     memory.auction = (memory.auction[0], memory.auction[1], tuple(ev.probed()))

@@ -84,6 +84,16 @@ def offer_for(state: GameState, me: int, queued: Queued, settings: AgentSettings
     Returns
     -------
     Trade or None
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.decisions.trade_search import search
+    >>> s, m, c = load_state("instances/midgame-no-monopolies.json"), AgentMemory(), DecisionCaches()
+    >>> best = search(s, 0, AgentSettings(rollouts=16), m, c, cycles=False, relaxed=True)[0]
+    >>> offer = offer_for(s, 0, best, AgentSettings(rollouts=16), m, c)
+    >>> trade_key(offer) == trade_key(best.trade), m.offers_made
+    (True, 1)
     """
     trade = queued.trade
     key = trade_key(trade)

@@ -80,6 +80,13 @@ def closed(queued: Queued, settings: AgentSettings, memory: AgentMemory) -> bool
     Returns
     -------
     bool
+
+    Examples
+    --------
+    >>> q = Queued(Trade.bilateral("Ann", "Bob", [], ["Boardwalk"], 300), "bilateral", (0, 1), {})
+    >>> m = AgentMemory(); m.refused[trade_key(q.trade)] = 0
+    >>> closed(q, AgentSettings(), m), (m.refused_at.update({trade_key(q.trade): 300}), closed(q, AgentSettings(), m))[1]
+    (True, False)
     """
     key = trade_key(queued.trade)
     if not memory.refused_now(key, settings.recall):
@@ -107,6 +114,14 @@ def fresh_queue(state: GameState, me: int, settings: AgentSettings, memory: Agen
     -------
     list of Queued
         Best first; with ``offers=2``, one per set of counterparties.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> m = AgentMemory()
+    >>> queue = fresh_queue(load_state("instances/opening.json"), 0, AgentSettings(), m, DecisionCaches())
+    >>> queue, m.searches  # nothing to complete, nothing to buy: no search
+    ([], 0)
     """
     space = TradeSpace(state, me)
     partial = bool(space.needed[me])  # bilateral and cyclic trades both need a partial set of the proposer

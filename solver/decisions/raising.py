@@ -89,6 +89,14 @@ def raise_cash_choice(view: GameView, me: int, owed: int, refusals: Refusals, va
     -------
     AgentChoice
         ``question`` ``debt``; ``action`` ``mortgage``, ``sell_building`` or ``stop``; ``method`` ``rule``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.decisions.baseline import static_valuation
+    >>> s = load_state("instances/mortgaged.json")
+    >>> raise_cash_choice(GameView(s, 0), 0, 200, Refusals(), static_valuation(s.board, s.rules)).reason
+    'owes $200 with $60: mortgage New York Avenue (rule of thumb: lots outside sets first, the lowest rent first)'
     """
     step = raise_cash_rule(view, me, refusals, valuation)
     cash = view.cash(me)

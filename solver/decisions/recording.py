@@ -116,6 +116,13 @@ def posed(question: str, view: GameView, me: int, arg: Any) -> GameState | None:
     Returns
     -------
     GameState or None
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> view = GameView(load_state("instances/midgame-no-monopolies.json"), 2)
+    >>> posed("auction", view, 2, 39).pending, posed("jail", view, 2, None)
+    (PendingAuction(square=39, bidders=(0, 1, 2, 3)), None)
     """
     state = view.copy()
     active = tuple(state.active_players())
@@ -240,6 +247,17 @@ def load_points(path: str | os.PathLike[str]) -> Iterator[DecisionPoint]:
     ------
     ReplayError
         A line that is not a point.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "bad.jsonl")
+    >>> _ = open(path, "w").write("{}")
+    >>> try:
+    ...     list(load_points(path))
+    ... except ReplayError as err:
+    ...     print(str(err).split(": ", 1)[1])
+    not a decision point (KeyError: 'spec')
     """
     with open(path, encoding="utf-8") as f:
         for i, line in enumerate(f, 1):

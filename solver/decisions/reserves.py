@@ -38,6 +38,13 @@ def chain_of(state: GameState, caches: DecisionCaches) -> PositionChain:
     Returns
     -------
     PositionChain
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s, caches = load_state("instances/two-player.json"), DecisionCaches()
+    >>> chain_of(s, caches) is chain_of(s.copy(), caches)
+    True
     """
     return caches.get("chain", (state.board, state.rules), lambda: chain_for(state.board, state.rules))
 
@@ -58,6 +65,13 @@ def reserve_kw(state: GameState, settings: AgentSettings, caches: DecisionCaches
     -------
     dict
         Keyword arguments of :func:`solver.analysis.reserve.reserves`.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> kw = reserve_kw(load_state("instances/two-player.json"), AgentSettings(), DecisionCaches())
+    >>> kw["turns"], kw["bucket"], kw["max_cash"]
+    (20, 200, 2000)
     """
     return {
         "epsilon": TradeSettings().reserve_epsilon,
@@ -143,6 +157,13 @@ def reserve_of(state: GameState, player: int, settings: AgentSettings, memory: A
     -------
     int
         Dollars.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s, memory = load_state("instances/late-game-house-shortage.json"), AgentMemory()
+    >>> reserve_of(s, 0, AgentSettings(), memory, DecisionCaches()) == memory.partial[holdings_key(s)].known[0]
+    True
     """
     key = holdings_key(state)
     hit = memory.reserves.get(key)

@@ -133,6 +133,8 @@ class AgentSettings:
     policy_offer : bool, default True
         With ``hold=False``, the rollout policy's own proposal for the agent
         (:func:`solver.trades.policy_trade.policy_candidate`) joins the bilateral candidates.
+    LIMITS : dict
+        A class attribute, not an option: the range or the choices of each option.
 
     Raises
     ------

@@ -67,6 +67,13 @@ def shortage_lots(view: GameView, kind: str) -> list[int]:
     Returns
     -------
     list of int
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> view = GameView(load_state("instances/late-game-house-shortage.json"), 0)  # Ann's oranges at four houses
+    >>> shortage_lots(view, "house"), shortage_lots(view, "hotel")
+    ([], [16, 18, 19])
     """
     return [sq for sq in view.legal_builds() if (view.level(sq) == HOTEL - 1) == (kind == "hotel")]
 
@@ -127,6 +134,12 @@ def building_bid_choice(view: GameView, me: int, kind: str, keep: float) -> Agen
     -------
     AgentChoice
         ``question`` ``building_auction``; ``action`` ``building_bid`` or ``pass``; ``method`` ``rule``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> building_bid_choice(GameView(load_state("instances/pending-shortage.json"), 0), 0, "house", 150.0).answer
+    100
     """
     premium = building_bid_rule(view, me, keep)
     if premium is None:
@@ -159,6 +172,13 @@ def place_building_choice(view: GameView, me: int, kind: str, valuation: StaticV
     ------
     NoLegalLotError
         No lot can take it.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/pending-shortage.json")
+    >>> place_building_choice(GameView(s, 0), 0, "house", static_valuation(s.board, s.rules)).details["property"]
+    'New York Avenue'
     """
     sq = place_building_rule(view, me, kind, valuation)
     name = view.board.squares[sq].name

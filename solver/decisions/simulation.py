@@ -104,6 +104,11 @@ def settings_from_json(doc: Mapping[str, Any]) -> RescoreSettings:
     Returns
     -------
     RescoreSettings
+
+    Examples
+    --------
+    >>> settings_from_json(settings_to_json(RescoreSettings(rollouts=8, seed=3))).seed
+    3
     """
     policy = doc["policy"]
     pol: PolicyLike = tuple(RolloutPolicy(**p) for p in policy) if isinstance(policy, list) else RolloutPolicy(**policy)
@@ -125,6 +130,11 @@ def settings_key(rs: RescoreSettings) -> str:
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> settings_key(RescoreSettings(seed=1)) == settings_key(RescoreSettings(seed=1)) != settings_key(RescoreSettings(seed=2))
+    True
     """
     return digest("rescore", rs)
 
@@ -145,6 +155,13 @@ def baseline_of(state: GameState, rs: RescoreSettings, caches: DecisionCaches) -
     Returns
     -------
     RolloutResult
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s, caches, rs = load_state("instances/two-player.json"), DecisionCaches(), RescoreSettings(rollouts=8, horizon=5)
+    >>> baseline_of(s, rs, caches) is baseline_of(s.copy(), rs, caches)
+    True
     """
     return caches.get("baseline", (state_key(state), settings_key(rs)), lambda: baseline(state, rs))
 

@@ -98,6 +98,14 @@ def search(
     Returns
     -------
     list of Queued
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s, m = load_state("instances/midgame-no-monopolies.json"), AgentMemory()
+    >>> found = search(s, 0, AgentSettings(rollouts=16), m, DecisionCaches(), cycles=False, relaxed=True)
+    >>> found[0].kind, m.seeds, m.searched is not None
+    ('bilateral', 1, True)
     """
     cands: list[Candidate] = []
     if generate:

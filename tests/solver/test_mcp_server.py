@@ -37,6 +37,7 @@ from solver.schemas import output_schema  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = ROOT / "instances" / "midgame-no-monopolies.json"
 GRAPH = ROOT / "instances" / "graphs" / "example-game.json"
+OFFERED = ROOT / "instances" / "pending-offer.json"
 TRADE = {"transfers": [{"from": "Cy", "to": "Dee", "properties": ["Atlantic Avenue"], "cash": 150}, {"from": "Dee", "to": "Cy", "properties": ["Virginia Avenue"]}]}
 OFFER = {"transfers": [{"from": "Dee", "to": "Cy", "properties": ["Mediterranean Avenue"]}, {"from": "Cy", "to": "Dee", "properties": ["Park Place"]}]}
 
@@ -72,6 +73,9 @@ async def _session_run() -> dict[str, Any]:
         out["solve"] = _payload(raw)
         out["solve_text"] = raw.content[0].text
         out["solve_object"] = _payload(await session.call_tool("solve", {"state": state, "rollouts": 16, "seed": 2}))
+        first = _payload(await session.call_tool("solve", {"state": str(OFFERED), "rollouts": 16, "agent": "subgraph"}))
+        again = _payload(await session.call_tool("solve", {"state": str(OFFERED), "rollouts": 16, "agent": "subgraph", "memory": first["agent"]["memory"]}))
+        out["solve_agent"] = (first, again)
         out["analyze"] = _payload(await session.call_tool("analyze", {"state": state, "player": "Ann"}))
         out["trades"] = _payload(await session.call_tool("trades", {"state": state}))
         out["odds"] = _payload(await session.call_tool("odds", {}))
@@ -147,6 +151,11 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     # the text content is `solve --json`'s stdout byte for byte (a fresh CLI process)
     cli = subprocess.run([sys.executable, "-m", "solver", "solve", str(MIDGAME), "--rollouts", "16", "--seed", "2", "--json"], cwd=ROOT, capture_output=True, check=True)
     assert got["solve_text"].encode() == cli.stdout
+    # as the agent, with the memory its first answer returned: the second answer draws the next seed
+    first, again = got["solve_agent"]
+    assert first["agent"]["question"] == again["agent"]["question"] == "offer"
+    assert (first["agent"]["memory"]["seeds"], again["agent"]["memory"]["seeds"]) == (1, 2)
+    assert _close(first, run_command(["solve", str(OFFERED), "--rollouts", "16", "--agent", "subgraph"]))
     alone, together = got["concurrent"]
     assert together == alone and len(set(alone)) == 3
     assert _close(got["solve"], run_command(["solve", str(MIDGAME), "--rollouts", "16", "--seed", "2"]))
