@@ -3,7 +3,7 @@
 :class:`AgentSettings` is what the decision modules of :mod:`solver.decisions` read besides the
 state and the agent's memory (:mod:`solver.decisions.memory`). It is built from the agent's
 options (``SubgraphTradeAgent(**options)`` builds one), or from a registry spec
-(:func:`solver.decisions.agent.agent_settings`: ``subgraph``, ``subgraph:hold=false``, ...).
+(:func:`solver.decisions.profile.agent_settings`: ``subgraph``, ``subgraph:hold=false``, ...).
 Each option is described in :class:`AgentSettings`; what each decision does with it is in
 the module of that decision (docs/agents.md#subgraphtradeagent lists them).
 

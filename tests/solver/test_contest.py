@@ -194,8 +194,8 @@ def test_contest_errors_and_the_agent_option() -> None:
         contest_bid(s, "Ann", "Boardwalk")
     with pytest.raises(AuctionError, match="no property"):
         contest_bid(s, "Ann", "Nowhere")
-    assert factory("subgraph")(1).auction == "game"
-    assert factory("subgraph:auction=simulate")(1).auction == "simulate"
+    assert factory("subgraph")(1).settings.auction == "game"  # type: ignore[attr-defined]
+    assert factory("subgraph:auction=simulate")(1).settings.auction == "simulate"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="not one of game, simulate, price"):
         factory("subgraph:auction=policy")(1)
 
