@@ -129,7 +129,11 @@ def parse_pending(doc: Any, state: GameState) -> Pending:
     allowed, required = _KEYS[question]
     obj = expect_object(doc, FIELD, allowed, required)
     names = {p.name: i for i, p in enumerate(state.players)}
-    f = lambda key: key_path(FIELD, key)  # noqa: E731 - a field path, read below
+
+    def f(key: str) -> str:
+        """The path of a field of the question, for error messages."""
+        return key_path(FIELD, key)
+
     if question == Question.OFFER:
         return PendingOffer(_trade(obj["trade"], f("trade"), names, state), _player(obj["from"], f("from"), names), _player(obj["to"], f("to"), names))
     if question == Question.DEBT:
@@ -168,7 +172,11 @@ def pending_to_dict(state: GameState) -> dict[str, Any] | None:
     q = state.pending
     if q is None:
         return None
-    name = lambda seat: state.players[seat].name  # noqa: E731
+
+    def name(seat: int) -> str:
+        """A seat's player name."""
+        return state.players[seat].name
+
     if isinstance(q, PendingOffer):
         return {"question": "offer", "from": name(q.proposer), "to": name(q.responder), "trade": q.trade.to_dict()}
     if isinstance(q, PendingDebt):
