@@ -852,13 +852,13 @@ def _search_trades(
     limits = Limits(top_k=st.candidates)
     t = time.perf_counter()
     reserves = _reserves_of(state, chain)
-    bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves, explain=False)
-    decision.searches.append("bilateral")
-    t = _phase("CP-SAT, bilateral", t, f"{len(bil.trades)} trades in {bil.solves} solves")
-    # The funnel of the search that ran: the explicit enumerator on the generator's own value
-    # and floors (the fitted win-probability value, 0.04 margins), not a dollar estimate.
+    # One value for both searches and the funnel: the generator's own value and floors (the
+    # fitted win-probability value, 0.04 margins), so the funnel counts the search that ran.
     space = TradeSpace(state, p, TradeSettings(), reserves)
     values = trade_values(space, chain)
+    bil = generate_trades(state, p, limits=limits, chain=chain, reserves=reserves, explain=False, values=values)
+    decision.searches.append("bilateral")
+    t = _phase("CP-SAT, bilateral", t, f"{len(bil.trades)} trades in {bil.solves} solves")
     funnel = run_funnel(space, values)
     pruning = funnel.stages()
     t = _phase("pruning funnel", t, f"{funnel.raw} raw candidates")
@@ -882,7 +882,9 @@ def _search_trades(
         decision.searches.append("cycle3")
         for k, v in run_funnel(space, values, cycles=True, bilateral=False).stages().items():
             pruning[k] += v
-        cyc = generate_trades(state, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False)
+        cyc = generate_trades(
+            state, p, cycles=True, bilateral=False, limits=limits, chain=chain, reserves=reserves, explain=False, values=values
+        )
         more = [g.candidate for g in cyc.trades if not cyc.relaxed]
         t = _phase("CP-SAT, 3-cycles", t, f"{len(more)} cycles")
         cands += more

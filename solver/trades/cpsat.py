@@ -73,6 +73,7 @@ from solver.trades.space import (
     TradeSpace,
 )
 from solver.trades.value_model import (
+    TradeValues,
     trade_values,
 )
 
@@ -347,6 +348,7 @@ def generate_trades(
     explain: bool = True,
     relaxed: bool = False,
     bilateral: bool = True,
+    values: TradeValues | None = None,
 ) -> TradeList:
     """The proposer's top-K trades by estimated gain (module docstring).
 
@@ -382,6 +384,10 @@ def generate_trades(
     bilateral:
         Off (with ``cycles``): only 3-cycles, so that bilateral trades do not
         take the top-K slots of a cycle search.
+    values:
+        The value (default: :func:`solver.trades.value_model.trade_values` of the space
+        of ``state``, ``proposer``, ``settings`` and ``reserves``); a caller that searches
+        one space twice (bilateral, then 3-cycles) computes it once and passes it.
 
     Returns
     -------
@@ -419,7 +425,7 @@ def generate_trades(
 
         reserves = ruin_reserves(state, None, epsilon=settings.reserve_epsilon, chain=chain)
     space = TradeSpace(state, proposer, settings, reserves)
-    values = trade_values(space, chain)
+    values = values or trade_values(space, chain)
     model = TradeModel(space, values, cycles=cycles, bilateral=bilateral, relaxed=relaxed)
     trades, truncated, solves = top_k(model, limits)
     out = TradeList(trades, None, relaxed and bool(trades), truncated, solves, unit=values.unit, scale=values.scale)

@@ -29,20 +29,34 @@ the CP-SAT model's no-good cuts do), for the cross-check of the two generators.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import cast
 
 from models.state import GameState
 from solver.trades.space import Candidate, TradeSpace, after_state
-from solver.trades.values import ValueFn
+from solver.trades.values import GroupwiseValueFn, ValueFn
 
 RULES = ("completion", "proposer", "counterparty", "cash", "domination")
 """The rules' names, in order (what the funnel counts survivors after)."""
 
 
-def new_completions(state: GameState, after: GameState, player: int) -> bool:
-    """Whether ``player`` holds a colour group complete in ``after`` that it did not in ``state``."""
-    return any(after.has_monopoly(player, g) and not state.has_monopoly(player, g) for g in state.board.street_groups)
+def new_completions(state: GameState, after: GameState, player: int, groups: Iterable[str] | None = None) -> bool:
+    """Whether ``player`` holds a colour group complete in ``after`` that it did not in ``state``
+    (among ``groups`` when given: the groups a trade touches, the only ones it can complete)."""
+    street = state.board.street_groups
+    return any(
+        after.has_monopoly(player, g) and not state.has_monopoly(player, g)
+        for g in (street if groups is None else (g for g in groups if g in street))
+    )
+
+
+@cache
+def _groupwise(kind: type) -> bool:
+    """Whether values of this class are :class:`~solver.trades.values.GroupwiseValueFn` (they have
+    ``partial``; asked once per class: a runtime protocol check costs more than the value itself)."""
+    return callable(getattr(kind, "partial", None))
 
 
 @dataclass(frozen=True)
@@ -104,10 +118,17 @@ def evaluate(
     s = space.state
     after = after_state(s, cand)
     parts = cand.players
-    completes = {i: new_completions(s, after, i) for i in parts}
+    # Only the groups whose lots move change owners: a completion, and a groupwise value's
+    # change, are read on those (the same answers as on every group, for less work).
+    touched = {s.board.squares[sq].group for sq, _, _ in cand.moves}
+    completes = {i: new_completions(s, after, i, touched) for i in parts}
     if any(completes.values()) and not all(completes.values()):
         return Evaluation(cand, {}, "completion")
-    gains = {i: values(after, i) - base[i] for i in parts}
+    if _groupwise(type(values)):
+        groupwise = cast(GroupwiseValueFn, values)
+        gains = {i: groupwise.partial(after, i, touched) - groupwise.partial(s, i, touched) for i in parts}
+    else:
+        gains = {i: values(after, i) - base[i] for i in parts}
     if gains[space.proposer] < values.proposer_min:
         return Evaluation(cand, gains, "proposer")
     need = values.min_gain

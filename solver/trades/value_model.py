@@ -86,7 +86,8 @@ the explicit enumerator and the model agree exactly.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -325,6 +326,8 @@ class FittedValues:
     proposer_min: int = 0
     unit: str = "win probability"
     scale: float = UNIT
+    _index: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _holders: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def terms(self, i: int) -> GainTerms:
         return self.by_player[i]
@@ -332,42 +335,82 @@ class FittedValues:
     def __call__(self, state: GameState, i: int) -> float:
         """``i``'s value in ``state``: the sum of :class:`~solver.trades.values.GainTerms`
         (the owners of each group read once; the same integers as summing term by term)."""
+        return self.partial(state, i, None)
+
+    def _by_group(self, i: int) -> dict[str, tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, tuple[int, int, int]]]]]:
+        """``i``'s group and near terms indexed by group: ``{g: ([(j, coef)], [(j, near coef)])}`` (built once)."""
+        got = self._index.get(i)
+        if got is None:
+            t = self.by_player[i]
+            got = {}
+            for (j, g), coef in t.group.items():
+                got.setdefault(g, ([], []))[0].append((j, coef))
+            for (j, g), ncoef in t.near.items():
+                got.setdefault(g, ([], []))[1].append((j, ncoef))
+            self._index[i] = got
+        return got
+
+    def _set_holders(self, state: GameState) -> frozenset[int]:
+        """The players holding a complete colour group in ``state`` (by its owners: kept for
+        the last 4,096 owner vectors, as the funnel reads the same before-state hundreds of times)."""
+        key = tuple(state.owner)
+        got = self._holders.get(key)
+        if got is None:
+            owner, board_groups, sizes = state.owner, state.board.groups, state.rules.set_size
+            found: set[int] = set()
+            for g in state.board.street_groups:
+                os_ = [owner[sq] for sq in board_groups[g]]
+                need = sizes.get(g, len(os_))
+                found.update(j for j in set(os_) if j != BANK and os_.count(j) >= need)
+            if len(self._holders) >= 4096:
+                self._holders.clear()
+            got = self._holders[key] = frozenset(found)
+        return got
+
+    def partial(self, state: GameState, i: int, groups: Iterable[str] | None) -> int:
+        """``i``'s value in ``state`` counting the group and near terms of ``groups`` only
+        (``None``: every group) and every cash term.
+
+        A trade changes the owners of the groups whose lots it moves and nothing
+        else, so ``partial(after, i, G) - partial(before, i, G)`` over those groups
+        ``G`` is exactly ``self(after, i) - self(before, i)`` (integers), with a
+        fraction of the work: what the pruning funnel evaluates for each of its
+        hundreds of candidates.
+        """
         t = self.by_player[i]
-        owner, groups, street = state.owner, state.board.groups, state.board.street_groups
-        owners_of: dict[str, list[int]] = {}
-
-        def owners(g: str) -> list[int]:
-            got = owners_of.get(g)
-            if got is None:
-                got = owners_of[g] = [owner[sq] for sq in groups[g]]
-            return got
-
+        index = self._by_group(i)
+        owner, board_groups, street = state.owner, state.board.groups, state.board.street_groups
+        sizes = state.rules.set_size
+        proposer = self.proposer
         total = 0
-        for (j, g), coef in t.group.items():
-            total += coef[owners(g).count(j)]
+        for g in index if groups is None else groups:
+            terms = index.get(g)
+            if terms is None:
+                continue
+            os_ = [owner[sq] for sq in board_groups[g]]
+            for j, coef in terms[0]:
+                total += coef[os_.count(j)]
+            if g not in street:
+                continue
+            need = sizes.get(g, len(os_))
+            for j, ncoef in terms[1]:
+                # near_status, on the owners read once
+                if need < 2 or os_.count(j) != need - 1:
+                    continue
+                others = [o for o in os_ if o != j]
+                if any(o != proposer and o != BANK for o in others):
+                    total += ncoef[1]
+                else:
+                    total += ncoef[2] if BANK in others else ncoef[0]
         players = state.players
         for j, c in t.cash.items():
             total += c * players[j].cash
         for j, c in t.kink.items():
             total += c * min(players[j].cash, t.cap[j])
-        sizes = state.rules.set_size
-        proposer = self.proposer
-        for (j, g), coef in t.near.items():
-            # near_status, on the owners read once
-            if g not in street:
-                continue
-            os_ = owners(g)
-            need = sizes.get(g, len(os_))
-            if need < 2 or os_.count(j) != need - 1:
-                continue
-            others = [o for o in os_ if o != j]
-            if any(o != proposer and o != BANK for o in others):
-                total += coef[1]
-            else:
-                total += coef[2] if BANK in others else coef[0]
         if t.set_cash:
+            setters = self._set_holders(state)
             for j, c in t.set_cash.items():
-                if any(owners(g).count(j) >= sizes.get(g, len(groups[g])) for g in street):
+                if j in setters:
                     total += c * min(max(0, players[j].cash - t.reserve[j]), SET_CASH_CAP)
         return total
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
 from engine.chains.ept import railroad_ept, street_ept, utility_ept
 from engine.chains.markov import PositionChain, chain_for
@@ -57,6 +58,18 @@ class ValueFn(Protocol):
 
     def __call__(self, state: GameState, player: int, /) -> float:
         """``player``'s value in ``state``."""
+        ...
+
+
+@runtime_checkable
+class GroupwiseValueFn(ValueFn, Protocol):
+    """A value that is a sum of per-group terms and cash terms (:class:`LinearValues`,
+    :class:`solver.trades.value_model.FittedValues`): ``partial(state, player, groups)``
+    counts the terms of ``groups`` only, so a trade's gain is read on the groups it
+    touches (:func:`solver.trades.rules.evaluate`)."""
+
+    def partial(self, state: GameState, player: int, groups: Iterable[str] | None, /) -> float:
+        """``player``'s value counting the terms of ``groups`` (``None``: all) and the cash terms."""
         ...
 
 
@@ -179,8 +192,18 @@ class LinearValues:
         return {g: sum(1 for sq in state.board.groups[g] if state.owner[sq] == player) for g in self.table[player]}
 
     def __call__(self, state: GameState, player: int) -> float:
+        return self.partial(state, player, None)
+
+    def partial(self, state: GameState, player: int, groups: Iterable[str] | None) -> float:
+        """``player``'s value counting the groups of ``groups`` only (``None``: every group) and the cash."""
         t = self.table[player]
-        return float(sum(t[g][c] for g, c in self.counts(state, player).items()) + state.players[player].cash)
+        owner, board_groups = state.owner, state.board.groups
+        total = state.players[player].cash
+        for g in t if groups is None else groups:
+            row = t.get(g)
+            if row is not None:
+                total += row[sum(1 for sq in board_groups[g] if owner[sq] == player)]
+        return float(total)
 
 
 def linear_values(space: TradeSpace, chain: PositionChain | None = None) -> LinearValues:
