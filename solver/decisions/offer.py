@@ -6,8 +6,12 @@ offer judged as ``evaluate`` judges, the responder waiting until its next turn i
 branches; the counter is the one change the proposer is predicted to accept that the
 responder gains most from). For each mortgaged lot the responder would receive, the choice the
 engine asks on receipt (lift now, or pay only the 10% interest) is the agents' rule
-(:meth:`solver.agents.strategic.StrategicTradeAgent.lift_on_receipt`: lift when the cash after
-the offer and the lifting cost stays at or above the building reserve).
+(:func:`solver.decisions.receipt.lift_rule`, as
+:meth:`solver.agents.strategic.StrategicTradeAgent.lift_on_receipt` plays it: lift when the cash
+after the lifting cost stays at or above the building reserve), asked as the engine asks it
+(:func:`engine.rules.trading.propose_trade`): on the state before the lots move, one lot at a
+time, and a lift the trade then cannot pay for is dropped (interest only), so the answer is the
+choice an agent of the registry makes in play.
 """
 
 from __future__ import annotations
@@ -16,9 +20,63 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.rules.view import GameView
+from models.errors import InvalidTradeError
 from models.pending import PendingOffer
 from models.state import GameState
+from models.trade import Trade
 from solver.decisions.answer import QuestionAnswer
+
+
+def receipt_lifts(state: GameState, trade: Trade, responder: int) -> dict[str, bool]:
+    """For each mortgaged lot ``responder`` receives by ``trade``: lift it now (``True``) or pay
+    the interest only, as the engine asks an agent of the registry (module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The state before the trade (not changed).
+    trade : Trade
+        The trade, accepted.
+    responder : int
+        The receiver asked.
+
+    Returns
+    -------
+    dict of str to bool
+        Lot name -> lift now; empty when no mortgaged lot comes to ``responder``.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from models.trade import Trade, Transfer
+    >>> s = load_state("instances/mortgaged.json")  # Bob has $280; St. Charles Place is Cy's, mortgaged
+    >>> receipt_lifts(s, Trade((Transfer("Cy", "Bob", ("St. Charles Place",)), Transfer("Bob", "Cy", (), 100))), 1)
+    {'St. Charles Place': True}
+    """
+    from solver.agents.strategic import StrategicTradeAgent
+
+    names = [p.name for p in state.players]
+    received = [state.board.property_index[n] for n in trade.properties_received(names[responder])]
+    mortgaged = [sq for sq in received if state.mortgaged[sq]]
+    if not mortgaged:
+        return {}
+    agent = StrategicTradeAgent(0)
+    agent.start_game(responder, tuple(names))
+    view = GameView(state, responder)  # the engine asks before the lots move
+    lifts: dict[str, bool] = {}
+    chosen: dict[str, bool] = {}
+    for sq in mortgaged:
+        lot = state.board.squares[sq].name
+        lift = bool(agent.lift_on_receipt(view, sq))
+        if lift:
+            chosen[lot] = True
+            try:
+                trade.validate(state, chosen)
+            except InvalidTradeError:
+                del chosen[lot]  # the trade cannot also pay for the lift: interest only, as the engine does
+                lift = False
+        lifts[lot] = lift
+    return lifts
 
 
 def answer_offer(
@@ -50,7 +108,6 @@ def answer_offer(
         document or ``None``), ``counter_change``, ``counter_win_delta``,
         ``counter_acceptance``, ``lift_on_receipt`` (lot -> ``true`` to lift now).
     """
-    from solver.agents.strategic import StrategicTradeAgent
     from solver.evaluate import respond
 
     work = state.copy()
@@ -60,17 +117,7 @@ def answer_offer(
         work, offer.trade, proposer=names[offer.proposer], responder=names[offer.responder],
         history=history, rollouts=rollouts, horizon=horizon, seed=seed, threads=threads,
     )
-    lifts: dict[str, bool] = {}
-    received = [state.board.property_index[n] for n in offer.trade.properties_received(names[offer.responder])]
-    mortgaged = [sq for sq in received if state.mortgaged[sq]]
-    if mortgaged and r.verdict == "accept":
-        after = work.copy()
-        offer.trade.apply(after)
-        agent = StrategicTradeAgent(0)
-        agent.start_game(offer.responder, tuple(names))
-        view = GameView(after, offer.responder)
-        for sq in mortgaged:
-            lifts[state.board.squares[sq].name] = bool(agent.lift_on_receipt(view, sq))
+    lifts = receipt_lifts(work, offer.trade, offer.responder) if r.verdict == "accept" else {}
     c = r.counter
     details: dict[str, Any] = {
         "proposer": r.proposer,

@@ -120,7 +120,7 @@ def evaluate(
     parts = cand.players
     # Only the groups whose lots move change owners: a completion, and a groupwise value's
     # change, are read on those (the same answers as on every group, for less work).
-    touched = {s.board.squares[sq].group for sq, _, _ in cand.moves}
+    touched = {g for sq, _, _ in cand.moves if (g := s.board.squares[sq].group) is not None}
     completes = {i: new_completions(s, after, i, touched) for i in parts}
     if any(completes.values()) and not all(completes.values()):
         return Evaluation(cand, {}, "completion")

@@ -142,3 +142,40 @@ def test_solve_prints_the_question() -> None:
     assert "DECISION: RAISE CASH: Ann owes $200 to the bank" in out
     assert "QUESTION: debt of $200 to the bank (cash $60, liquidation value $720); answer by rule: raise cash" in out
     assert "  2. mortgage Indiana Avenue (cash $270)" in out
+
+
+@pytest.mark.parametrize(
+    "gives, cash_to_bob",
+    [(("St. Charles Place",), -100), (("St. Charles Place", "B&O Railroad"), -50), (("B&O Railroad",), 150), (("Reading Railroad", "Electric Company"), 0), (("Electric Company",), -250)],
+)
+def test_lift_on_receipt_is_the_engines_choice(gives: tuple[str, ...], cash_to_bob: int) -> None:
+    """``solve``'s lift-on-receipt answer to an offer equals what the engine does when the same
+    trade is accepted in play by a registry agent (asked before the lots move, a lift the trade
+    cannot pay for dropped): every lot received lifted or not as the answer says."""
+    from engine.rules.agents import BaseAgent
+    from engine.rules.game import Game
+    from engine.rules.streams import ScriptedStream
+    from models.trade import Trade, Transfer
+    from solver.agents.strategic import StrategicTradeAgent
+    from solver.decisions.offer import receipt_lifts
+
+    class Accepts(StrategicTradeAgent):
+        def accept_trade(self, view, trade):  # type: ignore[no-untyped-def]
+            return True
+
+    state = load_state(ROOT / "instances" / "mortgaged.json")
+    owner = {n: state.owner[state.square_of(n)] for n in gives}
+    legs = [Transfer(state.players[o].name, "Bob", tuple(n for n in gives if owner[n] == o)) for o in sorted(set(owner.values()))]
+    payer = owner[gives[0]]
+    if cash_to_bob > 0:
+        legs.append(Transfer(state.players[payer].name, "Bob", (), cash_to_bob))
+    elif cash_to_bob < 0:
+        legs.append(Transfer("Bob", state.players[payer].name, (), -cash_to_bob))
+    trade = Trade(tuple(legs))
+    answer = receipt_lifts(state, trade, 1)
+    assert set(answer) == set(gives)  # every lot here is mortgaged
+    played = state.copy()
+    agents = [BaseAgent(), Accepts(0), BaseAgent()]
+    game = Game(played, agents, ScriptedStream())
+    assert game.propose_trade(payer, trade)
+    assert {n: not played.mortgaged[played.square_of(n)] for n in gives} == answer
