@@ -851,7 +851,7 @@ def _search_trades(
 ) -> None:
     limits = Limits(top_k=st.candidates)
     t = time.perf_counter()
-    reserves = _reserves_of(state, chain)
+    reserves = _reserves_of(state, chain, rs.threads)
     # One value for both searches and the funnel: the generator's own value and floors (the
     # fitted win-probability value, 0.04 margins), so the funnel counts the search that ran.
     space = TradeSpace(state, p, TradeSettings(), reserves)
@@ -926,8 +926,8 @@ def _phase(name: str, start: float, what: str) -> float:
     return now
 
 
-def _reserves_of(state: GameState, chain: PositionChain) -> dict[int, int]:
-    return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain)
+def _reserves_of(state: GameState, chain: PositionChain, threads: int = 1) -> dict[int, int]:
+    return reserves(state, None, epsilon=TradeSettings().reserve_epsilon, chain=chain, threads=threads)
 
 
 def _priced(

@@ -65,10 +65,10 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -91,6 +91,9 @@ from engine.sim.trace import (
 )
 from models.errors import InvalidArgumentError, UnknownNameError
 from models.state import GameState
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 DEFAULT_BATCH = 16384
 """Games per kernel call: output arrays are sized to this, not to the run."""
@@ -374,6 +377,47 @@ def _shared_pool() -> ThreadPoolExecutor:
         return pool
 
 
+def side_by_side(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> list[_R]:
+    """``[fn(x) for x in items]``, the items cut into ``threads`` interleaved groups, each run
+    in order on one of the process's simulation threads (the pool of :func:`simulate`).
+
+    For work that releases the GIL in its compiled part (the ruin chains' backward passes:
+    :func:`solver.analysis.reserve.reserves`), so that one item's Python overlaps another's
+    compiled loop. The results are in the items' order and are what one thread gives; ``fn``
+    must not wait on this pool itself. One thread (or one item): a plain loop here.
+
+    Parameters
+    ----------
+    fn : callable
+        The work on one item.
+    items : sequence
+        The items.
+    threads : int
+        The most items in progress at once (``default_threads()`` is the usual choice).
+
+    Returns
+    -------
+    list
+        ``fn`` of each item, in order.
+
+    Examples
+    --------
+    >>> side_by_side(lambda x: x * x, [1, 2, 3, 4, 5], 2)
+    [1, 4, 9, 16, 25]
+    """
+    if threads <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    n = min(threads, len(items))
+    groups = [list(range(k, len(items), n)) for k in range(n)]
+    pool = _shared_pool()
+    futures = [pool.submit(lambda idx: [fn(items[i]) for i in idx], g) for g in groups]
+    out: list[_R | None] = [None] * len(items)
+    for g, f in zip(groups, futures):
+        for i, r in zip(g, f.result()):
+            out[i] = r
+    return cast(list[_R], out)
+
+
 _THREAD_CAP: list[int] = []
 """The caps of the :func:`thread_cap` blocks this process is in (innermost last)."""
 
@@ -574,5 +618,6 @@ __all__ = [
     "paired_worth_delta",
     "reference_game",
     "reference_trace",
+    "side_by_side",
     "simulate",
 ]

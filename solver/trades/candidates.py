@@ -130,11 +130,12 @@ def run_funnel(space: TradeSpace, values: ValueFn, *, cycles: bool = False, bila
     base = {i: values(s, i) for i in space.participants}
     gens = ([bilateral_candidates(space)] if bilateral else []) + ([cycle_candidates(space)] if cycles else [])
     order = RULES[:4]
+    memo: dict[tuple[int, frozenset[str]], float] = {}
     for cand in itertools.chain(*gens):
         f.raw += 1
         for q in cand.players[1:]:
             f.per_opponent_raw[q] = f.per_opponent_raw.get(q, 0) + 1
-        ev = evaluate(space, cand, values, base)
+        ev = evaluate(space, cand, values, base, memo)
         stop = order.index(ev.failed) if ev.failed is not None else len(order)
         for r in order[:stop]:
             f.after[r] += 1

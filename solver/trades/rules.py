@@ -83,6 +83,7 @@ def evaluate(
     cand: Candidate,
     values: ValueFn,
     base: dict[int, float],
+    memo: dict[tuple[int, frozenset[str]], float] | None = None,
 ) -> Evaluation:
     """Rules 1-4 in order on one candidate (module docstring).
 
@@ -96,6 +97,10 @@ def evaluate(
         The value and its floors.
     base:
         Each participant's value before the trade (``values(space.state, i)``).
+    memo:
+        A groupwise value's terms before the trade, by (participant, groups touched), kept
+        between the candidates of one space (:func:`solver.trades.candidates.run_funnel` passes
+        one); ``None``: computed each time.
 
     Returns
     -------
@@ -126,7 +131,14 @@ def evaluate(
         return Evaluation(cand, {}, "completion")
     if _groupwise(type(values)):
         groupwise = cast(GroupwiseValueFn, values)
-        gains = {i: groupwise.partial(after, i, touched) - groupwise.partial(s, i, touched) for i in parts}
+        memo = {} if memo is None else memo
+        key = frozenset(touched)
+        gains = {}
+        for i in parts:
+            before = memo.get((i, key))
+            if before is None:
+                before = memo[(i, key)] = groupwise.partial(s, i, touched)
+            gains[i] = groupwise.partial(after, i, touched) - before
     else:
         gains = {i: values(after, i) - base[i] for i in parts}
     if gains[space.proposer] < values.proposer_min:
