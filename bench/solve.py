@@ -9,8 +9,9 @@ load average before the run:
 * the CLI (``monopoly-trade solve STATE --json`` in a fresh process): the
   first run, then the median, best and worst of ``--repeat`` later runs (the
   numba cache, the file cache and Python's byte-code cache are warm then), and
-  the median import time of such a process (``python -c "import solver.cli,
-  solver.decide"``, ended with ``os._exit`` as the CLI ends);
+  the median import time of such a process (``solver.cli`` and ``solver.decide``
+  imported as the CLI imports them, OR-Tools without pandas, ended with ``os._exit``
+  as the CLI ends);
 * :func:`solver.solve` in one process (what the library and the MCP server's
   warmed workers answer with): its first call, then, after
   :func:`solver.warm_up`, the median, best and worst of ``--repeat`` calls, on
@@ -55,7 +56,9 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     first, out = _run(cli)
     fresh = [_run(cli)[0] for _ in range(args.repeat)]
-    imports = [_run([sys.executable, "-c", "import os, solver.cli, solver.decide; os._exit(0)"])[0] for _ in range(args.repeat)]
+    # the CLI's imports: OR-Tools without pandas, as solver.cli.run arranges (solver/_cp_model.py)
+    imports_of_cli = "import os, solver._cp_model as m; m.PANDAS_FREE = True; import solver.cli, solver.decide; os._exit(0)"
+    imports = [_run([sys.executable, "-c", imports_of_cli])[0] for _ in range(args.repeat)]
     doc = json.loads(out)
     print(f"solve {args.state} -> {doc['decision']['action']} (truncated: {doc['truncated']})")
     print(
