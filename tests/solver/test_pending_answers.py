@@ -179,3 +179,20 @@ def test_lift_on_receipt_is_the_engines_choice(gives: tuple[str, ...], cash_to_b
     game = Game(played, agents, ScriptedStream())
     assert game.propose_trade(payer, trade)
     assert {n: not played.mortgaged[played.square_of(n)] for n in gives} == answer
+
+
+@pytest.mark.parametrize("preset", [None, "house-jackpot"])
+def test_solve_answers_the_jail_question(preset: str | None) -> None:
+    """The jailed player's question on ``jailed-early`` under the standard rules and another
+    preset, the answer validated against the solve schema: pay ($1,240 less the $50 fine leaves
+    at least $150, 24 lots unowned, no card); with a $1,100 fine the same state rolls (hand
+    check: $140 would stay)."""
+    state = load_state(ROOT / "instances" / "jailed-early.json")
+    if preset is not None:
+        state = with_rules(state, PRESETS[preset])
+    for fine, expected in ((state.rules.jail_fine, "pay"), (1100, "roll")):
+        s = with_rules(state, replace(state.rules, jail_fine=fine))
+        doc = decide(s, "Ann", rollouts=40, seed=1).to_dict(s)
+        jsonschema.Draft202012Validator(output_schema("solve")).validate(doc)
+        assert doc["jail"]["choice"] == expected and doc["jail"]["method"] == "rule"
+        assert f"${fine} fine" in doc["jail"]["rule"]
