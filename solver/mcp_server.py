@@ -17,8 +17,8 @@ calls run side by side in worker processes (:class:`ToolRunner`; ``monopoly-trad
 --workers N``, default one per core): each worker imports the library and warms it once
 (:func:`solver.warm_up`: the batch kernel, CP-SAT, the chains) when the server starts, then
 answers one call at a time through :func:`solver.cli.json_answer` (the command's own
-parser and ``document`` function, nothing printed), on one simulation thread while another
-call is in flight. Bad input is a tool error carrying the command's one-line message in the
+parser and ``document`` function, nothing printed), its simulations on one thread while
+another call is in flight. Bad input is a tool error carrying the command's one-line message in the
 tool's words (each option named by the tool's argument: :func:`tool_message`; the server
 keeps serving); an argument of the wrong JSON type is refused in one line naming it (a
 JSON-RPC invalid-params error: :func:`_one_line_validation`). The server reports the
@@ -61,23 +61,22 @@ Answer = Callable[[Sequence[str]], tuple[bool, str]]
 by ``monopoly-trade mcp`` so that the server and the command line do not import each other)."""
 
 
-def _answer(answer: Answer, argv: Sequence[str], one_thread: bool = False) -> tuple[bool, str]:
-    """``answer(argv)``, with one simulation thread when asked."""
-    from engine.sim.rollout import thread_cap
-
-    if not one_thread:
-        return answer(argv)
-    with thread_cap(1):
-        return answer(argv)
+def _answer(answer: Answer, argv: Sequence[str]) -> tuple[bool, str]:
+    """``answer(argv)`` in a worker."""
+    return answer(argv)
 
 
-def _warm_worker(answer: Answer) -> None:
-    """A worker's start: the imports (``answer``'s module, imported when it is unpickled here)
-    and :func:`solver.warm_up` (the kernel, CP-SAT, the chains), so that its first call costs
-    what a warm one costs."""
+def _warm_worker(answer: Answer, in_flight: Any) -> None:
+    """A worker's start: the imports (``answer``'s module, imported when it is unpickled here),
+    :func:`solver.warm_up` (the kernel, CP-SAT, the chains), so that its first call costs what
+    a warm one costs, and the thread limit: every simulation of this worker plays on one
+    thread while more than one call is in flight (``in_flight``, the runner's shared count, read
+    as each simulation starts: :func:`engine.sim.rollout.set_thread_limit`)."""
+    from engine.sim.rollout import MAX_THREADS, set_thread_limit
     from solver.api import warm_up
 
     del answer  # its module is loaded: that was the point
+    set_thread_limit(lambda: 1 if in_flight.value > 1 else MAX_THREADS)
     warm_up()
 
 
@@ -96,9 +95,11 @@ class ToolRunner:
     """Runs the tools' commands: in ``workers`` worker processes (``spawn``; each warmed once
     and answering one call at a time), or in this process one call at a time (``workers=0``).
 
-    Calls run side by side up to the number of workers; while more than one is in flight, each
-    new call simulates on one thread (:func:`engine.sim.rollout.thread_cap`), so that the calls
-    share the cores instead of each starting a thread per core (the answer is the same for any
+    Calls run side by side up to the number of workers; while more than one is in flight, every
+    simulation the workers start plays on one thread (a count shared with the workers, read as
+    each simulation starts: :func:`engine.sim.rollout.set_thread_limit`), so that the calls
+    share the cores instead of each playing a thread per core, and a call that began alone
+    gives up its second thread as soon as another arrives (the answer is the same for any
     number of threads). A worker that dies (killed, out of memory) fails its call with a
     one-line error and the runner starts new workers; the server keeps serving.
     """
@@ -111,12 +112,17 @@ class ToolRunner:
         self._count = threading.Lock()
         self._serial = threading.Lock()
         self._in_flight = 0
+        import multiprocessing as mp
+
+        self._shared = mp.get_context("spawn").Value("i", 0)  # the in-flight count the workers read
         self._pool: ProcessPoolExecutor | None = self._start() if workers else None
 
     def _start(self) -> ProcessPoolExecutor:
         import multiprocessing as mp
 
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_worker, initargs=(self.answer,))
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_warm_worker, initargs=(self.answer, self._shared)
+        )
         for _ in range(self.workers):  # one job each, so that every worker starts (and warms) now
             pool.submit(_ready)
         return pool
@@ -131,25 +137,26 @@ class ToolRunner:
         """
         with self._count:
             self._in_flight += 1
-            one_thread = self._in_flight > 1
+            self._shared.value = self._in_flight
         try:
             if self._pool is None:
                 with self._serial:
-                    ok, out = _answer(self.answer, list(argv), one_thread=False)
+                    ok, out = _answer(self.answer, list(argv))
             else:
-                ok, out = self._submit(list(argv), one_thread)
+                ok, out = self._submit(list(argv))
         finally:
             with self._count:
                 self._in_flight -= 1
+                self._shared.value = self._in_flight
         if not ok:
             raise CommandFailed(out)
         return out
 
-    def _submit(self, argv: list[str], one_thread: bool) -> tuple[bool, str]:
+    def _submit(self, argv: list[str]) -> tuple[bool, str]:
         pool = self._pool
         assert pool is not None
         try:
-            return pool.submit(_answer, self.answer, argv, one_thread).result()
+            return pool.submit(_answer, self.answer, argv).result()
         except BrokenProcessPool:
             with self._count:
                 if self._pool is pool:  # the first call to see it restarts the workers

@@ -260,7 +260,7 @@ def simulate(
         its own rows of the batch's arrays with its own work state, and then
         scored and summed exactly as with one thread. Every game depends only
         on its key, so the result is identical for any number of threads
-        (a test checks it).
+        (a test checks it). At most the process's limit (:func:`set_thread_limit`).
 
     Returns
     -------
@@ -293,6 +293,7 @@ def simulate(
     scoring = scoring or DEFAULT_SCORING
     if scoring not in SCORINGS:
         raise InvalidArgumentError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+    threads = _limited(threads)
     tables = encode(state, policy, state.round + horizon)
     n_pl = tables.n_players
     winners = np.empty(n_games, dtype=np.int8)
@@ -405,6 +406,7 @@ def side_by_side(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> l
     >>> side_by_side(lambda x: x * x, [1, 2, 3, 4, 5], 2)
     [1, 4, 9, 16, 25]
     """
+    threads = _limited(threads)
     if threads <= 1 or len(items) <= 1:
         return [fn(x) for x in items]
     n = min(threads, len(items))
@@ -421,17 +423,52 @@ def side_by_side(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> l
 _THREAD_CAP: list[int] = []
 """The caps of the :func:`thread_cap` blocks this process is in (innermost last)."""
 
+_THREAD_LIMIT: list[Callable[[], int]] = []
+"""The process-wide limit of :func:`set_thread_limit` (none when empty)."""
+
+
+def set_thread_limit(limit: Callable[[], int] | None) -> None:
+    """Make ``limit()``, read as each simulation starts, the most threads any simulation of
+    this process plays on, whatever it is asked (``None``: no limit).
+
+    The MCP server's workers set it to "one while more than one call is in flight", so a
+    call that began alone (on every core) drops to one thread for its next simulations as
+    soon as another call arrives, and goes back when that one ends. An answer does not
+    depend on its threads (:func:`simulate`), so the limit changes the time, never the
+    figures. Also bounds :func:`default_threads` and :func:`side_by_side`.
+
+    Parameters
+    ----------
+    limit : callable or None
+        Returns the limit (values below 1 count as 1).
+
+    Examples
+    --------
+    >>> set_thread_limit(lambda: 1)
+    >>> default_threads()
+    1
+    >>> set_thread_limit(None)
+    """
+    _THREAD_LIMIT[:] = [] if limit is None else [limit]
+
+
+def _limited(threads: int) -> int:
+    """``threads`` within the process-wide limit (:func:`set_thread_limit`)."""
+    if _THREAD_LIMIT:
+        return max(1, min(threads, _THREAD_LIMIT[0]()))
+    return threads
+
 
 def default_threads() -> int:
     """The cores this process may run on (its CPU affinity where the system says, else the
-    CPU count), at most :data:`MAX_THREADS` and at most the cap of the :func:`thread_cap`
-    block it is in: the ``threads`` that ``solve`` and :func:`solver.decide.decide` use
-    unless told."""
+    CPU count), at most :data:`MAX_THREADS`, the cap of the :func:`thread_cap` block it is
+    in and the process's limit (:func:`set_thread_limit`): the ``threads`` that ``solve`` and
+    :func:`solver.decide.decide` use unless told."""
     try:
         n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         n = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, n, *_THREAD_CAP))
+    return _limited(max(1, min(MAX_THREADS, n, *_THREAD_CAP)))
 
 
 @contextlib.contextmanager
@@ -618,6 +655,7 @@ __all__ = [
     "paired_worth_delta",
     "reference_game",
     "reference_trace",
+    "set_thread_limit",
     "side_by_side",
     "simulate",
 ]

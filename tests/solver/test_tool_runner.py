@@ -55,3 +55,45 @@ def test_thread_cap_bounds_the_default_and_not_the_answer() -> None:
     with pytest.raises(InvalidArgumentError, match="n must be >= 1"):
         with thread_cap(0):
             pass
+
+
+def test_the_thread_limit_is_read_as_each_simulation_starts() -> None:
+    """:func:`engine.sim.rollout.set_thread_limit`: read at every call (a call that began on two
+    threads drops to one as soon as the limit says so), the answer unchanged."""
+    import threading
+
+    from engine.sim.rollout import set_thread_limit, side_by_side, simulate
+    from models.io import load_state
+
+    state = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    free = simulate(state, 40, 8, seed=3, threads=2).win_prob
+    level = [2]
+    set_thread_limit(lambda: level[0])
+    try:
+        where = lambda _: threading.current_thread().name  # noqa: E731
+        assert all(n.startswith("simulate") for n in side_by_side(where, [0, 1], 2))  # two pool threads
+        level[0] = 1
+        assert side_by_side(where, [0, 1], 2) == [threading.current_thread().name] * 2  # here, in turn
+        assert default_threads() == 1
+        assert simulate(state, 40, 8, seed=3, threads=2).win_prob == free
+    finally:
+        set_thread_limit(None)
+    assert default_threads() >= 1
+
+
+def test_workers_read_the_runners_in_flight_count() -> None:
+    """The runner shares its in-flight count with its workers: with more than one call in flight a
+    worker's simulations get one thread, else every core it may use."""
+    from engine.sim.rollout import default_threads as threads_here
+
+    runner = ToolRunner(1, json_answer)
+    try:
+        assert runner._pool is not None
+        runner._shared.value = 2
+        assert runner._pool.submit(threads_here).result() == 1
+        runner._shared.value = 1
+        assert runner._pool.submit(threads_here).result() == default_threads()
+        runner._shared.value = 0
+        assert runner.text(SOLVE) == ToolRunner(0, json_answer).text(SOLVE)
+    finally:
+        runner.close()
