@@ -89,6 +89,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_PARSER: list[argparse.ArgumentParser] = []
+"""The parser :func:`json_answer` reuses (building one takes 10-15 ms: every subcommand's options)."""
+
+
+def _json_parser() -> argparse.ArgumentParser:
+    """:func:`build_parser`'s parser, built on first use and kept (parsing does not change it)."""
+    if not _PARSER:
+        _PARSER.append(build_parser())
+    return _PARSER[0]
+
+
 JSON_COMMANDS = ("solve", "evaluate", "respond", "analyze", "trades", "odds", "risk", "auction", "bidding-game")
 """The commands with a ``document`` function (their ``--json`` object)."""
 
@@ -120,7 +131,7 @@ def json_answer(argv: Sequence[str]) -> tuple[bool, str]:
     try:
         if not argv or argv[0] not in JSON_COMMANDS:
             raise UsageError(f"{argv[0] if argv else '(none)'}: no JSON answer (commands: {', '.join(JSON_COMMANDS)})")
-        args = build_parser().parse_args([*argv, "--json", "-q"])
+        args = _json_parser().parse_args([*argv, "--json", "-q"])
         doc = COMMANDS[args.command].document(args)
         return True, jsonsafe.dumps(doc) + "\n"
     except MonopolyError as err:
