@@ -40,11 +40,15 @@ from solver.agents.registry import factory  # noqa: E402
 from solver.evaluate import respond  # noqa: E402
 
 
-def collect(specs: list[str], seed: int, wanted: int, cap: int = 300) -> list[tuple[GameState, Trade, int, int, str, int]]:
-    """``(state, trade, proposer, responder, proposer's spec, proposer's seat seed)`` of the first ``wanted`` offers."""
+def collect(
+    specs: list[str], seed: int, wanted: int, cap: int = 300, per_game: int | None = None
+) -> list[tuple[GameState, Trade, int, int, str, int]]:
+    """``(state, trade, proposer, responder, proposer's spec, proposer's seat seed)`` of the first ``wanted`` offers
+    (at most ``per_game`` from one game when given: offers of one game share its course)."""
     found: list[tuple[GameState, Trade, int, int, str, int]] = []
     g = 0
     while len(found) < wanted and g < 500:
+        limit = len(found) + (per_game if per_game is not None else wanted)
         n = len(specs)
         rot = (-g) % n
         order = specs[-rot:] + specs[:-rot] if rot else list(specs)
@@ -55,7 +59,7 @@ def collect(specs: list[str], seed: int, wanted: int, cap: int = 300) -> list[tu
 
             def spy(view: Any, __orig: Any = original, __i: int = i) -> Any:
                 action = __orig(view)
-                if isinstance(action, ProposeTrade) and len(found) < wanted:
+                if isinstance(action, ProposeTrade) and len(found) < min(wanted, limit):
                     parts = action.trade.participants()
                     if len(parts) == 2:
                         other = next(p for p in parts if p != view.player(__i).name)
