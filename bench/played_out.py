@@ -42,8 +42,10 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -89,20 +91,46 @@ def cases() -> dict[str, tuple[GameState, GameState, str, tuple[str, ...]]]:
     }
 
 
-def _play(args: tuple[GameState, int, int]) -> int:
-    """The winner's seat (-1: none) of game ``g`` of run ``seed`` from ``state``, four strategic agents."""
-    state, seed, g = args
+def _play(args: tuple[Any, ...]) -> int:
+    """The winner's seat (-1: none) of game ``g`` of run ``seed`` from ``state``, four strategic agents;
+    with a fourth item, a trade every seat refuses for the whole game (``barred``)."""
+    state, seed, g = args[:3]
+    barred: Trade | None = args[3] if len(args) > 3 else None
     stream_seed, seats = game_seeds(game_seed_sequence(seed, g), len(state.players))
     agents = [StrategicTradeAgent(s) for s in seats]
+    if barred is not None:
+        for agent in agents:
+            agent.accept_trade = _refusing(agent.accept_trade, barred)  # type: ignore[method-assign]
     result = Game(state.copy(), agents, SeededStream(stream_seed), max_rounds=1000).play()
     names = [p.name for p in state.players]
     return names.index(result.winner) if result.winner in names else -1
 
 
-def played_out(state: GameState, after: GameState, games: int, seed: int, workers: int) -> np.ndarray:
-    """Per game, each seat's win in ``after`` minus its win in ``state`` (paired games)."""
+def _legs(trade: Trade) -> frozenset[tuple[str, str, tuple[str, ...], int, int]]:
+    """A trade's legs, whoever proposes it and in whatever order (the same exchange, the same key)."""
+    return frozenset((t.frm, t.to, tuple(sorted(t.properties)), t.cash, t.jail_cards) for t in trade.transfers)
+
+
+def _refusing(accept: Callable[[Any, Trade], bool], barred: Trade) -> Callable[[Any, Trade], bool]:
+    """``accept``, except that ``barred`` (the same exchange, proposed by either side) is refused."""
+    key = _legs(barred)
+
+    def answer(view: Any, trade: Trade) -> bool:
+        return False if _legs(trade) == key else accept(view, trade)
+
+    return answer
+
+
+def played_out(
+    state: GameState, after: GameState, games: int, seed: int, workers: int, barred: Trade | None = None
+) -> np.ndarray:
+    """Per game, each seat's win in ``after`` minus its win in ``state`` (paired games).
+
+    ``barred``: a trade refused by every seat in the games from ``state``. A state met at the
+    moment an agent proposed a trade is one from which the same agent proposes it again at
+    once: without the bar the branch "without the trade" would make it a moment later."""
     n = len(state.players)
-    jobs = [(s, seed, g) for s in (state, after) for g in range(games)]
+    jobs = [(state, seed, g, barred) for g in range(games)] + [(after, seed, g) for g in range(games)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         winners = list(pool.map(_play, jobs, chunksize=50))
     diff = np.zeros((games, n))

@@ -16,7 +16,10 @@ The filter reads the state only, never the trade or its evaluation. Each kept tr
 change in win probability and its verdict (``accept``/``refuse``). The reference, a policy the
 evaluation does not use: ``--games`` paired games played to the end (1,000-round cap) by four
 ``strategic`` agents in every seat from the state with and without the trade
-(:func:`played_out.played_out`, stream seed ``SeedSequence([ref_seed, g])``), each
+(:func:`played_out.played_out`, stream seed ``SeedSequence([ref_seed, g])``; in the games
+"without", every seat refuses this trade: the state was met as its proposer offered it, and
+the same agent offers it again at once, so without the bar "without" is "a moment later",
+which version 2 measured: the same winner in all 4,000 games of its first trade), each
 participant's mean paired difference of wins with its standard error.
 
 A verdict agrees when it is ``accept`` and the reference change is positive, or ``refuse`` and
@@ -66,14 +69,14 @@ def main() -> int:
         "trades": args.trades, "games": args.games, "seed": args.seed, "ref_seed": args.ref_seed, "agents": args.agents,
         "per_game": args.per_game, "pilot": args.pilot, "open_below": args.open_below,
     }
-    out = ROOT / "bench" / "out" / f"verdict-reference-2-{args.seed}-{args.games}.jsonl"
+    out = ROOT / "bench" / "out" / f"verdict-reference-3-{args.seed}-{args.games}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     done: dict[int, dict[str, Any]] = {}
     if out.exists():
         if not args.resume:
             raise SystemExit(f"{out} exists: --resume to complete it (or remove it)")
         lines = out.read_text().splitlines()
-        if not lines or json.loads(lines[0]) != {"header": "verdict-reference/2", **settings}:
+        if not lines or json.loads(lines[0]) != {"header": "verdict-reference/3", **settings}:
             raise SystemExit(f"{out} was written with other settings")
         for line in lines[1:]:
             try:
@@ -81,9 +84,9 @@ def main() -> int:
             except json.JSONDecodeError:  # a line torn by a kill: that trade runs again
                 continue
             done[row["k"]] = row
-        out.write_text("".join(json.dumps(x) + "\n" for x in [{"header": "verdict-reference/2", **settings}, *done.values()]))
+        out.write_text("".join(json.dumps(x) + "\n" for x in [{"header": "verdict-reference/3", **settings}, *done.values()]))
     else:
-        out.write_text(json.dumps({"header": "verdict-reference/2", **settings}) + "\n")
+        out.write_text(json.dumps({"header": "verdict-reference/3", **settings}) + "\n")
     offers = collect(args.agents.split(","), args.seed, 6 * args.trades, per_game=args.per_game)
     t0 = time.perf_counter()
     with out.open("a") as fh:
@@ -101,7 +104,7 @@ def main() -> int:
                 print(f"  offer {k + 1}: decided (a player wins {top:.0%} of the pilot), skipped", file=sys.stderr, flush=True)
                 continue
             ev = evaluate_trade(state, trade, proposer=proposer)
-            diff = played_out(state, trade_after(state, trade), args.games, args.ref_seed, args.workers)
+            diff = played_out(state, trade_after(state, trade), args.games, args.ref_seed, args.workers, barred=trade)
             names = [p.name for p in state.players]
             ref = {names[i]: (float(diff[:, i].mean()), float(diff[:, i].std(ddof=1) / len(diff) ** 0.5)) for i in (proposer, responder)}
             row = {
