@@ -300,7 +300,8 @@ class Game:
         names = tuple(p.name for p in state.players)
         for i, agent in enumerate(self.agents):
             agent.start_game(i, names)
-        self._emit(EventKind.GAME_START, None, round=state.round)
+        resumed = state.to_move if state.phase == Phase.ROLLED else None
+        self._emit(EventKind.GAME_START, None, round=state.round, resumed=resumed)
         if len(state.active_players()) <= 1:
             self._end(EndReason.BANKRUPTCY)
         elif state.phase == Phase.START:

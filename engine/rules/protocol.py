@@ -45,7 +45,7 @@ from models.trade import Trade
 
 EVENT_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "game_start": ("round",),
+        "game_start": ("round", "resumed"),
         "turn": ("round",),
         "roll": ("dice", "doubles", "why"),
         "move": ("frm", "to", "passed_go", "why"),

@@ -158,8 +158,8 @@ R_RLIMIT = 23  # round_limit (rounds; 0: none)
 R_LEN = 24
 POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
-P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT = range(9)
-P_LEN = 9
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL = range(10)
+P_LEN = 10
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
@@ -1423,6 +1423,9 @@ def _trade(Bp, Xp, p):
                 continue
             for q in range(P):
                 if q == p or PL[q, BK] or POL[q, P_TRADE] == 0 or PL[q, CNT0 + g] == 0:
+                    continue
+                if POL[q, P_WAITDECL] and PL[q, TURN_NO] < POL[q, P_WAIT]:
+                    need = 0  # q waits and declines: no skip cache (it may accept later)
                     continue
                 s = _lot_for_sale(Bp, Xp, q, g)
                 if s < 0:

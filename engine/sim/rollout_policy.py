@@ -118,7 +118,6 @@ from engine.rules.agents import BaseAgent
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
 from models.board import HOTEL
-from models.state import Phase
 from models.errors import InvalidArgumentError
 from models.trade import Trade
 
@@ -158,6 +157,11 @@ class RolloutPolicy:
         and accepts trades. 0: it never waits. "Not now, then play on"
         (:meth:`solver.trades.rescore.RescoreSettings.not_now`) is 2 for the seat to move (it
         acts again at the start of its next turn) and 1 for any other seat.
+    wait_declines : bool, default False
+        Whether the seat also refuses every trade proposed to it while it waits (before it
+        has begun ``wait_turns`` turns): no other seat's policy proposes to it then. The
+        waiting seat of "not now" then neither makes nor accepts the exchange under
+        evaluation in between (:meth:`solver.trades.rescore.RescoreSettings.not_now`).
 
     Raises
     ------
@@ -168,7 +172,7 @@ class RolloutPolicy:
     Examples
     --------
     >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay").as_array()
-    ([0, 150, 300, 0, 5, 1, 1, 100, 0], [0, 150, 300, 1, 5, 0, 1, 100, 0])
+    ([0, 150, 300, 0, 5, 1, 1, 100, 0, 0], [0, 150, 300, 1, 5, 0, 1, 100, 0, 0])
     >>> RolloutPolicy(jail="wait")
     Traceback (most recent call last):
     ...
@@ -184,6 +188,7 @@ class RolloutPolicy:
     mortgage_to_build: bool = True
     sell_premium: int = 100
     wait_turns: int = 0
+    wait_declines: bool = False
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
@@ -205,12 +210,12 @@ class RolloutPolicy:
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium, wait_turns]``.
+        mortgage_to_build (0/1), sell_premium, wait_turns, wait_declines (0/1)]``.
 
         Returns
         -------
         list of int
-            Nine integers.
+            Ten integers.
         """
         return [
             self.buy_reserve,
@@ -222,6 +227,7 @@ class RolloutPolicy:
             int(self.mortgage_to_build),
             int(self.sell_premium),
             int(self.wait_turns),
+            int(self.wait_declines),
         ]
 
     def asking_price(self, price: int) -> int:
@@ -375,7 +381,10 @@ def _spare(cash: int, reserve: int) -> int:
 
 
 def find_trade(
-    view: GameView, p: int, policies: Sequence[RolloutPolicy]
+    view: GameView,
+    p: int,
+    policies: Sequence[RolloutPolicy],
+    turns: Sequence[int] | None = None,
 ) -> Trade | None:
     """The trade seat ``p`` proposes now (module docstring, rules (a) and (b)), or ``None``.
 
@@ -387,6 +396,9 @@ def find_trade(
         The proposer's seat.
     policies : sequence of RolloutPolicy
         Every seat's policy (whom to ask, at what price).
+    turns : sequence of int, optional
+        Every seat's turns begun in the game (:func:`waiting`); without it no seat is
+        taken to be waiting.
 
     Returns
     -------
@@ -412,7 +424,10 @@ def find_trade(
     others = [
         q
         for q in range(view.n_players)
-        if q != p and policies[q].trade and not view.player(q).bankrupt
+        if q != p
+        and policies[q].trade
+        and not view.player(q).bankrupt
+        and not (turns is not None and waiting(policies[q], turns[q]))
     ]
     name = view.board.squares
     for g in short:
@@ -447,6 +462,30 @@ def find_trade(
                     view.name(p), view.name(q), (), (name[s].name,), offer
                 )
     return None
+
+
+def waiting(policy: RolloutPolicy, turns_begun: int) -> bool:
+    """Whether a seat with ``policy`` that has begun ``turns_begun`` turns refuses every trade
+    (``wait_declines``, before ``wait_turns`` turns).
+
+    Parameters
+    ----------
+    policy : RolloutPolicy
+        The seat's policy.
+    turns_begun : int
+        Its turns begun in the game (a turn resumed in phase ``rolled`` included).
+
+    Returns
+    -------
+    bool
+        It declines every offer now.
+
+    Examples
+    --------
+    >>> waiting(RolloutPolicy(wait_turns=2, wait_declines=True), 1), waiting(RolloutPolicy(wait_turns=2), 1)
+    (True, False)
+    """
+    return policy.wait_declines and turns_begun < policy.wait_turns
 
 
 def accepts(view: GameView, me: int, policy: RolloutPolicy, trade: Trade) -> bool:
@@ -561,8 +600,7 @@ class PolicyAgent(BaseAgent):
         self.policy = policy or RolloutPolicy()
         self.policies: tuple[RolloutPolicy, ...] = ()
         self._proposed = False
-        self._turns_begun = 0  # this seat's turns begun in the game (wait_turns)
-        self._acted = False
+        self._turns: list[int] = []  # every seat's turns begun in the game (wait_turns)
 
     def start_game(self, me: int, names: tuple[str, ...]) -> None:
         """Take the seat, and every seat's policy.
@@ -590,11 +628,12 @@ class PolicyAgent(BaseAgent):
         else:
             self.policies = (self.policy,) * len(names)
         self._proposed = False
-        self._turns_begun = 0
-        self._acted = False
+        self._turns = [0] * len(names)
 
     def notify(self, event: Event) -> None:
         """A ``turn`` or ``roll_end`` event opens a new act phase: one more proposal is allowed.
+        ``turn`` events, and a ``game_start`` naming the seat whose turn resumes in phase
+        ``rolled``, count every seat's turns begun (``wait_turns``).
 
         Parameters
         ----------
@@ -605,8 +644,11 @@ class PolicyAgent(BaseAgent):
         # after its previous one: a new phase, a new proposal allowed.
         if event.kind in ("turn", "roll_end"):
             self._proposed = False
-        if event.kind == "turn" and event.player == self.me:
-            self._turns_begun += 1
+        seat = event.player if event.kind == "turn" else None
+        if event.kind == "game_start":
+            seat = event.data.get("resumed")
+        if seat is not None and 0 <= seat < len(self._turns):
+            self._turns[seat] += 1
 
     def buy(self, view: GameView, square: int) -> bool:
         """Buy when the cash left after the list price is at least ``buy_reserve``.
@@ -689,11 +731,7 @@ class PolicyAgent(BaseAgent):
         """
         me = self.me
         pol = self.policy
-        if not self._acted:  # a turn resumed in phase "rolled" began without a "turn" event
-            self._acted = True
-            if view.phase == Phase.ROLLED and view.to_move == me:
-                self._turns_begun += 1
-        if self._turns_begun < pol.wait_turns:
+        if self._turns[me] < pol.wait_turns:
             return None
         cash = view.cash(me)
         board = view.board
@@ -740,7 +778,7 @@ class PolicyAgent(BaseAgent):
             ):
                 return Mortgage(min(spare, key=lambda q: (board.squares[q].price, q)))
         if pol.trade and not self._proposed:
-            trade = find_trade(view, me, self.policies)
+            trade = find_trade(view, me, self.policies, self._turns)
             if trade is not None:
                 self._proposed = True
                 return ProposeTrade(trade)
@@ -759,8 +797,10 @@ class PolicyAgent(BaseAgent):
         Returns
         -------
         bool
-            Accept or not.
+            Accept or not: never while the seat waits and declines (:func:`waiting`).
         """
+        if waiting(self.policy, self._turns[self.me]):
+            return False
         return accepts(view, self.me, self.policy, trade)
 
 
@@ -772,4 +812,5 @@ __all__ = [
     "build_targets",
     "find_trade",
     "seat_policies",
+    "waiting",
 ]

@@ -133,6 +133,9 @@ class AgentSettings:
     policy_offer : bool, default True
         With ``hold=False``, the rollout policy's own proposal for the agent
         (:func:`solver.trades.policy_trade.policy_candidate`) joins the bilateral candidates.
+    wait_declines : bool, default False
+        With ``hold=False``, the agent's seat in the "not now" branch also refuses every trade
+        offered to it while it waits (``RescoreSettings.not_now(declines=True)``).
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -191,6 +194,7 @@ class AgentSettings:
     sell_premium: int = 100  # RolloutPolicy's default
     rollout_mortgage: bool = True
     policy_offer: bool = True
+    wait_declines: bool = False
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

@@ -62,7 +62,9 @@ def rescore_settings(state: GameState, me: int, settings: AgentSettings, memory:
     if settings.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
         policy = tuple(own if q == me or memory.habits.trades(q) else dataclasses.replace(own, trade=False) for q in range(n_players))
     rs = RescoreSettings(rollouts=rollouts, horizon=settings.horizon, seed=memory.seeds, policy=policy, scoring=settings.scoring)
-    return rs.holding(me, n_players) if settings.hold else rs.not_now(me, n_players, state.to_move)
+    if settings.hold:
+        return rs.holding(me, n_players)
+    return rs.not_now(me, n_players, state.to_move, declines=settings.wait_declines)
 
 
 def settings_to_json(rs: RescoreSettings) -> dict[str, Any]:

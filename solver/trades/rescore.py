@@ -89,7 +89,7 @@ class RescoreSettings:
     scoring: str | None = None
     threads: int = 1
 
-    def not_now(self, seat: int, n_players: int, to_move: int) -> RescoreSettings:
+    def not_now(self, seat: int, n_players: int, to_move: int, declines: bool = False) -> RescoreSettings:
         """The same settings with ``seat`` taking no action of its own until its next turn
         begins (its policy gets ``wait_turns`` 2 when it is the seat to move, else 1), then
         playing on; the other seats keep their policies. This is how
@@ -108,7 +108,9 @@ class RescoreSettings:
         seat waits in both branches until its next turn (the action, when taken, is already
         in the state), and from then on plays the policy, which may then make the same trade
         or build. Another seat's policy may still propose the same trade in between, and the
-        waiting seat accepts what its policy accepts: the trade then happens anyway.
+        waiting seat accepts what its policy accepts: the trade then happens anyway, unless
+        ``declines`` (the waiting seat also refuses every offer while it waits,
+        ``RolloutPolicy.wait_declines``).
 
         Parameters
         ----------
@@ -118,6 +120,8 @@ class RescoreSettings:
             The number of seats.
         to_move : int
             The seat to move in the state (``GameState.to_move``).
+        declines : bool, default False
+            The waiting seat also refuses every trade offered to it while it waits.
 
         Returns
         -------
@@ -133,7 +137,7 @@ class RescoreSettings:
         1
         """
         seats = list(seat_policies(self.policy, n_players))
-        seats[seat] = dataclasses.replace(seats[seat], wait_turns=2 if seat == to_move else 1)
+        seats[seat] = dataclasses.replace(seats[seat], wait_turns=2 if seat == to_move else 1, wait_declines=declines)
         return dataclasses.replace(self, policy=tuple(seats))
 
     def holding(self, seat: int, n_players: int) -> RescoreSettings:

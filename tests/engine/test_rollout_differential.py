@@ -69,7 +69,8 @@ POLICIES: tuple[RolloutPolicy | str, ...] = (
 def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[RolloutPolicy, ...]:
     """``policy`` for every seat; ``MIXED``: seat 0 holds (``trade=False``), seat ``i``
     asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd, seat 1 takes
-    no action of its own before its third turn and seat 2 before its first (``wait_turns``)."""
+    no action of its own before its third turn and seat 2 before its first (``wait_turns``);
+    seat 1 also declines every offer while it waits (``wait_declines``), seat 2 does not."""
     n = len(state.players)
     if isinstance(policy, RolloutPolicy):
         return (policy,) * n
@@ -80,6 +81,7 @@ def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[Rollo
             mortgage_to_build=i % 2 == 1,
             build_reserve=100 + 50 * (i % 2),
             wait_turns=(0, 3, 1)[i] if i < 3 else 0,
+            wait_declines=i == 1,
         )
         for i in range(n)
     )
