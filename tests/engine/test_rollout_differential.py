@@ -66,7 +66,7 @@ POLICIES: tuple[RolloutPolicy | str, ...] = (
 """Every seat plays the same policy, or (``MIXED``) one per seat (:func:`_seat_policies`)."""
 
 
-def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[RolloutPolicy, ...]:
+def _seat_policies(state: GameState, policy: RolloutPolicy | str | tuple[RolloutPolicy, ...]) -> tuple[RolloutPolicy, ...]:
     """``policy`` for every seat; ``MIXED``: seat 0 holds (``trade=False``), seat ``i``
     asks a premium of ``50 i`` percent and mortgages to build when ``i`` is odd, seat 1 takes
     no action of its own before its third turn and seat 2 before its first (``wait_turns``);
@@ -74,6 +74,8 @@ def _seat_policies(state: GameState, policy: RolloutPolicy | str) -> tuple[Rollo
     n = len(state.players)
     if isinstance(policy, RolloutPolicy):
         return (policy,) * n
+    if isinstance(policy, tuple):
+        return policy
     return tuple(
         RolloutPolicy(
             trade=i != 0,
@@ -217,7 +219,7 @@ def _trace_coverage(counter: collections.Counter[str], layout: TraceLayout, rows
         counter["ended at the round cap"] += 1
 
 
-def _compare(state: GameState, key: int, policy: RolloutPolicy | str, observers=(), horizon: int = HORIZON) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _compare(state: GameState, key: int, policy: RolloutPolicy | str | tuple[RolloutPolicy, ...], observers=(), horizon: int = HORIZON) -> np.ndarray:  # type: ignore[no-untyped-def]
     """Both engines' traces of one game, which must be equal; returns the reference's."""
     policy = _seat_policies(state, policy)
     ref = reference_trace(state, key, horizon, policy, observers=observers)
@@ -271,6 +273,25 @@ def test_mid_turn_state_with_doubles_and_held_cards() -> None:
     state.players[state.to_move].jail_cards = 1
     for key in stream_keys(5, 6):
         _compare(state, int(key), RolloutPolicy())
+
+
+@pytest.mark.parametrize("phase", ["start", "rolled"])
+def test_waiting_seat_declines(phase: str) -> None:
+    """The seat under "not now" (``wait_turns``, ``wait_declines``) in both engines, also when the
+    state resumes its own turn in phase ``rolled`` (the reference counts that turn from
+    ``game_start``'s ``resumed``). The path must matter: with and without ``wait_declines`` some
+    games differ, or the comparison would prove nothing about it."""
+    state = load_state(INSTANCES[0].parent / "midgame-no-monopolies.json")
+    state.phase = phase
+    n, me = len(state.players), state.to_move
+    differ = 0
+    for key in stream_keys(13, 8):
+        traces = []
+        for declines in (True, False):
+            policy = tuple(RolloutPolicy(wait_turns=2, wait_declines=declines) if q == me else RolloutPolicy() for q in range(n))
+            traces.append(_compare(state, int(key), policy))
+        differ += traces[0].shape != traces[1].shape or bool((traces[0] != traces[1]).any())
+    assert differ >= 2, f"wait_declines changed only {differ} of 8 games"
 
 
 CAP = 3
