@@ -10,8 +10,9 @@ g])``: paired). The reference change of each participant is the mean paired
 difference of its wins, with its standard error. Beside it, the evaluation
 ``solve`` uses at its default settings (``--rollouts`` games of 30 rounds,
 every seat playing the trading rollout policy, the change judged now against
-not now for the deciding seat: :meth:`RescoreSettings.not_now`) and the
-evaluation before issue 37 (the deciding seat holding:
+not now for the deciding seat: :meth:`RescoreSettings.not_now`), the same with
+the waiting seat also refusing every offer while it waits (``declines=True``)
+and the evaluation before issue 37 (the deciding seat holding:
 :meth:`RescoreSettings.holding`). Printed: each figure with its standard
 error and the ratio evaluation / reference (target: 0.75-1.25, or within 2
 standard errors).
@@ -160,6 +161,7 @@ def main() -> int:
         seat = names.index(decider)
         evals = {
             "not now (solve)": RescoreSettings(rollouts=args.rollouts).not_now(seat, len(names), state.to_move),
+            "not now, declining": RescoreSettings(rollouts=args.rollouts).not_now(seat, len(names), state.to_move, declines=True),
             "holding (before)": RescoreSettings(rollouts=args.rollouts).holding(seat, len(names)),
         }
         print(f"{name}: {args.games} paired games to the end by strategic agents (seed {args.seed}), {time.perf_counter() - t0:.0f} s")
@@ -173,7 +175,7 @@ def main() -> int:
                 ratio = d / ref if ref else math.nan
                 ok = 0.75 <= ratio <= 1.25 or abs(d - ref) <= 2 * math.hypot(se, ref_se)
                 print(
-                    f"  {label:17s} {n:4s} evaluation {d:+.3f} (se {se:.3f})  played out {ref:+.3f} (se {ref_se:.3f})"
+                    f"  {label:18s} {n:4s} evaluation {d:+.3f} (se {se:.3f})  played out {ref:+.3f} (se {ref_se:.3f})"
                     f"  ratio {ratio:.2f}  {'ok' if ok else 'OFF'}"
                 )
     return 0
