@@ -2,7 +2,8 @@
 
     python bench/verdict_reference.py [--trades 40] [--games 4000] [--seed 0] [--ref-seed 11]
                                       [--agents strategic,strategic,value,value] [--workers 2]
-                                      [--per-game 2] [--pilot 200] [--open-below 0.98] [--resume]
+                                      [--per-game 2] [--pilot 200] [--open-below 0.98]
+                                      [--block 200] [--z-stop 3] [--tolerance 0.02] [--resume]
 
 Trades are two-player offers agents made in games of ``--agents`` (:func:`respond_calibration.collect`,
 seed ``--seed``), at most ``--per-game`` from one game (the offers of one game share its course),
@@ -20,7 +21,11 @@ evaluation does not use: ``--games`` paired games played to the end (1,000-round
 "without", every seat refuses this trade: the state was met as its proposer offered it, and
 the same agent offers it again at once, so without the bar "without" is "a moment later",
 which version 2 measured: the same winner in all 4,000 games of its first trade), each
-participant's mean paired difference of wins with its standard error.
+participant's mean paired difference of wins with its standard error. The games are played in
+blocks of ``--block`` pairs and a trade stops early once each participant is settled: its change
+beyond ``--z-stop`` standard errors, or its 95% half-width below ``--tolerance``
+(:func:`played_out.sequential`; version 4: version 3 played 4,000 pairs for every trade, and its
+first trade had not finished in 44 minutes on two workers).
 
 A verdict agrees when it is ``accept`` and the reference change is positive, or ``refuse`` and
 it is negative; counted where the reference change is beyond 2 standard errors (the issue's
@@ -48,7 +53,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from models.io import state_to_dict  # noqa: E402
 from models.state import GameState  # noqa: E402
-from played_out import _play, played_out  # noqa: E402
+from played_out import _play, sequential  # noqa: E402
 from respond_calibration import collect  # noqa: E402
 from solver.evaluate import evaluate_trade  # noqa: E402
 from solver.trades.rescore import trade_after  # noqa: E402
@@ -65,20 +70,24 @@ def main() -> int:
     ap.add_argument("--per-game", type=int, default=2)
     ap.add_argument("--pilot", type=int, default=200)
     ap.add_argument("--open-below", type=float, default=0.98)
+    ap.add_argument("--block", type=int, default=200)
+    ap.add_argument("--z-stop", type=float, default=3.0)
+    ap.add_argument("--tolerance", type=float, default=0.02)
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
     settings = {
         "trades": args.trades, "games": args.games, "seed": args.seed, "ref_seed": args.ref_seed, "agents": args.agents,
         "per_game": args.per_game, "pilot": args.pilot, "open_below": args.open_below,
+        "block": args.block, "z_stop": args.z_stop, "tolerance": args.tolerance,
     }
-    out = ROOT / "bench" / "out" / f"verdict-reference-3-{args.seed}-{args.games}.jsonl"
+    out = ROOT / "bench" / "out" / f"verdict-reference-4-{args.seed}-{args.games}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     done: dict[int, dict[str, Any]] = {}
     if out.exists():
         if not args.resume:
             raise SystemExit(f"{out} exists: --resume to complete it (or remove it)")
         lines = out.read_text().splitlines()
-        if not lines or json.loads(lines[0]) != {"header": "verdict-reference/3", **settings}:
+        if not lines or json.loads(lines[0]) != {"header": "verdict-reference/4", **settings}:
             raise SystemExit(f"{out} was written with other settings")
         for line in lines[1:]:
             try:
@@ -86,9 +95,9 @@ def main() -> int:
             except json.JSONDecodeError:  # a line torn by a kill: that trade runs again
                 continue
             done[row["k"]] = row
-        out.write_text("".join(json.dumps(x) + "\n" for x in [{"header": "verdict-reference/3", **settings}, *done.values()]))
+        out.write_text("".join(json.dumps(x) + "\n" for x in [{"header": "verdict-reference/4", **settings}, *done.values()]))
     else:
-        out.write_text(json.dumps({"header": "verdict-reference/3", **settings}) + "\n")
+        out.write_text(json.dumps({"header": "verdict-reference/4", **settings}) + "\n")
     offers = collect(args.agents.split(","), args.seed, 6 * args.trades, per_game=args.per_game)
     t0 = time.perf_counter()
     with out.open("a") as fh:
@@ -106,7 +115,10 @@ def main() -> int:
                 print(f"  offer {k + 1}: decided (a player wins {top:.0%} of the pilot), skipped", file=sys.stderr, flush=True)
                 continue
             ev = evaluate_trade(state, trade, proposer=proposer)
-            diff = played_out(state, trade_after(state, trade), args.games, args.ref_seed, args.workers, barred=trade)
+            diff = sequential(
+                state, trade_after(state, trade), (proposer, responder), args.games, args.ref_seed, args.workers,
+                barred=trade, block=args.block, z_stop=args.z_stop, tolerance=args.tolerance,
+            )
             names = [p.name for p in state.players]
             ref = {names[i]: (float(diff[:, i].mean()), float(diff[:, i].std(ddof=1) / len(diff) ** 0.5)) for i in (proposer, responder)}
             row = {
@@ -118,11 +130,12 @@ def main() -> int:
                 "win_delta_se": {n: ev.win_delta_se[n] for n in ref},
                 "reference": {n: m for n, (m, _) in ref.items()},
                 "reference_se": {n: s for n, (_, s) in ref.items()},
+                "games": len(diff),
             }
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[k] = row
-            print(f"  offer {k + 1}: trade done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+            print(f"  offer {k + 1}: trade done, {len(diff)} paired games ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
     significant = agree = 0
     kept = [row for row in done.values() if "verdicts" in row]
     print(f"{len(done) - len(kept)} offers skipped as decided (a player wins more than {args.open_below:.0%} of a {args.pilot}-game pilot)")
@@ -131,7 +144,10 @@ def main() -> int:
             if abs(m) > 2 * row["reference_se"][name]:
                 significant += 1
                 agree += (row["verdicts"][name] == "accept") == (m > 0)
-    print(f"{len(kept)} trades from games of {args.agents} (seed {args.seed}); reference: {args.games} paired games of four strategic agents each")
+    print(
+        f"{len(kept)} trades from games of {args.agents} (seed {args.seed}); reference: up to {args.games} paired games"
+        f" of four strategic agents each ({sum(row['games'] for row in kept)} played)"
+    )
     print(f"  participants whose played-out change is beyond 2 standard errors: {significant}")
     if significant:
         print(f"  verdicts agreeing with its sign: {agree} ({agree / significant:.0%}; target >= 85%)")
