@@ -1403,7 +1403,10 @@ def _trade(Bp, Xp, p):
     out: the other side's acceptance is a known rule that the proposal meets.
     Returns whether a trade was made and, when not, the lowest cash at which a
     purchase would be. One pass: the purchases are met in the order that rule
-    (b) scans them, so the first affordable one is kept until no swap is found."""
+    (b) scans them, so the first affordable one is kept until no swap is found.
+    A seat that waits and declines (``P_WAITDECL``, :func:`engine.sim.rollout_policy.waiting`)
+    is asked nothing; the phase is then never skipped by the cache (``need`` 0),
+    since the seat may accept once its wait is over."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GI, POL = B[0], B[2], B[9]
     PL = X[0]
