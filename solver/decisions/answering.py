@@ -61,7 +61,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     ['refuse', 'accept']
     """
     state = view.copy()
-    rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts)
+    rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=settings.hold or settings.answer_hold)
     name = state.players[me].name
     try:
         trade_after(state, trade)

@@ -136,6 +136,9 @@ class AgentSettings:
     wait_declines : bool, default False
         With ``hold=False``, the agent's seat in the "not now" branch also refuses every trade
         offered to it while it waits (``RescoreSettings.not_now(declines=True)``).
+    answer_hold : bool, default False
+        With ``hold=False``, the answer to an offer is still judged with the agent holding in
+        its rollouts (an ablation: which decisions the "not now" evaluation changes in play).
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -195,6 +198,7 @@ class AgentSettings:
     rollout_mortgage: bool = True
     policy_offer: bool = True
     wait_declines: bool = False
+    answer_hold: bool = False
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

@@ -27,7 +27,9 @@ from solver.decisions.settings import AgentSettings
 from solver.trades.rescore import RescoreSettings, baseline
 
 
-def rescore_settings(state: GameState, me: int, settings: AgentSettings, memory: AgentMemory, rollouts: int) -> RescoreSettings:
+def rescore_settings(
+    state: GameState, me: int, settings: AgentSettings, memory: AgentMemory, rollouts: int, hold: bool | None = None
+) -> RescoreSettings:
     """The settings of one simulation in ``state``, with the next seed (module docstring).
 
     Parameters
@@ -42,6 +44,8 @@ def rescore_settings(state: GameState, me: int, settings: AgentSettings, memory:
         The seed counter (incremented) and the trading habits.
     rollouts : int
         Games simulated.
+    hold : bool or None
+        Overrides ``settings.hold`` (``answer_hold``: the answer to an offer).
 
     Returns
     -------
@@ -62,7 +66,7 @@ def rescore_settings(state: GameState, me: int, settings: AgentSettings, memory:
     if settings.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
         policy = tuple(own if q == me or memory.habits.trades(q) else dataclasses.replace(own, trade=False) for q in range(n_players))
     rs = RescoreSettings(rollouts=rollouts, horizon=settings.horizon, seed=memory.seeds, policy=policy, scoring=settings.scoring)
-    if settings.hold:
+    if settings.hold if hold is None else hold:
         return rs.holding(me, n_players)
     return rs.not_now(me, n_players, state.to_move, declines=settings.wait_declines)
 
