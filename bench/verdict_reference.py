@@ -32,9 +32,9 @@ it is negative; counted where the reference change is beyond 2 standard errors (
 target: >= 85% agreement on >= 40 trades). One JSON line per trade goes to
 ``bench/out/verdict-reference-*.jsonl`` as it finishes, so a run killed or stopped by a
 session's end resumes where it stopped (``--resume``; a file of other settings is refused).
-Costly: 2 x ``--games`` games per trade, at 0.1-0.2 s of CPU a game when the games end
+Costly: up to 2 x ``--games`` games per trade, at 0.1-0.2 s of CPU a game when the games end
 early, far more when the bar keeps a game going (toward the 1,000-round cap): the first trade
-of version 3 took more than 30 CPU-minutes on each of two workers.
+of version 3 (4,000 pairs for every trade) took more than 30 CPU-minutes on each of two workers.
 """
 
 from __future__ import annotations
