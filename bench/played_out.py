@@ -177,17 +177,15 @@ def sequential(
     -------
     numpy.ndarray
         The paired differences of the games played (``(games, n_players)``)."""
-    parts: list[np.ndarray] = []
-    played = 0
+    diff = np.zeros((0, len(state.players)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        while played < max_games:
-            k = min(block, max_games - played)
-            parts.append(paired_block(pool, state, after, seed, range(played, played + k), barred))
-            played += k
-            diff = np.concatenate(parts)
-            if played >= 2 * block and all(_settled(diff[:, i], z_stop, tolerance) for i in seats):
+        while len(diff) < max_games:
+            start = len(diff)
+            block_diff = paired_block(pool, state, after, seed, range(start, min(start + block, max_games)), barred)
+            diff = np.concatenate([diff, block_diff])
+            if len(diff) >= 2 * block and all(_settled(diff[:, i], z_stop, tolerance) for i in seats):
                 break
-    return np.concatenate(parts)
+    return diff
 
 
 def _settled(d: np.ndarray, z_stop: float, tolerance: float) -> bool:
