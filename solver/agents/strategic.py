@@ -87,7 +87,10 @@ class StrategicTradeAgent(BaseAgent):
     leave_jail_unowned : int, default 8
         It leaves jail early (card, else fine) while at least this many properties are unowned.
     trade : bool, default True
-        Propose trades (answering does not depend on it).
+        Trade: propose trades and answer offers by the rule above. ``False``: it neither proposes
+        nor accepts a trade (every offer is refused), so a table of such agents plays a game
+        without trades (issue 39's no-trade measurement; until session 49 ``False`` only stopped
+        its proposals).
     landings : tuple of float or None, default None
         The landings per turn per square the static values use; ``None``: the exact position chain's
         for the game's board and rules (:func:`exact_landings_per_turn`).
@@ -414,7 +417,8 @@ class StrategicTradeAgent(BaseAgent):
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
         """Accept when the trade adds more than ``accept_margin`` to its static worth and, unless it
         completes a street group for this agent, every other participant it completes a group for gains
-        at most $1 more static worth than this agent does. An invalid trade is refused.
+        at most $1 more static worth than this agent does. An invalid trade is refused, and with
+        ``trade=False`` every trade.
 
         Parameters
         ----------
@@ -428,6 +432,8 @@ class StrategicTradeAgent(BaseAgent):
         bool
             Whether to accept.
         """
+        if not self.trading:
+            return False
         self._prepare(view)
         state = view.copy()
         mine = self._gain(state, trade, self.me)

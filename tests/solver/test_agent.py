@@ -477,3 +477,29 @@ def test_funded_plan_cache_is_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) 
     memory.plan = None
     again = agent_mod.plan_now(state, me, st, memory, DecisionCaches())
     assert again == first and len(memory.plans) == 1
+
+
+def test_strategic_without_trading_neither_proposes_nor_accepts(midgame: GameState) -> None:
+    """``strategic:trade=false`` refuses even a gift that ``strategic`` takes, and a game of one
+    ``subgraph`` (which proposes) against three of them has no trade (counted from the events)."""
+    names = tuple(p.name for p in midgame.players)
+    me = midgame.player_index("Bob")
+    gift = Trade((Transfer("Ann", "Bob", (), 300),))
+    trading, closed_ = factory("strategic")(0), factory("strategic:trade=false")(0)
+    for agent in (trading, closed_):
+        agent.start_game(me, names)
+    assert trading.accept_trade(GameView(midgame, me), gift) is True
+    assert closed_.accept_trade(GameView(midgame, me), gift) is False
+
+    kinds: dict[str, int] = {}
+
+    def count(event: Event, _game: Game) -> None:
+        if event.kind == "trade":
+            key = "accepted" if event.data.get("accepted") else "refused"
+            kinds[key] = kinds.get(key, 0) + 1
+
+    stream_seed, seats = game_seeds(game_seed_sequence(3, 0), 4)
+    agents = [factory("subgraph:rollouts=40,accept_rollouts=40")(seats[0])] + [factory("strategic:trade=false")(s) for s in seats[1:]]
+    Game(GameState.new_game(["A", "B", "C", "D"]), agents, SeededStream(stream_seed), max_rounds=60, observers=[count]).play()
+    assert kinds.get("accepted", 0) == 0
+    assert kinds.get("refused", 0) > 0  # subgraph did propose: the refusals are the opponents'
