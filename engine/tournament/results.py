@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from models.errors import MonopolyError
+from models.rules import Rules
 from models.files import atomic_write
 
 log = logging.getLogger("engine.tournament")
@@ -57,8 +58,8 @@ def project_version() -> str:
         return "unknown"
 
 
-def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int) -> dict[str, Any]:
-    """The first line of a results file: what wrote it, with which agents, seed and round cap.
+def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int, rules: Rules | None = None) -> dict[str, Any]:
+    """The first line of a results file: what wrote it, with which agents, seed, round cap and rules.
 
     Parameters
     ----------
@@ -70,19 +71,27 @@ def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int)
         The run's seed.
     max_rounds : int
         The round cap.
+    rules : Rules or None
+        The games' rules; ``None`` or the standard rules add no field (a file of a run under
+        the standard rules reads as before), others add ``rules``, their
+        :meth:`~models.rules.Rules.summary`.
 
     Returns
     -------
     dict
-        ``header`` (:data:`RESULTS_FORMAT`), ``kind``, ``agents``, ``seed``, ``max_rounds``, ``version``.
+        ``header`` (:data:`RESULTS_FORMAT`), ``kind``, ``agents``, ``seed``, ``max_rounds``, ``version``
+        and, under other rules than the standard ones, ``rules``.
 
     Examples
     --------
     >>> header = results_header("tournament", ["a", "b"], 7, 30)
-    >>> header["header"], header["agents"], header["version"] == project_version()
-    ('monopoly-results/1', ['a', 'b'], True)
+    >>> header["header"], header["agents"], header["version"] == project_version(), "rules" in header
+    ('monopoly-results/1', ['a', 'b'], True, False)
+    >>> from models.rules import preset
+    >>> results_header("tournament", ["a", "b"], 7, 30, preset("house-jackpot"))["rules"]["name"]
+    'house-jackpot'
     """
-    return {
+    header = {
         "header": RESULTS_FORMAT,
         "kind": kind,
         "agents": list(agents),
@@ -90,6 +99,9 @@ def results_header(kind: str, agents: Sequence[str], seed: int, max_rounds: int)
         "max_rounds": max_rounds,
         "version": project_version(),
     }
+    if rules is not None and rules != Rules():
+        header["rules"] = rules.summary()
+    return header
 
 
 @dataclass(frozen=True)
@@ -264,6 +276,12 @@ def resumable_rows(path: Path, header: dict[str, Any], games: int) -> dict[int, 
             raise ResumeError(
                 f"--resume: {path} was written with {key} {found.header.get(key)!r:.200}, this run has {header[key]!r:.200}"
             )
+    if found.header.get("rules") != header.get("rules"):  # absent: the standard rules
+
+        def name(doc: Any) -> str:
+            return str(doc.get("name"))[:200] if isinstance(doc, dict) else "standard-us"
+
+        raise ResumeError(f"--resume: {path} was played under the rules {name(found.header.get('rules'))!r}, this run under {name(header.get('rules'))!r}")
     beyond = sorted(g for g in found.rows if g >= games)
     if beyond:
         raise ResumeError(

@@ -35,6 +35,7 @@ from engine.rules.streams import SeededStream
 from engine.tournament.backends import check_backend, results
 from engine.tournament.results import results_header, resumable_rows, rewrite_rows
 from models.errors import MonopolyError
+from models.rules import Rules
 from models.state import GameState
 
 AgentFactory = Callable[[SeedLike], Agent]
@@ -99,7 +100,9 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int, game: int, max_rounds: int) -> dict[str, Any]:
+def play_one(
+    factories: Sequence[AgentFactory], labels: Sequence[str], seed: int, game: int, max_rounds: int, rules: Rules | None = None
+) -> dict[str, Any]:
     """Play game ``game`` of the run seeded ``seed``; one result row.
 
     Parameters
@@ -114,6 +117,8 @@ def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int
         The game's number (its seating and seeds).
     max_rounds : int
         The round cap.
+    rules : Rules or None
+        The game's rules (``None``: the standard rules).
 
     Returns
     -------
@@ -128,11 +133,13 @@ def play_one(factories: Sequence[AgentFactory], labels: Sequence[str], seed: int
     >>> row["seats"], row["reason"], row["winner"]
     (['b', 'a'], 'round_cap', 'b')
     """
-    order, agents, state, stream = seat_game(factories, seed, game)
+    order, agents, state, stream = seat_game(factories, seed, game, rules)
     return result_row(game, labels, order, Game(state, agents, stream, max_rounds=max_rounds).play())
 
 
-def seat_game(factories: Sequence[AgentFactory], seed: int, game: int) -> tuple[list[int], list[Agent], GameState, SeededStream]:
+def seat_game(
+    factories: Sequence[AgentFactory], seed: int, game: int, rules: Rules | None = None
+) -> tuple[list[int], list[Agent], GameState, SeededStream]:
     """Game ``game`` of the run seeded ``seed``, ready to play: the agent of each seat
     (:func:`seating`), the seated agents (each from its seat's seed), the opening state (players
     ``P1``...) and the dice stream. Every host of a tournament's games starts here, so games of
@@ -146,6 +153,9 @@ def seat_game(factories: Sequence[AgentFactory], seed: int, game: int) -> tuple[
         The run's seed.
     game : int
         The game's number.
+    rules : Rules or None
+        The opening state's rules (``None``: the standard rules); the seating, dice and agents'
+        seeds do not depend on them, so games of the same number under two rule sets are paired.
 
     Returns
     -------
@@ -156,7 +166,7 @@ def seat_game(factories: Sequence[AgentFactory], seed: int, game: int) -> tuple[
     order = seating(game, n)
     stream_seed, seat_seeds = game_seeds(game_seed_sequence(seed, game), n)
     agents = [factories[a](s) for a, s in zip(order, seat_seeds, strict=True)]
-    return order, agents, GameState.new_game([f"P{k + 1}" for k in range(n)]), SeededStream(stream_seed)
+    return order, agents, GameState.new_game([f"P{k + 1}" for k in range(n)], rules=rules), SeededStream(stream_seed)
 
 
 def result_row(game: int, labels: Sequence[str], order: Sequence[int], result: GameResult) -> dict[str, Any]:
@@ -301,7 +311,7 @@ def summarize(rows: Sequence[dict[str, Any]], labels: Sequence[str]) -> tuple[li
     return [Standing(lab, wins[lab], len(rows)) for lab in distinct], draws
 
 
-def _job(args: tuple[Sequence[AgentFactory], Sequence[str], int, int, int]) -> dict[str, Any]:
+def _job(args: tuple[Sequence[AgentFactory], Sequence[str], int, int, int, Rules | None]) -> dict[str, Any]:
     return play_one(*args)
 
 
@@ -317,6 +327,7 @@ def run_tournament(
     resume: bool = False,
     progress: Callable[[int, int, dict[str, Any]], None] | None = None,
     backend: str = "local",
+    rules: Rules | None = None,
 ) -> TournamentResult:
     """Play games ``0..games-1`` (only the missing ones when resuming ``out``) on ``backend``.
 
@@ -342,6 +353,10 @@ def run_tournament(
         ``progress(done, total, row)``, called after each finished game with its row.
     backend : {"local", "ray"}, default "local"
         Where the games run.
+    rules : Rules or None
+        The rules every game is played under (``None``: the standard rules); recorded in the
+        results file's header when they are not the standard ones, so that ``resume`` completes
+        only a run under the same rules.
 
     Returns
     -------
@@ -378,11 +393,11 @@ def run_tournament(
     rows: dict[int, dict[str, Any]] = {}
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        header = results_header("tournament", labels, seed, max_rounds)
+        header = results_header("tournament", labels, seed, max_rounds, rules)
         if resume:
             rows = resumable_rows(out, header, games)
         rewrite_rows(out, rows, header)  # without any dropped line, before appending
-    todo = [(tuple(factories), tuple(labels), seed, g, max_rounds) for g in range(games) if g not in rows]
+    todo = [(tuple(factories), tuple(labels), seed, g, max_rounds, rules) for g in range(games) if g not in rows]
     start = time.perf_counter()
     with contextlib.ExitStack() as stack:
         fh = stack.enter_context(out.open("a", encoding="utf-8")) if out is not None else None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import jsonsafe
-from solver.cli.common import SEED, UsageError, int_in
+from solver.cli.common import SEED, UsageError, int_in, rules_arg
 from solver.cli.progress import GameBar
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--resume", action="store_true", help="skip the games already in --out")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out (without it, an existing results file is refused)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--rules",
+        metavar="NAME|FILE",
+        help="play every game under these rules: a preset (standard-us, house-jackpot, no-doubles, short-game) "
+        "or a JSON file holding one rules object (default: the standard rules)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from solver.agents.registry import parse_agents
 
     specs = parse_agents(args.agents)
+    rules = None
+    if args.rules is not None:
+        from models.board import standard_board
+
+        rules = rules_arg(args.rules, standard_board())
     if not 2 <= len(specs) <= 8:
         raise UsageError(f"--agents: a tournament needs 2 to 8 agents, got {len(specs)}")
     if args.resume and not args.out:
@@ -73,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     log.info("%d games of seed %d (%d already done), %d %s worker(s)", args.games, args.seed, len(done_rows), args.workers, args.backend)
 
     if to_stdout:  # the file's format: the header line, then the rows as they finish
-        header = results_header("tournament", [spec for spec, _ in specs], args.seed, args.max_rounds)
+        header = results_header("tournament", [spec for spec, _ in specs], args.seed, args.max_rounds, rules)
         print(jsonsafe.dumps(header, sort_keys=True), flush=True)
 
     def progress(done: int, total: int, row: dict[str, Any]) -> None:
@@ -93,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             progress=progress,
             backend=args.backend,
+            rules=rules,
         )
     except BackendUnavailableError as err:  # --backend ray without the ray extra
         raise UsageError(f"--backend {args.backend}: {err}") from None
@@ -104,9 +116,10 @@ def run(args: argparse.Namespace) -> int:
     log.info("played %d games in %.1f s (%.2f games/s)", played, result.wall_s, played / max(result.wall_s, 1e-9))
     summary = sys.stderr if to_stdout else sys.stdout  # with --out -, stdout carries only the rows
     if args.json:
-        print(jsonsafe.dumps({"seed": args.seed, **result.to_dict()}), file=summary)
+        print(jsonsafe.dumps({"seed": args.seed, **({} if rules is None else {"rules": rules.summary()}), **result.to_dict()}), file=summary)
         return 0
-    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds", file=summary)
+    under = "" if rules is None else f", rules {rules.describe()}"
+    print(f"tournament: {len(result.rows)} games, seed {args.seed}, seats rotated, cap {args.max_rounds} rounds{under}", file=summary)
     for st in result.standings:
         lo, hi = st.interval
         print(f"  {st.label:<30} wins {st.wins:5d}  rate {st.rate:.3f}  95% [{lo:.3f}, {hi:.3f}]", file=summary)

@@ -134,3 +134,31 @@ def test_tournament_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monk
     assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--backend", "ray"]) == 2
     assert "monopoly-trade[ray]" in capsys.readouterr().err
     assert main(["tournament", "--agents", "strategic,random", "--games", "2", "--resume"]) == 2
+
+
+def test_tournament_under_other_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rules``: every game under them (each row is ``play --rules`` of that game, an independent
+    path), the header names them, and a resume under other rules is refused in one line."""
+    out = tmp_path / "jackpot.jsonl"
+    args = ["tournament", "--agents", "strategic,random", "--games", "4", "--seed", "3", "--max-rounds", "80", "--out", str(out), "--json"]
+    assert main([*args, "--rules", "house-jackpot"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["rules"]["name"] == "house-jackpot" and summary["games"] == 4
+    header = read_results(out).header
+    assert header is not None and header["rules"]["overrides"]["auctions"] is False
+    rows = read_results(out).rows
+    for g in range(4):
+        assert main(["play", "--agents", "strategic,random", "--seed", "3", "--game", str(g), "--max-rounds", "80", "--rules", "house-jackpot", "--json"]) == 0
+        played = json.loads(capsys.readouterr().out)
+        assert (played["turns"], played["rounds"]) == (rows[g]["turns"], rows[g]["rounds"])
+    standard = run_tournament([make for _, make in parse_agents("strategic,random")], ["strategic", "random"], 4, 3, max_rounds=80)
+    assert [(r["turns"], r["rounds"]) for r in standard.rows] != [(rows[g]["turns"], rows[g]["rounds"]) for g in range(4)]
+    kept = out.read_bytes()
+    assert main([*args, "--resume"]) == 2  # the standard rules now: not this file's run
+    err = capsys.readouterr().err
+    assert "house-jackpot" in err and "standard-us" in err and len(err.strip().splitlines()) == 1
+    assert out.read_bytes() == kept
+    assert main([*args, "--rules", "house-jackpot", "--resume"]) == 0  # the same rules: complete
+    assert json.loads(capsys.readouterr().out) == summary
+    assert main(["tournament", "--agents", "strategic,random", "--games", "1", "--rules", "no-such-rules"]) == 2
+    assert "--rules" in capsys.readouterr().err

@@ -12,6 +12,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from engine.tournament import run_tournament
+from models.rules import preset
 from solver.agents.registry import parse_agents
 from tests.solver.cli_helpers import run_cli
 
@@ -43,6 +44,11 @@ def test_ray_gives_the_rows_and_standings_of_local_processes(tmp_path: Path) -> 
     assert serial.standings == pool.standings == on_ray.standings and serial.draws == on_ray.draws
     assert serial_lines == pool_lines == ray_lines and len(ray_lines) == GAMES + 1  # the header and one line per game
     assert ray.is_initialized()  # a run that joined an instance leaves it running
+    # under other rules too (the rules travel with each game to the Ray workers)
+    jackpot = preset("house-jackpot")
+    local_j, local_lines = _run(tmp_path, "local-j.jsonl", workers=1, rules=jackpot)
+    ray_j, ray_j_lines = _run(tmp_path, "ray-j.jsonl", workers=2, backend="ray", rules=jackpot)
+    assert local_j.rows == ray_j.rows != serial.rows and local_lines == ray_j_lines
 
 
 def test_ray_resume_after_a_kill_gives_the_uninterrupted_result(tmp_path: Path) -> None:
