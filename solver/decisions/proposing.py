@@ -11,7 +11,9 @@ unchanged position.
 A search keeps every qualifying trade, best first, one per set of counterparties with
 ``offers=2`` (the memory's queue, :attr:`AgentMemory.queue`); while the key does not change, the
 next one not refused (:func:`closed`) and still allowed by the host (``view.why_not_trade``) is
-offered without searching again, priced for play (:mod:`solver.decisions.pricing`). A refused
+offered without searching again, priced for play (:mod:`solver.decisions.pricing`). An opponent
+that has refused ``deaf_after`` offers and accepted none is offered nothing more, and while every
+opponent is such no search runs (:func:`deaf_seats`). A refused
 structure comes back at a better price with ``haggle`` (2: at once, next in the queue; 1: when a
 later search ranks it); ``recall`` forgets a refusal after that many rounds. A trade the host
 refused in this position is not offered again there.
@@ -94,6 +96,18 @@ def closed(queued: Queued, settings: AgentSettings, memory: AgentMemory) -> bool
     return not (may_haggle(queued.kind, settings) and key in memory.refused_at)
 
 
+def deaf_seats(state: GameState, me: int, settings: AgentSettings, memory: AgentMemory) -> set[str]:
+    """The opponents offered nothing more (``deaf_after``: each has answered at least that many of
+    the agent's offers and accepted none, :meth:`~solver.agents.opponent_model.OpponentModels.deaf`),
+    by name."""
+    return {p.name for q, p in enumerate(state.players) if q != me and memory.opponents.deaf(q, settings.deaf_after)}
+
+
+def nobody_listens(state: GameState, me: int, deaf: set[str]) -> bool:
+    """Whether every opponent still in the game is deaf (then no search runs)."""
+    return bool(deaf) and all(p.bankrupt or p.name in deaf for q, p in enumerate(state.players) if q != me)
+
+
 def fresh_queue(state: GameState, me: int, settings: AgentSettings, memory: AgentMemory, caches: DecisionCaches) -> list[Queued]:
     """The ranking of a new search (module docstring); empty without a partial set or a purchase.
 
@@ -123,18 +137,27 @@ def fresh_queue(state: GameState, me: int, settings: AgentSettings, memory: Agen
     >>> queue, m.searches  # nothing to complete, nothing to buy: no search
     ([], 0)
     """
+    names = [p.name for p in state.players]
+    deaf = deaf_seats(state, me, settings, memory)
+    if nobody_listens(state, me, deaf):
+        return []
     space = TradeSpace(state, me)
     partial = bool(space.needed[me])  # bilateral and cyclic trades both need a partial set of the proposer
     extra: list[Candidate] = []
     if settings.deny or settings.consolidate:
         keep = reserve_of(state, me, settings, memory, caches)
         extra = denial_candidates(state, me, settings.deny, keep) + consolidation_candidates(state, me, settings.consolidate, keep)
+        extra = [c for c in extra if not any(names[q] in deaf for q in c.players)]
     if not partial and not extra:
         return []
     memory.searches += 1
-    found = search(state, me, settings, memory, caches, cycles=False, relaxed=settings.relax, extra=extra, generate=partial)
+
+    def heard(queue: list[Queued]) -> list[Queued]:  # what a deaf opponent would have to accept is not offered (nor priced)
+        return [q for q in queue if not deaf.intersection(q.trade.participants())] if deaf else queue
+
+    found = heard(search(state, me, settings, memory, caches, cycles=False, relaxed=settings.relax, extra=extra, generate=partial))
     if not found and settings.cycles and partial:
-        found = search(state, me, settings, memory, caches, cycles=True)
+        found = heard(search(state, me, settings, memory, caches, cycles=True))
     if settings.offers > 1:  # one trade per counterparty set, best first
         seen: set[tuple[str, ...]] = set()
         spread = []
@@ -216,9 +239,10 @@ def propose_choice(view: GameView, me: int, settings: AgentSettings, memory: Age
     ranked = len(memory.queue)
     # the kept ranking: nothing relevant changed since the search, so its next trade not refused
     # yet is offered (with ``offers`` > 1, to another opponent in the same phase)
+    deaf = deaf_seats(state, me, settings, memory)
     while memory.queue:
         q = memory.queue.pop(0)
-        if closed(q, settings, memory):
+        if closed(q, settings, memory) or deaf.intersection(q.trade.participants()):
             continue
         if view.why_not_trade(q.trade) is not None:  # the host's check: a trade ranked earlier may no longer be payable
             continue
@@ -228,7 +252,9 @@ def propose_choice(view: GameView, me: int, settings: AgentSettings, memory: Age
             gain = q.win_delta.get(state.players[me].name, 0.0)
             why = f"propose {describe(offer)}: the search's simulated gain in win probability {gain:+.3f}, priced for play"
             return AgentChoice("act", offer, "propose_trade", why, "simulation", {"win_delta": dict(q.win_delta)})
-    if searched_now and memory.searches == searches:
+    if searched_now and memory.searches == searches and nobody_listens(state, me, deaf):
+        why = f"every opponent has refused the last {settings.deaf_after} or more of its offers and accepted none (deaf_after): no trade search"
+    elif searched_now and memory.searches == searches:
         why = "no partial set that trading could complete and no purchase to consider: no trade search"
     elif searched_now:
         why = f"the trade search found {ranked} trade(s) it gains from and none can be offered" if ranked else "the trade search found no trade it gains from beyond the noise"
@@ -237,4 +263,4 @@ def propose_choice(view: GameView, me: int, settings: AgentSettings, memory: Age
     return AgentChoice("act", None, "hold", why, "simulation")
 
 
-__all__ = ["cash_bucket", "closed", "describe", "fresh_queue", "propose_choice"]
+__all__ = ["cash_bucket", "closed", "deaf_seats", "describe", "fresh_queue", "nobody_listens", "propose_choice"]

@@ -119,6 +119,10 @@ class AgentSettings:
         price better for the counterparty by at least ``price_step``; 2: also at once.
     recall : int, default 0
         Rounds after which a refusal is forgotten; 0: never.
+    deaf_after : int, default 30
+        An opponent that has answered at least this many of the agent's offers and accepted none
+        (with ``learn``: :meth:`solver.agents.opponent_model.OpponentModels.deaf`) is offered
+        nothing more, and no search runs while every opponent is such; 0: never.
     trade_model : str, default "observed"
         ``"observed"``: an opponent trades in the rollouts until it is seen not to
         (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every opponent does.
@@ -192,6 +196,7 @@ class AgentSettings:
     price_ladder: int = 1
     haggle: int = 2
     recall: int = 0
+    deaf_after: int = 30
     trade_model: str = "observed"
     bid_risk: str = "relative"
     sell_premium: int = 100  # RolloutPolicy's default
@@ -228,6 +233,7 @@ class AgentSettings:
         "price_ladder": (1, 6),
         "haggle": (0, 2),
         "recall": (0, 10_000),
+        "deaf_after": (0, 10_000),
         "trade_model": ("all", "observed"),
         "bid_risk": ("reserve", "relative"),
         "sell_premium": (0, 100_000),

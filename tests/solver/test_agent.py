@@ -503,3 +503,34 @@ def test_strategic_without_trading_neither_proposes_nor_accepts(midgame: GameSta
     Game(GameState.new_game(["A", "B", "C", "D"]), agents, SeededStream(stream_seed), max_rounds=60, observers=[count]).play()
     assert kinds.get("accepted", 0) == 0
     assert kinds.get("refused", 0) > 0  # subgraph did propose: the refusals are the opponents'
+
+
+def _offers_per_opponent(spec: str, game: int, rounds: int) -> dict[int, int]:
+    """The offers ``spec`` (seat 0 of the line-up) made to each of three ``strategic:trade=false``, counted from the events."""
+    from engine.tournament.run import seat_game
+
+    nt = "strategic:trade=false"
+    order, agents, state, stream = seat_game([factory(s) for s in (spec, nt, nt, nt)], 0, game)
+    me = order.index(0)
+    offers: dict[int, int] = {}
+
+    def count(event: Event, g: Game) -> None:
+        if event.kind == "trade" and event.player == me:
+            names = [p.name for p in g.state.players]
+            for name in event.data["trade"].participants():
+                if names.index(name) != me:
+                    offers[names.index(name)] = offers.get(names.index(name), 0) + 1
+
+    Game(state, agents, stream, max_rounds=rounds, observers=[count]).play()
+    return offers
+
+
+def test_deaf_opponents_are_offered_nothing_more() -> None:
+    """``deaf_after`` k: an opponent that refused k offers and accepted none gets no more, counted
+    from the game's own events; without the option the same game offers them more."""
+    spec = "subgraph:rollouts=40,accept_rollouts=40"
+    unlimited = _offers_per_opponent(spec + ",deaf_after=0", 2, 150)
+    capped = _offers_per_opponent(spec + ",deaf_after=4", 2, 150)
+    assert max(unlimited.values()) > 4
+    assert max(capped.values()) == 4  # reached, never passed
+    assert sum(capped.values()) < sum(unlimited.values())
