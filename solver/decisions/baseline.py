@@ -292,7 +292,7 @@ def valuation_of(view: GameView, caches: DecisionCaches) -> StaticValuation:
     >>> valuation_of(view, caches) is valuation_of(view, caches)
     True
     """
-    return caches.get("valuation", (view.board, view.rules), lambda: static_valuation(view.board, view.rules))
+    return caches.of_objects("valuation", (view.board, view.rules), lambda: static_valuation(view.board, view.rules))
 
 
 __all__ = [

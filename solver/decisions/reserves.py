@@ -46,7 +46,7 @@ def chain_of(state: GameState, caches: DecisionCaches) -> PositionChain:
     >>> chain_of(s, caches) is chain_of(s.copy(), caches)
     True
     """
-    return caches.get("chain", (state.board, state.rules), lambda: chain_for(state.board, state.rules))
+    return caches.of_objects("chain", (state.board, state.rules), lambda: chain_for(state.board, state.rules))
 
 
 def reserve_kw(state: GameState, settings: AgentSettings, caches: DecisionCaches) -> dict[str, Any]:

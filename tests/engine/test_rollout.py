@@ -429,3 +429,22 @@ def test_pinned_tuples_reach_the_same_arrays() -> None:
     want = np.array([a[i, 1] * 10 + 4000 + 600000 for i in range(4)] + [0, 0])
     assert np.array_equal(c, want) and total == want.sum()
     assert np.array_equal(b, np.ones(5))
+
+
+def test_board_tables_are_kept_by_identity_and_never_written() -> None:
+    """The board-and-rules tables are built once per (board, rules) objects and the kernel only
+    reads them: after simulations they equal tables built afresh."""
+    from engine.sim import rollout_tables as rt
+    from models.io import load_state
+
+    root = Path(__file__).resolve().parents[2] / "instances"
+    state = load_state(root / "late-game-house-shortage.json")
+    first = rt._board_tables(state)
+    assert rt._board_tables(state.copy()) is first  # a copy shares its board and rules
+    for seed in range(3):
+        simulate(state, 40, 30, seed, threads=2)
+    rt._BOARD_TABLES.clear()
+    fresh = rt._board_tables(state)
+    assert fresh is not first
+    for kept, built in zip(first[2:], fresh[2:]):
+        assert np.array_equal(kept, built)
