@@ -165,7 +165,7 @@ class OpponentModels:
         says otherwise, so the agent would go on searching and pricing offers that are refused
         (about 30 ms each, 700 in a 1,000-round game). ``after`` is set above what trading
         opponents show: in 20 games each against three ``strategic`` and three ``value``
-        (seed 0, session 49), the most refusals an opponent gave before its first acceptance
+        (seed 0, session 18), the most refusals an opponent gave before its first acceptance
         were 23 and 8.
 
         Examples

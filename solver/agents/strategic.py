@@ -89,7 +89,7 @@ class StrategicTradeAgent(BaseAgent):
     trade : bool, default True
         Trade: propose trades and answer offers by the rule above. ``False``: it neither proposes
         nor accepts a trade (every offer is refused), so a table of such agents plays a game
-        without trades (issue 39's no-trade measurement; until session 49 ``False`` only stopped
+        without trades (issue 39's no-trade measurement; until session 18 ``False`` only stopped
         its proposals).
     landings : tuple of float or None, default None
         The landings per turn per square the static values use; ``None``: the exact position chain's
