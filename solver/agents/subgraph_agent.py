@@ -90,10 +90,13 @@ auctions and buying (``auction="game"``, the default)
     ``buy_at_list``, otherwise it is declined and goes to auction. The
     bid is memoised per state and lot, so the auction that follows a
     refusal reuses it; its CPU is counted in ``auction_seconds``. Without
-    auctions (``rules.auctions`` false) the same ``buy_at_list`` decides
-    (a decline priced as a rival taking the lot, see
-    :func:`solver.decide.purchase_advice`); under ``rules.auction_only`` the
-    agent is never asked to buy.
+    auctions (``rules.auctions`` false) the baseline's buy rule decides
+    (``no_auction_buy="rule"``, the default since session 18: the bidding
+    game prices an auction that cannot happen, and its purchases did worse
+    than the rule in a game without auctions or trades);
+    ``no_auction_buy="auction"`` keeps the method above there (a decline
+    priced as a rival taking the lot, see :func:`solver.decide.purchase_advice`).
+    Under ``rules.auction_only`` the agent is never asked to buy.
     ``auction="simulate"``: :mod:`solver.bidding.auction` with a small
     budget (``auction_rollouts`` games of ``auction_horizon`` rounds): the
     maximum bid is ``auction_bid``'s ``max_bid`` (indifference price against

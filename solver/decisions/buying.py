@@ -22,6 +22,14 @@ The agent's (:func:`buy_choice`, :func:`bid_choice`; ``subgraph``'s ``auction`` 
 ``auction="price"``
     the baseline's rules.
 
+Without auctions (``rules.auctions`` false) the baseline's buy rule decides whatever ``auction``
+says (``no_auction_buy="rule"``, the default since session 18): a lot declined stays with the
+bank, so the auction that the bidding game and the simulation price never happens. Against three
+``strategic:trade=false`` under the standard rules without auctions, the bidding game's purchases
+did worse than the rule (paired, ``docs/benchmarks.md``, "a table where no trade can happen"), as
+in a foreign engine without trades or auctions (-5.0 pp against ``strategic`` in the same seat,
+issue 39). ``no_auction_buy="auction"`` keeps the ``auction`` option's method there too.
+
 A state the solver refuses (an :class:`solver.bidding.auction.AuctionError` or ``ValueError``)
 falls back to the baseline's rule.
 """
@@ -277,6 +285,8 @@ def buy_choice(view: GameView, me: int, square: int, settings: AgentSettings, me
 
     if settings.auction == "price":
         return rule("")
+    if not view.rules.auctions and settings.no_auction_buy == "rule":
+        return rule(" (no auctions: a lot declined stays with the bank)")
     cash = view.cash(me)
     if cash - price >= settings.auction_sure_buy:
         why = f"${cash - price} stays after the ${price} price (>= ${settings.auction_sure_buy}): buy {lot}"

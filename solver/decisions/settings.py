@@ -119,6 +119,10 @@ class AgentSettings:
         price better for the counterparty by at least ``price_step``; 2: also at once.
     recall : int, default 0
         Rounds after which a refusal is forgotten; 0: never.
+    no_auction_buy : str, default "rule"
+        Without auctions (``rules.auctions`` false): ``"rule"``, the baseline's buy rule decides
+        (the bidding game and the simulation price an auction that cannot happen); ``"auction"``,
+        the ``auction`` option's method as with auctions (the behaviour before session 18).
     deaf_after : int, default 30
         An opponent that has answered at least this many of the agent's offers and accepted none
         (with ``learn``: :meth:`solver.agents.opponent_model.OpponentModels.deaf`) is offered
@@ -196,6 +200,7 @@ class AgentSettings:
     price_ladder: int = 1
     haggle: int = 2
     recall: int = 0
+    no_auction_buy: str = "rule"
     deaf_after: int = 30
     trade_model: str = "observed"
     bid_risk: str = "relative"
@@ -233,6 +238,7 @@ class AgentSettings:
         "price_ladder": (1, 6),
         "haggle": (0, 2),
         "recall": (0, 10_000),
+        "no_auction_buy": ("rule", "auction"),
         "deaf_after": (0, 10_000),
         "trade_model": ("all", "observed"),
         "bid_risk": ("reserve", "relative"),

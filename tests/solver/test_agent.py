@@ -534,3 +534,25 @@ def test_deaf_opponents_are_offered_nothing_more() -> None:
     assert max(unlimited.values()) > 4
     assert max(capped.values()) == 4  # reached, never passed
     assert sum(capped.values()) < sum(unlimited.values())
+
+
+def test_without_auctions_the_buy_rule_decides() -> None:
+    """Under rules without auctions the baseline's buy rule answers (``no_auction_buy="rule"``); with
+    auctions, or with ``no_auction_buy="auction"``, the bidding game does. Two-player instance: Ann
+    ($560) on St. Charles Place ($140), where the two disagree."""
+    from models.rules import Rules
+    from models.rules_file import with_rules
+    from solver.decisions.baseline import BaselineRules
+    from solver.decisions.buying import buy_choice, buy_rule
+
+    state = load_state(INSTANCES / "two-player.json")
+    lot = state.square_of("St. Charles Place")
+    plain = with_rules(state, Rules(auctions=False))
+    ask = lambda s, **kw: buy_choice(GameView(s, 0), 0, lot, AgentSettings(**kw), AgentMemory(), DecisionCaches())  # noqa: E731
+    game = ask(state)
+    assert game.method == "model" and game.answer is False  # the bidding game declines it
+    assert buy_rule(GameView(plain, 0), 0, lot, BaselineRules()) is True  # the rule of thumb buys it
+    rule = ask(plain)
+    assert rule.answer is True and rule.method == "rule" and "no auctions" in rule.reason
+    kept = ask(plain, no_auction_buy="auction")
+    assert kept.answer is False and kept.method == "model"
