@@ -102,6 +102,20 @@ class DecisionCaches:
         kept with the value (their ids cannot be reused while they live); objects equal but not
         identical go through :meth:`get` as before, so the value is the same either way.
 
+        Parameters
+        ----------
+        kind : str
+            One of :data:`LIMITS`.
+        objects : tuple
+            The key: the objects themselves (hashable).
+        compute : callable
+            Computes the value (a pure function of the objects).
+
+        Returns
+        -------
+        object
+            The value.
+
         Examples
         --------
         >>> caches = DecisionCaches()

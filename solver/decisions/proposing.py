@@ -98,13 +98,60 @@ def closed(queued: Queued, settings: AgentSettings, memory: AgentMemory) -> bool
 
 def deaf_seats(state: GameState, me: int, settings: AgentSettings, memory: AgentMemory) -> set[str]:
     """The opponents offered nothing more (``deaf_after``: each has answered at least that many of
-    the agent's offers and accepted none, :meth:`~solver.agents.opponent_model.OpponentModels.deaf`),
-    by name."""
+    the agent's offers and accepted none, :meth:`~solver.agents.opponent_model.OpponentModels.deaf`).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    me : int
+        The agent's seat.
+    settings : AgentSettings
+        ``deaf_after``.
+    memory : AgentMemory
+        The opponents' answers.
+
+    Returns
+    -------
+    set of str
+        Their names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from models.io import load_state
+    >>> s, m = load_state("instances/midgame-no-monopolies.json"), AgentMemory()
+    >>> for _ in range(3):
+    ...     m.opponents.model(1).observe(np.array([1.0, 0.05, 1.0, 0.0, 0.0, 0.0]), False)
+    >>> deaf_seats(s, 0, AgentSettings(deaf_after=3), m), deaf_seats(s, 0, AgentSettings(), m)
+    ({'Bob'}, set())
+    """
     return {p.name for q, p in enumerate(state.players) if q != me and memory.opponents.deaf(q, settings.deaf_after)}
 
 
 def nobody_listens(state: GameState, me: int, deaf: set[str]) -> bool:
-    """Whether every opponent still in the game is deaf (then no search runs)."""
+    """Whether every opponent still in the game is deaf (then no search runs).
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    me : int
+        The agent's seat.
+    deaf : set of str
+        The deaf opponents' names (:func:`deaf_seats`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> nobody_listens(s, 0, {"Bob", "Cy"}), nobody_listens(s, 0, {"Bob", "Cy", "Dee"}), nobody_listens(s, 0, set())
+    (False, True, False)
+    """
     return bool(deaf) and all(p.bankrupt or p.name in deaf for q, p in enumerate(state.players) if q != me)
 
 
