@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from models.errors import MonopolyError
-from models.rules import Rules
 from models.files import atomic_write
+from models.rules import Rules
 
 log = logging.getLogger("engine.tournament")
 

@@ -25,10 +25,12 @@ The agent's (:func:`buy_choice`, :func:`bid_choice`; ``subgraph``'s ``auction`` 
 Without auctions (``rules.auctions`` false) the baseline's buy rule decides whatever ``auction``
 says (``no_auction_buy="rule"``, the default since session 18): a lot declined stays with the
 bank, so the auction that the bidding game and the simulation price never happens. Against three
-``strategic:trade=false`` under the standard rules without auctions, the bidding game's purchases
-did worse than the rule (paired, ``docs/benchmarks.md``, "a table where no trade can happen"), as
-in a foreign engine without trades or auctions (-5.0 pp against ``strategic`` in the same seat,
-issue 39). ``no_auction_buy="auction"`` keeps the ``auction`` option's method there too.
+``strategic:trade=false`` under the standard rules without auctions the rule measured +0.007
+[-0.011, +0.024] against the bidding game (435 paired games, not significant; ``docs/benchmarks.md``,
+"a table where no trade can happen"); in a foreign engine without trades or auctions, where
+purchases are most of what sets the agent apart from ``strategic``, the agent had lost -5.0 pp to
+``strategic`` in the same seat (issue 39). ``no_auction_buy="auction"`` keeps the ``auction``
+option's method there too.
 
 A state the solver refuses (an :class:`solver.bidding.auction.AuctionError` or ``ValueError``)
 falls back to the baseline's rule.
