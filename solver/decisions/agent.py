@@ -96,6 +96,7 @@ def ask(
     >>> ask("jail", view, 0, AgentSettings(), AgentMemory(), DecisionCaches()).action
     'pay'
     """
+    memory.play.sync(view)  # the cash ledger of the observed play (solver.agents.observed_play)
     if question == "buy":
         return buy_choice(view, me, arg, settings, memory, caches)
     if question == "auction":

@@ -6,7 +6,9 @@ new count of the phase's proposals; a ``trade`` event of its own offer records t
 refused in (``recall``) and the best price refused per bilateral structure (``haggle``; with
 ``haggle=2`` the refused structure is queued again at once), counts an acceptance, and (``learn``)
 gives the answer to the opponent models; another player's proposal marks that player as trading
-(:class:`solver.agents.opponent_model.TradeHabits`) and (``learn``) counts its signal.
+(:class:`solver.agents.opponent_model.TradeHabits`) and (``learn``) counts its signal. Every event
+also goes to the observed play (:class:`solver.agents.observed_play.ObservedPlay`: what each seat
+buys, builds and does in jail, for ``trade_model="fitted"``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def remember(memory: AgentMemory, event: Event, settings: AgentSettings, names: 
     (4, {(('Bob', 'Ann', ('Boardwalk',)),): 4}, {(('Bob', 'Ann', ('Boardwalk',)),): 300})
     """
     me = memory.seat
+    memory.play.observe(event)
     if event.kind == "refused" and event.player == me and isinstance(event.data.get("action"), ACTION_TYPES):
         memory.refusals.record(event.data["action"])
     if event.kind == "turn":

@@ -50,6 +50,7 @@ from engine.sim.rollout_policy import RolloutPolicy
 from models.errors import MonopolyError
 from models.state import GameState
 from models.trade import Trade
+from solver.agents.observed_play import ObservedPlay
 from solver.agents.opponent_model import AcceptanceModel, OpponentModels, TradeHabits
 from solver.decisions.keys import Key, digest
 
@@ -447,6 +448,8 @@ class AgentMemory:
         The opponents' acceptance models and the offers waiting for an answer.
     habits : TradeHabits
         Which opponents trade.
+    play : ObservedPlay
+        What every seat was seen to do (buying, building, jail), and the cash ledger.
     reserves : dict of Key to dict
         Holdings -> every active player's ruin reserve.
     partial : dict of Key to ReserveEntry
@@ -492,6 +495,7 @@ class AgentMemory:
     refusals: Refusals = field(default_factory=Refusals)
     opponents: OpponentModels = field(default_factory=OpponentModels)
     habits: TradeHabits = field(default_factory=TradeHabits)
+    play: ObservedPlay = field(default_factory=ObservedPlay)
     reserves: dict[Key, dict[int, int]] = field(default_factory=dict)
     partial: dict[Key, ReserveEntry] = field(default_factory=dict)
     plans: dict[Key, PlanEntry] = field(default_factory=dict)
@@ -567,6 +571,7 @@ class AgentMemory:
                 "proposals": {str(q): n for q, n in h.proposals.items()},
                 "seen_round": {str(q): n for q, n in h._seen_round.items()},
             },
+            "play": self.play.to_dict(),
             "reserves": {k: {str(q): r for q, r in v.items()} for k, v in self.reserves.items()},
             "partial": {k: {"anchor": e.anchor.to_list(), "known": {str(q): r for q, r in e.known.items()}} for k, e in self.partial.items()},
             "plans": {k: {"anchor": e.anchor.to_list(), "budget": e.budget, "nbytes": e.nbytes} for k, e in self.plans.items()},
@@ -629,6 +634,9 @@ class AgentMemory:
                 {int(q): int(n) for q, n in h["chances"].items()}, {int(q): int(n) for q, n in h["proposals"].items()},
                 {int(q): int(n) for q, n in h["seen_round"].items()},
             )
+            part = "play"  # optional: memories written before session 19 have none
+            if doc.get("play") is not None:
+                m.play = ObservedPlay.from_dict(doc["play"])
             part = "reserves"
             m.reserves = {str(k): {int(q): int(r) for q, r in v.items()} for k, v in _bounded(doc["reserves"], "entries").items()}
             part = "partial"

@@ -129,7 +129,10 @@ class AgentSettings:
         nothing more, and no search runs while every opponent is such; 0: never.
     trade_model : str, default "observed"
         ``"observed"``: an opponent trades in the rollouts until it is seen not to
-        (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every opponent does.
+        (:class:`solver.agents.opponent_model.TradeHabits`); ``"all"``: every opponent does;
+        ``"fitted"``: as ``"observed"``, and each opponent's buy and build reserves and jail
+        choice in the rollouts are those it was seen to play
+        (:class:`solver.agents.observed_play.ObservedPlay`).
     bid_risk : str, default "relative"
         A bid's reserve: ``"relative"`` (lowered to :func:`solver.analysis.reserve.relative_reserve`
         when the rival taking the lot would leave the agent's ruin above 5% anyway) or ``"reserve"``.
@@ -240,7 +243,7 @@ class AgentSettings:
         "recall": (0, 10_000),
         "no_auction_buy": ("rule", "auction"),
         "deaf_after": (0, 10_000),
-        "trade_model": ("all", "observed"),
+        "trade_model": ("all", "observed", "fitted"),
         "bid_risk": ("reserve", "relative"),
         "sell_premium": (0, 100_000),
     }

@@ -5,7 +5,9 @@ to an offer) draws the next seed from its memory's counter (:attr:`AgentMemory.s
 answers are a function of the state, its settings and its memory. The rollouts play the trading
 rollout policy (``rollout_trades``, ``sell_premium``, ``rollout_mortgage``); with
 ``trade_model="observed"`` an opponent seen not to trade (its memory's
-:class:`solver.agents.opponent_model.TradeHabits`) plays it with trading off. With ``hold=True``
+:class:`solver.agents.opponent_model.TradeHabits`) plays it with trading off; with
+``trade_model="fitted"`` each opponent also buys, builds and leaves jail as it was seen to
+(:class:`solver.agents.observed_play.ObservedPlay`). With ``hold=True``
 (the default) the agent holds in its own rollouts (:meth:`RescoreSettings.holding`); with
 ``hold=False`` an action is judged now against not now (:meth:`RescoreSettings.not_now`), as
 ``solve`` judges it.
@@ -63,8 +65,11 @@ def rescore_settings(
     memory.seeds += 1
     own = settings.rollout_policy
     policy: PolicyLike = own
-    if settings.trade_model == "observed":  # the opponents seen not to trade do not trade in the rollouts
-        policy = tuple(own if q == me or memory.habits.trades(q) else dataclasses.replace(own, trade=False) for q in range(n_players))
+    if settings.trade_model != "all":  # the opponents seen not to trade do not trade in the rollouts
+        fitted = memory.play.policies(own, [q for q in range(n_players) if q != me]) if settings.trade_model == "fitted" else {}
+        policy = tuple(
+            own if q == me else dataclasses.replace(fitted.get(q, own), trade=own.trade and memory.habits.trades(q)) for q in range(n_players)
+        )
     rs = RescoreSettings(rollouts=rollouts, horizon=settings.horizon, seed=memory.seeds, policy=policy, scoring=settings.scoring)
     if settings.hold if hold is None else hold:
         return rs.holding(me, n_players)

@@ -1,0 +1,141 @@
+"""What each seat is seen to do (:mod:`solver.agents.observed_play`, ``trade_model="fitted"``).
+
+The fit is checked against a brute force over every threshold; the observations the agent
+collects from the events of real games are checked against what the observed seats were really
+asked and answered (each opponent wrapped so that it records its own choices with the cash it
+had), under the standard rules and without auctions; the fitted policies reach the rollouts of
+the agent's simulations, and the memory keeps them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.rules.actions import Action, Build
+from engine.rules.game import Game
+from engine.rules.view import GameView
+from engine.sim.rollout_policy import RolloutPolicy
+from engine.tournament.run import seat_game
+from models.rules import Rules
+from solver.agents.observed_play import ObservedPlay, SeatPlay, fit_threshold, median_with_prior
+from solver.agents.registry import factory
+from solver.agents.strategic import StrategicTradeAgent
+from solver.agents.subgraph_agent import SubgraphTradeAgent
+from solver.decisions.memory import AgentMemory
+from solver.decisions.settings import AgentSettings
+from solver.decisions.simulation import rescore_settings
+
+
+def _errors(r: int, bought: list[int], declined: list[int]) -> int:
+    return sum(a < r for a in bought) + sum(a >= r for a in declined)
+
+
+def test_threshold_is_a_least_error_fit_nearest_the_prior() -> None:
+    rng = random.Random(5)
+    for _ in range(400):
+        bought = [rng.randrange(0, 400) for _ in range(rng.randrange(0, 6))]
+        declined = [rng.randrange(0, 400) for _ in range(rng.randrange(0, 6))]
+        prior = rng.choice((0, 50, 150))
+        r = fit_threshold(bought, declined, prior)
+        every = range(0, 402)  # brute force: every threshold that matters
+        least = min(_errors(t, bought, declined) for t in every)
+        assert _errors(r, bought, declined) == least
+        nearest = min(abs(t - prior) for t in every if _errors(t, bought, declined) == least)
+        assert abs(r - prior) == nearest
+
+
+def test_median_with_prior() -> None:
+    assert median_with_prior([], 150) == 150
+    assert median_with_prior([900, 100, 300], 150) == 150  # 100, 150, 300, 900: the lower middle
+    assert median_with_prior([900, 100, 300, 500], 150) == 300
+
+
+class Recorder(StrategicTradeAgent):
+    """``strategic``, recording each choice the observer can see with the cash it had."""
+
+    def __init__(self, seed: Any = None) -> None:
+        super().__init__(seed)
+        self.bought: list[int] = []
+        self.declined: list[int] = []
+        self.pays = self.rolls = 0
+        self.build_left: list[int] = []
+        self._built = False
+
+    def buy(self, view: GameView, square: int) -> bool:
+        ok = super().buy(view, square)
+        kept = view.cash(self.me) - view.board.squares[square].price
+        (self.bought if ok else self.declined).append(kept)
+        return ok
+
+    def jail_choice(self, view: GameView) -> Any:
+        choice = super().jail_choice(view)
+        self.pays += choice == "pay"
+        self.rolls += choice == "roll"
+        return choice
+
+    def act(self, view: GameView) -> Action | None:
+        cash = view.cash(self.me)
+        action = super().act(view)
+        if self._built and not isinstance(action, Build):  # the run of builds ended with the last one
+            self.build_left.append(cash)
+        self._built = isinstance(action, Build)
+        return action
+
+
+def _play(game_no: int, rules: Rules | None) -> tuple[SubgraphTradeAgent, list[Recorder], list[int]]:
+    facs = [factory("subgraph:rollouts=40,accept_rollouts=40,trade_model=fitted"), Recorder, Recorder, Recorder]
+    order, agents, state, stream = seat_game(facs, 3, game_no, rules)
+    Game(state, agents, stream, max_rounds=120).play()
+    me = next(i for i, a in enumerate(agents) if isinstance(a, SubgraphTradeAgent))
+    return agents[me], [a for a in agents if isinstance(a, Recorder)], [i for i, a in enumerate(agents) if isinstance(a, Recorder)]
+
+
+def test_observations_are_what_the_seats_chose() -> None:
+    """Every purchase, refusal and jail choice the agent observed is one the seat made, with the
+    same cash; nothing is missed after the agent's first question (the seats here are asked
+    nothing before it: seat 0 moves first or the agent is asked first in its turn's ``jail`` or
+    ``act``)."""
+    seen_buys = seen_declines = seen_runs = 0
+    for game_no, rules in ((0, None), (1, None), (2, Rules(auctions=False))):
+        agent, recorders, seats = _play(game_no, rules)
+        play = agent.memory.play
+        for q, rec in zip(seats, recorders):
+            obs = play.seat(q)
+            # the agent syncs at its first question: choices before it are skipped, so the observed
+            # lists are suffixes of the recorded ones
+            assert rec.bought[len(rec.bought) - len(obs.bought):] == obs.bought
+            assert rec.declined[len(rec.declined) - len(obs.declined):] == obs.declined
+            assert len(rec.bought) - len(obs.bought) <= 1 and len(rec.declined) - len(obs.declined) <= 1
+            assert (obs.pays, obs.rolls) <= (rec.pays, rec.rolls)
+            assert rec.pays - obs.pays + rec.rolls - obs.rolls <= 1
+            assert rec.build_left[len(rec.build_left) - len(obs.build_left):] == obs.build_left
+            seen_buys += len(obs.bought)
+            seen_declines += len(obs.declined)
+            seen_runs += len(obs.build_left)
+    assert seen_buys > 20 and seen_declines > 0 and seen_runs > 0  # the games exercised every kind
+
+
+def test_fitted_policies_reach_the_rollouts() -> None:
+    memory = AgentMemory(seat=0)
+    memory.play.seats[1] = SeatPlay(bought=[400], declined=[120, 90], build_left=[600, 700], pays=3, rolls=1)
+    from models.io import load_state
+
+    state = load_state("instances/opening.json")
+    fitted = rescore_settings(state, 0, AgentSettings(trade_model="fitted", hold=False), memory, 8)
+    observed = rescore_settings(state, 0, AgentSettings(hold=False), memory, 8)
+    assert isinstance(fitted.policy, tuple) and isinstance(observed.policy, tuple)
+    p1 = fitted.policy[1]
+    assert (p1.buy_reserve, p1.build_reserve, p1.jail) == (121, 600, "pay")
+    assert fitted.policy[2] == observed.policy[2] == observed.policy[1]  # no evidence: the prior
+    assert fitted.policy[0] == observed.policy[0]  # its own seat is not fitted
+    assert observed.policy[1].buy_reserve == RolloutPolicy().buy_reserve
+
+
+def test_memory_keeps_the_observations() -> None:
+    memory = AgentMemory(seat=0)
+    memory.play = ObservedPlay(seats={2: SeatPlay(bought=[5, 9], build_left=[40], rolls=2)}, cash={0: 10, 2: 30}, prices=[0, 60], building=(2, 40))
+    doc = memory.to_dict()
+    assert AgentMemory.from_dict(doc).play == memory.play
+    del doc["play"]  # a memory written before the observed play loads with none
+    assert AgentMemory.from_dict(doc).play == ObservedPlay()
