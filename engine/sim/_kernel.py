@@ -158,13 +158,14 @@ R_RLIMIT = 23  # round_limit (rounds; 0: none)
 R_LEN = 24
 POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
-P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL = range(10)
-P_LEN = 10
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL, P_ACCEPT = range(11)
+P_LEN = 11
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
 TURN_NO = 9  # the player's turns begun since the simulation started (aligned dice)
-PL_COLS = 10
+MOOD = 10  # bit q set: q accepts this player's trades in this game (P_ACCEPT; run_batch draws it)
+PL_COLS = 11
 CNT0 = PL_COLS  # PL[p, CNT0 + g]: the lots of group g that p owns (one column per group)
 MASK_BITS = 32
 HAS, FULL, SHORT, MORT, FREE = 0, 1, 2, 3, 4  # the kinds of group mask
@@ -1406,7 +1407,8 @@ def _trade(Bp, Xp, p):
     (b) scans them, so the first affordable one is kept until no swap is found.
     A seat that waits and declines (``P_WAITDECL``, :func:`engine.sim.rollout_policy.waiting`)
     is asked nothing; the phase is then never skipped by the cache (``need`` 0),
-    since the seat may accept once its wait is over."""
+    since the seat may accept once its wait is over. A seat that refuses ``p``'s trades in
+    this game (``MOOD``, :func:`draw_moods`) is asked nothing either, for the whole game."""
     B, X = _unpin(Bp), _unpin(Xp)
     SQ, GI, POL = B[0], B[2], B[9]
     PL = X[0]
@@ -1425,7 +1427,7 @@ def _trade(Bp, Xp, p):
             if group_has_buildings(Bp, Xp, g):
                 continue
             for q in range(P):
-                if q == p or PL[q, BK] or POL[q, P_TRADE] == 0 or PL[q, CNT0 + g] == 0:
+                if q == p or PL[q, BK] or POL[q, P_TRADE] == 0 or PL[q, CNT0 + g] == 0 or (PL[p, MOOD] >> q) & 1 == 0:
                     continue
                 if POL[q, P_WAITDECL] and PL[q, TURN_NO] < POL[q, P_WAIT]:
                     need = 0  # q waits and declines: no skip cache (it may accept later)
@@ -2030,6 +2032,23 @@ def _copy2(src, dst):
             dst[i, j] = src[i, j]
 
 
+@jit
+def draw_moods(B, X, key):
+    """Which seat accepts whose trades in the game keyed ``key``
+    (:func:`engine.sim.rollout_policy.accepts_from`): ``q`` accepts ``p``'s when
+    ``u(key, 5, (p << 8) | q) * 100 < P_ACCEPT`` of ``q`` (always at 100); bit ``q`` of
+    ``PL[p, MOOD]``."""
+    POL = B[9]
+    PL = X[0]
+    P = PL.shape[0]
+    for p in range(P):
+        mood = 0
+        for q in range(P):
+            if q != p and (POL[q, P_ACCEPT] >= 100 or uniform(key, 5, (p << 8) | q) * 100.0 < POL[q, P_ACCEPT]):
+                mood |= 1 << q
+        PL[p, MOOD] = mood
+
+
 @jit_nogil
 def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
     """Play one game per key from the initial state ``X0``, in the work state ``X``.
@@ -2052,6 +2071,10 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
     total_turns = 0
     P = PL.shape[0]
     Bp, Xp = _pin(B), _pin(X)
+    moody = False  # some seat refuses some proposers (P_ACCEPT below 100): draw per game
+    for q in range(P):
+        if B[9][q, P_ACCEPT] < 100:
+            moody = True
     for g in range(keys.shape[0]):
         _copy2(PL0, PL)
         _copy1(OWN0, OWN)
@@ -2063,6 +2086,8 @@ def run_batch(B, X0, X, keys, winners, worths, info, trace, final):
         for i in range(STACK.shape[0]):
             _copy2(STACK0[i], STACK[i])
         key = keys[g]
+        if moody:
+            draw_moods(B, X, key)
         start_game(Bp, Xp)
         nt = 0
         while M[OVER] == 0:

@@ -76,6 +76,15 @@ Trades
     is refused. A proposer only proposes what the other side accepts, so no
     refusal is ever needed: the agent must know every seat's policy
     (``policies``).
+
+    A seat with ``accept`` below 100 trades with a given proposer in a given game or not at
+    all: ``q`` accepts ``p``'s proposals in the game keyed ``K`` when ``u(K, 5, (p << 8) | q)
+    x 100 < accept`` (:func:`accepts_from`; ``u`` the counter stream of
+    :func:`engine.rules.streams.counter_uniform`, stream 5, which nothing else draws from, so
+    the dice and cards are those of the same game with every seat at 100). Otherwise ``p``
+    proposes nothing to ``q`` for the whole game. A draw per game, not per proposal: a seat
+    that refuses an offer in real play refuses the same offer next turn, and a fresh draw at
+    each act phase would make every trade happen within a few turns whatever the rate.
 ``raise_cash``
     Nothing: the engine's fixed liquidation order (:meth:`engine.rules.game.Game.liquidate`).
 Shortage auctions, lifting a received mortgage
@@ -116,6 +125,7 @@ from engine.rules.actions import (
 )
 from engine.rules.agents import BaseAgent
 from engine.rules.seeding import SeedLike
+from engine.rules.streams import counter_uniform
 from engine.rules.view import GameView
 from models.board import HOTEL
 from models.errors import InvalidArgumentError
@@ -162,17 +172,21 @@ class RolloutPolicy:
         has begun ``wait_turns`` turns): no other seat's policy proposes to it then. The
         waiting seat of "not now" then neither makes nor accepts the exchange under
         evaluation in between (:meth:`solver.trades.rescore.RescoreSettings.not_now`).
+    accept : int, default 100
+        The chance, in percent, that the seat accepts a given proposer's trades in a game
+        (drawn once per game and proposer, module docstring); 100: every trade its rule
+        accepts.
 
     Raises
     ------
     InvalidArgumentError
         A ``jail`` other than ``roll`` or ``pay``, ``max_level`` outside 0..5, a negative
-        reserve or premium, or a premium that is not whole.
+        reserve or premium, a premium that is not whole, or ``accept`` outside 0..100.
 
     Examples
     --------
-    >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay").as_array()
-    ([0, 150, 300, 0, 5, 1, 1, 100, 0, 0], [0, 150, 300, 1, 5, 0, 1, 100, 0, 0])
+    >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay", accept=40).as_array()
+    ([0, 150, 300, 0, 5, 1, 1, 100, 0, 0, 100], [0, 150, 300, 1, 5, 0, 1, 100, 0, 0, 40])
     >>> RolloutPolicy(jail="wait")
     Traceback (most recent call last):
     ...
@@ -189,6 +203,7 @@ class RolloutPolicy:
     sell_premium: int = 100
     wait_turns: int = 0
     wait_declines: bool = False
+    accept: int = 100
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
@@ -206,16 +221,18 @@ class RolloutPolicy:
                 raise InvalidArgumentError(f"{name} must be >= 0")
         if self.sell_premium != int(self.sell_premium):
             raise InvalidArgumentError("sell_premium is a whole percentage")
+        if self.accept != int(self.accept) or not 0 <= self.accept <= 100:
+            raise InvalidArgumentError(f"accept must be a whole percentage in 0..100, got {self.accept}")
 
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium, wait_turns, wait_declines (0/1)]``.
+        mortgage_to_build (0/1), sell_premium, wait_turns, wait_declines (0/1), accept]``.
 
         Returns
         -------
         list of int
-            Ten integers.
+            Eleven integers.
         """
         return [
             self.buy_reserve,
@@ -228,6 +245,7 @@ class RolloutPolicy:
             int(self.sell_premium),
             int(self.wait_turns),
             int(self.wait_declines),
+            int(self.accept),
         ]
 
     def asking_price(self, price: int) -> int:
@@ -385,6 +403,7 @@ def find_trade(
     p: int,
     policies: Sequence[RolloutPolicy],
     turns: Sequence[int] | None = None,
+    key: int | None = None,
 ) -> Trade | None:
     """The trade seat ``p`` proposes now (module docstring, rules (a) and (b)), or ``None``.
 
@@ -399,11 +418,18 @@ def find_trade(
     turns : sequence of int, optional
         Every seat's turns begun in the game (:func:`waiting`); without it no seat is
         taken to be waiting.
+    key : int or None
+        The game's stream key, for the seats with ``accept`` below 100 (:func:`accepts_from`).
 
     Returns
     -------
     Trade or None
         The proposal.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Some seat's ``accept`` is below 100 and no ``key`` was given.
 
     Examples
     --------
@@ -428,6 +454,7 @@ def find_trade(
         and policies[q].trade
         and not view.player(q).bankrupt
         and not (turns is not None and waiting(policies[q], turns[q]))
+        and accepts_from(key, p, q, policies[q])
     ]
     name = view.board.squares
     for g in short:
@@ -462,6 +489,40 @@ def find_trade(
                     view.name(p), view.name(q), (), (name[s].name,), offer
                 )
     return None
+
+
+def accepts_from(key: int | None, p: int, q: int, policy: RolloutPolicy) -> bool:
+    """Whether seat ``q`` (with ``policy``) accepts seat ``p``'s trades in the game keyed ``key``
+    (module docstring: ``u(key, 5, (p << 8) | q) x 100 < accept``).
+
+    Parameters
+    ----------
+    key : int or None
+        The game's stream key (``None`` only when ``accept`` is 100).
+    p, q : int
+        The proposer's and the asked seat's indices.
+    policy : RolloutPolicy
+        ``q``'s policy.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``accept`` below 100 without a key.
+
+    Examples
+    --------
+    >>> [accepts_from(4, 0, q, RolloutPolicy(accept=50)) for q in (1, 2, 3)], accepts_from(None, 0, 1, RolloutPolicy())
+    ([True, False, True], True)
+    """
+    if policy.accept >= 100:
+        return True
+    if key is None:
+        raise InvalidArgumentError("a seat with accept below 100 needs the game's stream key")
+    return counter_uniform(key, 5, (p << 8) | q) * 100.0 < policy.accept
 
 
 def waiting(policy: RolloutPolicy, turns_begun: int) -> bool:
@@ -572,6 +633,9 @@ class PolicyAgent(BaseAgent):
         This seat's policy.
     policies : sequence of RolloutPolicy or None
         Every seat's, in seat order.
+    key : int or None
+        The game's stream key (:func:`engine.rules.streams.counter_uniform`), needed when some
+        seat's ``accept`` is below 100 (:func:`accepts_from`).
 
     Examples
     --------
@@ -593,8 +657,10 @@ class PolicyAgent(BaseAgent):
         seed: SeedLike = None,
         policy: RolloutPolicy | None = None,
         policies: Sequence[RolloutPolicy] | None = None,
+        key: int | None = None,
     ) -> None:
         super().__init__(seed)
+        self.key = key
         self._given = policy
         self._given_all = tuple(policies) if policies is not None else None
         self.policy = policy or RolloutPolicy()
@@ -778,7 +844,7 @@ class PolicyAgent(BaseAgent):
             ):
                 return Mortgage(min(spare, key=lambda q: (board.squares[q].price, q)))
         if pol.trade and not self._proposed:
-            trade = find_trade(view, me, self.policies, self._turns)
+            trade = find_trade(view, me, self.policies, self._turns, self.key)
             if trade is not None:
                 self._proposed = True
                 return ProposeTrade(trade)
@@ -801,7 +867,11 @@ class PolicyAgent(BaseAgent):
         """
         if waiting(self.policy, self._turns[self.me]):
             return False
-        return accepts(view, self.me, self.policy, trade)
+        if not accepts(view, self.me, self.policy, trade):
+            return False
+        names = [view.name(i) for i in range(view.n_players)]
+        others = [names.index(n) for n in trade.participants() if n != names[self.me]]
+        return all(accepts_from(self.key, p, self.me, self.policy) for p in others)
 
 
 __all__ = [
@@ -809,6 +879,7 @@ __all__ = [
     "PolicyLike",
     "RolloutPolicy",
     "accepts",
+    "accepts_from",
     "build_targets",
     "find_trade",
     "seat_policies",

@@ -163,6 +163,7 @@ def _initial_state(state: GameState, max_rounds: int, nc: np.ndarray, group_ids:
     for i, p in enumerate(state.players):
         pl[i, : k.SKIP_VER] = (p.cash, p.position, int(p.in_jail), p.jail_turns, p.jail_cards, int(p.bankrupt))
         pl[i, k.SKIP_VER] = -1  # no act phase has been skipped yet
+        pl[i, k.MOOD] = (1 << n_pl) - 1  # every seat accepts its trades (run_batch redraws under P_ACCEPT < 100)
     own = np.array(state.owner, dtype=np.int64)
     hou = np.array(state.houses, dtype=np.int64)
     mor = np.array(state.mortgaged, dtype=np.int64)

@@ -353,7 +353,7 @@ def reference_game(
     """
     s = state.copy()
     policies = seat_policies(policy, len(s.players))
-    agents = [PolicyAgent(policies=policies) for _ in s.players]
+    agents = [PolicyAgent(policies=policies, key=key) for _ in s.players]
     return Game(s, agents, CounterStream(key), max_rounds=s.round + horizon, observers=observers)
 
 

@@ -23,6 +23,18 @@ agent's own rollout policy as the prior:
     and the prior's reserve (counted once, the lower middle of an even count: one run leaves
     the lower of the two); a run that ended for want of lots rather than cash (all hotels)
     leaves a large amount, which the median discounts.
+``accept`` (with the agent's option ``fit_accept``)
+    The policy's seat accepts a given proposer's trades in a given rollout with probability
+    ``accept`` percent, drawn once per rollout (:func:`engine.sim.rollout_policy.accepts_from`).
+    Observation: each answer the seat gave to any player's proposal (a ``trade`` event: an
+    accepted trade was accepted by every counterparty; a refused one was refused by
+    ``refused_by`` and accepted by the counterparties asked before it, in the trade's order of
+    participants, :func:`engine.rules.trading.propose_trade`). The fit is the posterior mean
+    with :data:`ACCEPT_PRIOR` accepted answers added (a seat never asked accepts everything,
+    as the policy without evidence): ``100 (ACCEPT_PRIOR + accepted) / (ACCEPT_PRIOR +
+    answers)``, rounded. The answers are to offers of every kind (the agent's searched trades
+    most of all), the rollouts' offers are set-completing swaps and sales: the rate carries
+    over as a measure of how readily the seat trades, not as a model of each offer.
 
 Whether a seat trades (``trade``) is fitted apart, by its proposals
 (:class:`solver.agents.opponent_model.TradeHabits`). What the policy cannot express is left at
@@ -56,6 +68,9 @@ from engine.sim.rollout_policy import RolloutPolicy
 
 MAX_OBSERVATIONS = 200
 """The most observations kept per seat and kind (the oldest are dropped)."""
+
+ACCEPT_PRIOR = 3
+"""Accepted answers added to every seat's before the fit of ``accept`` (module docstring)."""
 
 
 def fit_threshold(bought: list[int], declined: list[int], prior: int) -> int:
@@ -138,11 +153,30 @@ class SeatPlay:
         The cash kept (or that would have been) at each offer of a lot it could afford.
     build_left : list of int
         The cash left after the last build of each run of builds.
+    answers, accepted : int
+        Proposals it answered, and accepted.
     """
 
     bought: list[int] = field(default_factory=list)
     declined: list[int] = field(default_factory=list)
     build_left: list[int] = field(default_factory=list)
+    answers: int = 0
+    accepted: int = 0
+
+    def accept_percent(self) -> int:
+        """The fitted ``accept`` (module docstring).
+
+        Returns
+        -------
+        int
+            0..100.
+
+        Examples
+        --------
+        >>> SeatPlay().accept_percent(), SeatPlay(answers=10, accepted=4).accept_percent()
+        (100, 54)
+        """
+        return round(100 * (ACCEPT_PRIOR + self.accepted) / (ACCEPT_PRIOR + self.answers))
 
     def policy(self, prior: RolloutPolicy) -> RolloutPolicy:
         """``prior`` with the parameters this seat was seen to play (module docstring).
@@ -189,6 +223,8 @@ class ObservedPlay:
         The last ``move`` event's player and square.
     building : tuple of (int, int) or None
         The seat in a run of builds and its cash after the last one.
+    names : list of str
+        The players' names, from the first :meth:`sync` (a trade names its participants).
 
     Examples
     --------
@@ -207,6 +243,7 @@ class ObservedPlay:
     prices: list[int] = field(default_factory=list)
     last_move: tuple[int, int] | None = None
     building: tuple[int, int] | None = None
+    names: list[str] = field(default_factory=list)
 
     def seat(self, q: int) -> SeatPlay:
         """Seat ``q``'s observations (created empty)."""
@@ -223,6 +260,7 @@ class ObservedPlay:
         self.cash = {q: view.cash(q) for q in range(view.n_players)}
         if not self.prices:
             self.prices = [sq.price for sq in view.board.squares]
+            self.names = [view.name(q) for q in range(view.n_players)]
 
     def _end_run(self) -> None:
         if self.building is not None:
@@ -247,6 +285,9 @@ class ObservedPlay:
             return
         if self.building is not None and (kind != "build" or q != self.building[0]):
             self._end_run()
+        if kind == "trade":
+            self._answers(q, d)
+            return
         if not self.cash or q is None or q not in self.cash:
             if kind == "auction":
                 self._auction(d)
@@ -262,6 +303,21 @@ class ObservedPlay:
         elif kind == "build":
             self.building = (q, self.cash[q])
 
+    def _answers(self, p: int | None, d: Mapping[str, Any]) -> None:
+        trade = d.get("trade")
+        if trade is None or not self.names:
+            return
+        refuser = d.get("refused_by")
+        for name in trade.participants():
+            if name not in self.names or self.names.index(name) == p:
+                continue
+            q = self.names.index(name)
+            seat = self.seat(q)
+            seat.answers += 1
+            if q == refuser:
+                return
+            seat.accepted += 1
+
     def _declined(self, q: int, square: int) -> None:
         if not self.prices or q not in self.cash:
             return
@@ -275,8 +331,8 @@ class ObservedPlay:
             self._declined(self.last_move[0], square)
         self.last_move = None
 
-    def policies(self, prior: RolloutPolicy, seats: list[int]) -> dict[int, RolloutPolicy]:
-        """The fitted policy of each of ``seats`` (:meth:`SeatPlay.policy`).
+    def policies(self, prior: RolloutPolicy, seats: list[int], reserves: bool = True, accept: bool = False) -> dict[int, RolloutPolicy]:
+        """The fitted policy of each of ``seats``.
 
         Parameters
         ----------
@@ -284,12 +340,26 @@ class ObservedPlay:
             The policy without evidence.
         seats : list of int
             The seats to fit.
+        reserves : bool, default True
+            Fit the buy and build reserves (:meth:`SeatPlay.policy`).
+        accept : bool, default False
+            Fit ``accept`` (:meth:`SeatPlay.accept_percent`).
 
         Returns
         -------
         dict of int to RolloutPolicy
+
+        Examples
+        --------
+        >>> play = ObservedPlay(seats={1: SeatPlay(declined=[99], answers=7)})
+        >>> [(p.buy_reserve, p.accept) for p in play.policies(RolloutPolicy(), [1, 2], accept=True).values()]
+        [(100, 30), (0, 100)]
         """
-        return {q: self.seat(q).policy(prior) for q in seats}
+        out = {}
+        for q in seats:
+            pol = self.seat(q).policy(prior) if reserves else prior
+            out[q] = dataclasses.replace(pol, accept=self.seat(q).accept_percent()) if accept else pol
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON (:meth:`from_dict` reads it back).
@@ -304,6 +374,7 @@ class ObservedPlay:
             "prices": list(self.prices),
             "last_move": list(self.last_move) if self.last_move is not None else None,
             "building": list(self.building) if self.building is not None else None,
+            "names": list(self.names),
         }
 
     @classmethod
@@ -338,11 +409,12 @@ class ObservedPlay:
             lists = {k: [int(x) for x in s[k]] for k in ("bought", "declined", "build_left")}
             if any(len(v) > MAX_OBSERVATIONS for v in lists.values()):
                 raise ValueError(f"more than {MAX_OBSERVATIONS} observations")
-            out.seats[int(q)] = SeatPlay(**lists)
+            out.seats[int(q)] = SeatPlay(**lists, answers=int(s.get("answers", 0)), accepted=int(s.get("accepted", 0)))
         out.cash = {int(q): int(c) for q, c in doc["cash"].items()}
         out.prices = [int(p) for p in doc["prices"]]
         out.last_move = None if doc["last_move"] is None else (int(doc["last_move"][0]), int(doc["last_move"][1]))
         out.building = None if doc["building"] is None else (int(doc["building"][0]), int(doc["building"][1]))
+        out.names = [str(n) for n in doc.get("names", [])][:8]
         return out
 
 

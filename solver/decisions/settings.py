@@ -150,6 +150,11 @@ class AgentSettings:
     answer_hold : bool, default False
         With ``hold=False``, the answer to an offer is still judged with the agent holding in
         its rollouts (an ablation: which decisions the "not now" evaluation changes in play).
+    fit_accept : bool, default False
+        Each opponent accepts a proposer's trades in a rollout with the rate it accepted
+        offers in this game (``RolloutPolicy.accept``, fitted by
+        :meth:`solver.agents.observed_play.SeatPlay.accept_percent`); off: every opponent
+        accepts every trade the rollout policy's rule accepts.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -212,6 +217,7 @@ class AgentSettings:
     policy_offer: bool = True
     wait_declines: bool = False
     answer_hold: bool = False
+    fit_accept: bool = False
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

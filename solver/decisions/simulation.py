@@ -6,8 +6,9 @@ answers are a function of the state, its settings and its memory. The rollouts p
 rollout policy (``rollout_trades``, ``sell_premium``, ``rollout_mortgage``); with
 ``trade_model="observed"`` an opponent seen not to trade (its memory's
 :class:`solver.agents.opponent_model.TradeHabits`) plays it with trading off; with
-``trade_model="fitted"`` each opponent also buys, builds and leaves jail as it was seen to
-(:class:`solver.agents.observed_play.ObservedPlay`). With ``hold=True``
+``trade_model="fitted"`` each opponent also buys and builds as it was seen to
+(:class:`solver.agents.observed_play.ObservedPlay`); with ``fit_accept`` each accepts trades in
+the rollouts at the rate it accepted offers in the game. With ``hold=True``
 (the default) the agent holds in its own rollouts (:meth:`RescoreSettings.holding`); with
 ``hold=False`` an action is judged now against not now (:meth:`RescoreSettings.not_now`), as
 ``solve`` judges it.
@@ -41,7 +42,8 @@ def rescore_settings(
     me : int
         The agent's seat.
     settings : AgentSettings
-        ``horizon``, ``scoring``, ``hold``, ``trade_model`` and the rollout policy's options.
+        ``horizon``, ``scoring``, ``hold``, ``trade_model``, ``fit_accept`` and the rollout
+        policy's options.
     memory : AgentMemory
         The seed counter (incremented) and the trading habits.
     rollouts : int
@@ -65,10 +67,12 @@ def rescore_settings(
     memory.seeds += 1
     own = settings.rollout_policy
     policy: PolicyLike = own
-    if settings.trade_model != "all":  # the opponents seen not to trade do not trade in the rollouts
-        fitted = memory.play.policies(own, [q for q in range(n_players) if q != me]) if settings.trade_model == "fitted" else {}
+    if settings.trade_model != "all" or settings.fit_accept:  # the opponents as they were seen to play
+        others = [q for q in range(n_players) if q != me]
+        fitted = memory.play.policies(own, others, reserves=settings.trade_model == "fitted", accept=settings.fit_accept)
+        every = settings.trade_model == "all"
         policy = tuple(
-            own if q == me else dataclasses.replace(fitted.get(q, own), trade=own.trade and memory.habits.trades(q)) for q in range(n_players)
+            own if q == me else dataclasses.replace(fitted[q], trade=own.trade and (every or memory.habits.trades(q))) for q in range(n_players)
         )
     rs = RescoreSettings(rollouts=rollouts, horizon=settings.horizon, seed=memory.seeds, policy=policy, scoring=settings.scoring)
     if settings.hold if hold is None else hold:

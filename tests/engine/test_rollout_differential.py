@@ -294,6 +294,32 @@ def test_waiting_seat_declines(phase: str) -> None:
     assert differ >= 2, f"wait_declines changed only {differ} of 8 games"
 
 
+def test_acceptance_moods() -> None:
+    """Seats that accept a proposer's trades in only some games (``accept`` below 100, one draw
+    per game and ordered pair from stream 5) play the same games in both engines. The path must
+    matter: against every seat at 100 some games differ, and the trades made fall with the rate."""
+    state = load_state(INSTANCES[0].parent / "midgame-no-monopolies.json")
+    n = len(state.players)
+    differ = 0
+    for key in stream_keys(17, 8):
+        full = _compare(state, int(key), RolloutPolicy())
+        moody = _compare(state, int(key), tuple(RolloutPolicy(accept=(30, 60, 100, 0)[q % 4]) for q in range(n)))
+        differ += full.shape != moody.shape or bool((full != moody).any())
+    assert differ >= 2, f"accept changed only {differ} of 8 games"
+
+
+def test_nobody_accepting_is_nobody_trading() -> None:
+    """Every seat at ``accept=0`` proposes to nobody, so the games are those of every seat with
+    trading off (an identity of two different paths through the kernel: the moods against the
+    policy's trade flag), game by game over 200 games; at 100 the trading games differ."""
+    state = load_state(INSTANCES[0].parent / "midgame-no-monopolies.json")
+    none = simulate(state, 200, 40, seed=3, policy=RolloutPolicy(accept=0))
+    off = simulate(state, 200, 40, seed=3, policy=RolloutPolicy(trade=False))
+    on = simulate(state, 200, 40, seed=3, policy=RolloutPolicy())
+    assert np.array_equal(none.winners, off.winners) and np.array_equal(none.worths, off.worths)
+    assert not np.array_equal(on.worths, off.worths)
+
+
 CAP = 3
 """Rounds of the round-cap test (also 1 from the opening): short enough that most games reach the cap."""
 

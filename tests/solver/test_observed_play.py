@@ -59,7 +59,13 @@ class Recorder(StrategicTradeAgent):
         self.bought: list[int] = []
         self.declined: list[int] = []
         self.build_left: list[int] = []
+        self.answers: list[bool] = []
         self._built = False
+
+    def accept_trade(self, view: GameView, trade: Any) -> bool:
+        ok = bool(super().accept_trade(view, trade))
+        self.answers.append(ok)
+        return ok
 
     def buy(self, view: GameView, square: int) -> bool:
         ok = super().buy(view, square)
@@ -77,7 +83,7 @@ class Recorder(StrategicTradeAgent):
 
 
 def _play(game_no: int, rules: Rules | None) -> tuple[SubgraphTradeAgent, list[Recorder], list[int]]:
-    facs = [factory("subgraph:rollouts=40,accept_rollouts=40,trade_model=fitted"), Recorder, Recorder, Recorder]
+    facs = [factory("subgraph:rollouts=40,accept_rollouts=40,trade_model=fitted,fit_accept=true"), Recorder, Recorder, Recorder]
     order, agents, state, stream = seat_game(facs, 3, game_no, rules)
     Game(state, agents, stream, max_rounds=120).play()
     me = next(i for i, a in enumerate(agents) if isinstance(a, SubgraphTradeAgent))
@@ -87,8 +93,8 @@ def _play(game_no: int, rules: Rules | None) -> tuple[SubgraphTradeAgent, list[R
 def test_observations_are_what_the_seats_chose() -> None:
     """Every purchase, refusal and run of builds the agent observed is one the seat made, with
     the same cash; nothing is missed after the agent's first question (a choice made before it,
-    when no cash is known yet, is skipped)."""
-    seen_buys = seen_declines = seen_runs = 0
+    when no cash is known yet, is skipped). Every answer to a proposal is counted."""
+    seen_buys = seen_declines = seen_runs = seen_answers = 0
     for game_no, rules in ((0, None), (1, None), (2, Rules(auctions=False))):
         agent, recorders, seats = _play(game_no, rules)
         play = agent.memory.play
@@ -100,10 +106,12 @@ def test_observations_are_what_the_seats_chose() -> None:
             assert rec.declined[len(rec.declined) - len(obs.declined):] == obs.declined
             assert len(rec.bought) - len(obs.bought) <= 1 and len(rec.declined) - len(obs.declined) <= 1
             assert rec.build_left[len(rec.build_left) - len(obs.build_left):] == obs.build_left
+            assert (obs.answers, obs.accepted) == (len(rec.answers), sum(rec.answers))
+            seen_answers += obs.answers
             seen_buys += len(obs.bought)
             seen_declines += len(obs.declined)
             seen_runs += len(obs.build_left)
-    assert seen_buys > 20 and seen_declines > 0 and seen_runs > 0  # the games exercised every kind
+    assert seen_buys > 20 and seen_declines > 0 and seen_runs > 0 and seen_answers > 5  # the games exercised every kind
 
 
 def test_fitted_policies_reach_the_rollouts() -> None:
@@ -122,9 +130,23 @@ def test_fitted_policies_reach_the_rollouts() -> None:
     assert observed.policy[1].buy_reserve == RolloutPolicy().buy_reserve
 
 
+def test_fitted_acceptance_reaches_the_rollouts() -> None:
+    from models.io import load_state
+
+    memory = AgentMemory(seat=0)
+    memory.play.seats[2] = SeatPlay(answers=12, accepted=2)
+    state = load_state("instances/opening.json")
+    rs = rescore_settings(state, 0, AgentSettings(fit_accept=True), memory, 8)
+    assert isinstance(rs.policy, tuple)
+    assert [p.accept for p in rs.policy] == [100, 100, 33, 100]  # (3 + 2) / (3 + 12)
+    assert [p.trade for p in rs.policy] == [False, True, True, True]  # the agent holds (hold=true)
+    plain = rescore_settings(state, 0, AgentSettings(), memory, 8)
+    assert isinstance(plain.policy, tuple) and all(p.accept == 100 for p in plain.policy)
+
+
 def test_memory_keeps_the_observations() -> None:
     memory = AgentMemory(seat=0)
-    memory.play = ObservedPlay(seats={2: SeatPlay(bought=[5, 9], build_left=[40])}, cash={0: 10, 2: 30}, prices=[0, 60], building=(2, 40))
+    memory.play = ObservedPlay(seats={2: SeatPlay(bought=[5, 9], build_left=[40], answers=3, accepted=1)}, cash={0: 10, 2: 30}, prices=[0, 60], building=(2, 40))
     doc = memory.to_dict()
     assert AgentMemory.from_dict(doc).play == memory.play
     del doc["play"]  # a memory written before the observed play loads with none
