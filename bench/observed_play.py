@@ -27,6 +27,14 @@ The choices scored:
     seat builds again or stops; the policy builds again when ``cash - cost >= build_reserve``
     for the cheapest open lot.
 
+``answer``
+    Asked to accept a proposal (of any kind, from anyone), the seat accepts or not. Scored by
+    the Brier score of a probability, not by a share right: the prior says 1 (the policy accepts
+    every trade its rule accepts; the offers asked here are mostly of other shapes, so the rule
+    itself cannot be scored), the fitted rate says ``accept / 100``
+    (:meth:`solver.agents.observed_play.SeatPlay.accept_percent`, from the seat's answers so
+    far). Lower is better.
+
 For each (agent, choice) the table gives the choices seen, the share each prediction gets right
 (with its binomial standard error), and the paired difference fitted - prior with its standard
 error (the same choices). The observer is a passive listener here (no seat's play changes).
@@ -55,6 +63,29 @@ from solver.decisions.settings import AgentSettings  # noqa: E402
 LINEUPS = "strategic,value,strategic,value;value,strategic,subgraph,strategic;strategic,strategic,value,value,strategic"
 
 
+class Brier:
+    """Brier scores of the two probabilities on the same answers."""
+
+    def __init__(self) -> None:
+        self.prior: list[float] = []
+        self.fitted: list[float] = []
+
+    def add(self, truth: bool, prior: float, fitted: float) -> None:
+        self.prior.append((prior - truth) ** 2)
+        self.fitted.append((fitted - truth) ** 2)
+
+    def row(self) -> str:
+        n = len(self.prior)
+
+        def mean_se(xs: list[float]) -> tuple[float, float]:
+            m = sum(xs) / n
+            return m, math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1) / n)
+
+        (a, sa), (b, sb) = mean_se(self.prior), mean_se(self.fitted)
+        d, sd = mean_se([f - p for f, p in zip(self.fitted, self.prior)])
+        return f"{n:6d}  {f'{a:.3f} ({sa:.3f})':>15}  {f'{b:.3f} ({sb:.3f})':>15}  {d:+.3f} ({sd:.3f})  Brier"
+
+
 class Score:
     """Right/wrong counts of the two predictions on the same choices."""
 
@@ -80,9 +111,9 @@ class Score:
         return f"{self.n:6d}  {share(self.prior):>15}  {share(self.fitted):>15}  {mean:+.3f} ({math.sqrt(var / self.n):.3f})"
 
 
-def spy(agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPolicy, scores: dict[tuple[str, str], Score]) -> None:
+def spy(agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPolicy, scores: dict[tuple[str, str], Any]) -> None:
     """Wrap ``agent``'s choices so that each is scored before it is made (module docstring)."""
-    buy, jail, act = agent.buy, agent.jail_choice, agent.act
+    buy, jail, act, answer = agent.buy, agent.jail_choice, agent.act, agent.accept_trade
     state = {"built": False, "pays": 0, "rolls": 0}
 
     def fitted(view: GameView) -> RolloutPolicy:
@@ -120,7 +151,14 @@ def spy(agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPo
         state["built"] = isinstance(action, Build)
         return action
 
-    agent.buy, agent.jail_choice, agent.act = on_buy, on_jail, on_act
+    def on_answer(view: GameView, trade: Any) -> bool:
+        rate = observer.seat(q).accept_percent() / 100
+        ok = bool(answer(view, trade))
+        briers[label].add(ok, 1.0, rate)
+        return ok
+
+    briers = scores.setdefault(("", "briers"), defaultdict(Brier))
+    agent.buy, agent.jail_choice, agent.act, agent.accept_trade = on_buy, on_jail, on_act, on_answer
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -131,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lineups", default=LINEUPS, help="line-ups separated by ';', agents by ','")
     args = ap.parse_args(argv)
     prior = AgentSettings().rollout_policy
-    scores: dict[tuple[str, str], Score] = defaultdict(Score)
+    scores: dict[tuple[str, str], Any] = defaultdict(Score)
     for lineup in args.lineups.split(";"):
         specs = lineup.split(",")
         facs = [factory(s) for s in specs]
@@ -151,7 +189,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"# {lineup}: {args.games} games", flush=True)
     print(f"\nseed {args.seed}, {args.games} games per line-up, cap {args.cap} rounds; share right (se)")
     print(f"{'agent':<12} {'choice':<13} {'n':>6}  {'prior':>15}  {'fitted':>15}  fitted - prior (se)")
-    for (label, kind), sc in sorted(scores.items()):
+    briers = scores.pop(("", "briers"), {})
+    rows = [((label, kind), sc) for (label, kind), sc in scores.items()] + [((label, "answer"), b) for label, b in briers.items()]
+    for (label, kind), sc in sorted(rows, key=lambda r: r[0]):
         print(f"{label:<12} {kind:<13} {sc.row()}")
 
 
