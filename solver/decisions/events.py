@@ -8,7 +8,7 @@ refused in (``recall``) and the best price refused per bilateral structure (``ha
 gives the answer to the opponent models; another player's proposal marks that player as trading
 (:class:`solver.agents.opponent_model.TradeHabits`) and (``learn``) counts its signal. Every event
 also goes to the observed play (:class:`solver.agents.observed_play.ObservedPlay`: what each seat
-buys, builds and does in jail, for ``trade_model="fitted"``).
+buys and builds, and how it answers offers: ``trade_model="fitted"``, ``fit_accept``).
 """
 
 from __future__ import annotations

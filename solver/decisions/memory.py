@@ -449,7 +449,7 @@ class AgentMemory:
     habits : TradeHabits
         Which opponents trade.
     play : ObservedPlay
-        What every seat was seen to do (buying, building, jail), and the cash ledger.
+        What every seat was seen to do (buying, building, answering offers), and the cash ledger.
     reserves : dict of Key to dict
         Holdings -> every active player's ruin reserve.
     partial : dict of Key to ReserveEntry

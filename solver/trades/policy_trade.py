@@ -16,6 +16,8 @@ propose it now rather than wait for it.
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.rules.view import GameView
 from engine.sim.rollout_policy import PolicyLike, find_trade, seat_policies
 from models.state import GameState
@@ -34,7 +36,8 @@ def policy_candidate(state: GameState, proposer: int, policy: PolicyLike = None)
     proposer : int
         The proposer's seat.
     policy : RolloutPolicy, sequence of RolloutPolicy, or None
-        Every seat's rollout policy (who trades, at what asking price); ``None``: the default.
+        Every seat's rollout policy (who trades, at what asking price; its ``accept``, a model
+        of the answer in the rollouts, is not used here); ``None``: the default.
 
     Returns
     -------
@@ -55,7 +58,9 @@ def policy_candidate(state: GameState, proposer: int, policy: PolicyLike = None)
     >>> policy_candidate(load_state("instances/opening.json"), 0) is None  # nothing to complete yet
     True
     """
-    policies = seat_policies(policy, len(state.players))
+    # In the real game whether a seat accepts is its own answer: every seat counts as accepting
+    # here (``accept``, the rollouts' per-game draw, is a model of the answer, not a rule).
+    policies = tuple(dataclasses.replace(p, accept=100) for p in seat_policies(policy, len(state.players)))
     if not policies[proposer].trade:
         return None
     trade = find_trade(GameView(state, proposer), proposer, policies)

@@ -144,6 +144,18 @@ def test_fitted_acceptance_reaches_the_rollouts() -> None:
     assert isinstance(plain.policy, tuple) and all(p.accept == 100 for p in plain.policy)
 
 
+def test_the_policy_proposal_ignores_the_acceptance_model() -> None:
+    """With ``hold=false`` the rollout policy's own proposal is a candidate in the real game, where
+    the opponent answers for itself: the fitted ``accept`` (a model of that answer in the
+    rollouts) neither changes it nor needs a game key."""
+    from models.io import load_state
+    from solver.trades.policy_trade import policy_candidate
+
+    state = load_state("instances/midgame-no-monopolies.json")
+    moody = [RolloutPolicy(accept=a) for a in (0, 30, 60, 90)]
+    assert policy_candidate(state, 2, moody) == policy_candidate(state, 2) is not None
+
+
 def test_memory_keeps_the_observations() -> None:
     memory = AgentMemory(seat=0)
     memory.play = ObservedPlay(seats={2: SeatPlay(bought=[5, 9], build_left=[40], answers=3, accepted=1)}, cash={0: 10, 2: 30}, prices=[0, 60], building=(2, 40))
