@@ -65,6 +65,7 @@ from typing import Any
 from engine.rules.actions import Event
 from engine.rules.view import GameView
 from engine.sim.rollout_policy import RolloutPolicy
+from models.errors import InvalidArgumentError
 
 MAX_OBSERVATIONS = 200
 """The most observations kept per seat and kind (the oldest are dropped)."""
@@ -392,7 +393,7 @@ class ObservedPlay:
 
         Raises
         ------
-        ValueError
+        InvalidArgumentError
             A list longer than :data:`MAX_OBSERVATIONS`, more than 8 seats or 64 squares.
 
         Examples
@@ -403,12 +404,12 @@ class ObservedPlay:
         """
         seats = doc["seats"]
         if len(seats) > 8 or len(doc["cash"]) > 8 or len(doc["prices"]) > 64:
-            raise ValueError("more than 8 seats or 64 squares")
+            raise InvalidArgumentError("more than 8 seats or 64 squares")
         out = cls()
         for q, s in seats.items():
             lists = {k: [int(x) for x in s[k]] for k in ("bought", "declined", "build_left")}
             if any(len(v) > MAX_OBSERVATIONS for v in lists.values()):
-                raise ValueError(f"more than {MAX_OBSERVATIONS} observations")
+                raise InvalidArgumentError(f"more than {MAX_OBSERVATIONS} observations")
             out.seats[int(q)] = SeatPlay(**lists, answers=int(s.get("answers", 0)), accepted=int(s.get("accepted", 0)))
         out.cash = {int(q): int(c) for q, c in doc["cash"].items()}
         out.prices = [int(p) for p in doc["prices"]]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from engine.rules.actions import Action, Build
 from engine.rules.game import Game
 from engine.rules.view import GameView
@@ -22,7 +24,7 @@ from solver.agents.observed_play import ObservedPlay, SeatPlay, fit_threshold, m
 from solver.agents.registry import factory
 from solver.agents.strategic import StrategicTradeAgent
 from solver.agents.subgraph_agent import SubgraphTradeAgent
-from solver.decisions.memory import AgentMemory
+from solver.decisions.memory import AgentMemory, AgentMemoryError
 from solver.decisions.settings import AgentSettings
 from solver.decisions.simulation import rescore_settings
 
@@ -161,5 +163,8 @@ def test_memory_keeps_the_observations() -> None:
     memory.play = ObservedPlay(seats={2: SeatPlay(bought=[5, 9], build_left=[40], answers=3, accepted=1)}, cash={0: 10, 2: 30}, prices=[0, 60], building=(2, 40))
     doc = memory.to_dict()
     assert AgentMemory.from_dict(doc).play == memory.play
+    doc["play"]["seats"]["2"]["bought"] = [1] * 201  # a hostile file: one line naming the part
+    with pytest.raises(AgentMemoryError, match="^memory: play: more than 200 observations$"):
+        AgentMemory.from_dict(doc)
     del doc["play"]  # a memory written before the observed play loads with none
     assert AgentMemory.from_dict(doc).play == ObservedPlay()
