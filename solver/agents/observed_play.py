@@ -99,15 +99,16 @@ def fit_threshold(bought: list[int], declined: list[int], prior: int) -> int:
     >>> fit_threshold([80, 400], [120, 140], 0)  # the purchase at 80 is the exception
     141
     """
-    # errors(r) = #{bought a < r} + #{declined a >= r} changes only at a (bought) and a + 1 (declined).
+    # errors(r) = #{bought a < r} + #{declined a >= r} falls at d + 1 (a refusal at d satisfied) and
+    # rises just after a (a purchase at a contradicted), so each interval of least errors runs from
+    # 0 or some d + 1 to some a (or has no end): its point nearest the prior is one of its ends or
+    # the prior itself, and all of those are candidates (tests: a brute force over every r).
     candidates = sorted({prior, 0, *bought, *(a + 1 for a in declined)})
     best: tuple[int, int, int] | None = None
     for r in candidates:
         if r < 0:
             continue
         errors = sum(a < r for a in bought) + sum(a >= r for a in declined)
-        # between breakpoints errors is constant: the point of [r, next) nearest the prior is r itself
-        # unless the prior lies inside, and the prior is a candidate.
         key = (errors, abs(r - prior), r)
         if best is None or key < best:
             best = key
