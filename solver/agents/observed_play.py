@@ -359,8 +359,9 @@ class ObservedPlay:
         """
         out = {}
         for q in seats:
-            pol = self.seat(q).policy(prior) if reserves else prior
-            out[q] = dataclasses.replace(pol, accept=self.seat(q).accept_percent()) if accept else pol
+            seen = self.seats.get(q) or SeatPlay()  # read only: a seat never observed is not added
+            pol = seen.policy(prior) if reserves else prior
+            out[q] = dataclasses.replace(pol, accept=seen.accept_percent()) if accept else pol
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -130,6 +130,7 @@ def test_fitted_policies_reach_the_rollouts() -> None:
     assert fitted.policy[2] == observed.policy[2] == observed.policy[1]  # no evidence: the prior
     assert fitted.policy[0] == observed.policy[0]  # its own seat is not fitted
     assert observed.policy[1].buy_reserve == RolloutPolicy().buy_reserve
+    assert sorted(memory.play.seats) == [1]  # fitting reads the observations, it adds no seat
 
 
 def test_fitted_acceptance_reaches_the_rollouts() -> None:
