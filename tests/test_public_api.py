@@ -47,6 +47,7 @@ PUBLIC_MODULES = (
     # solver: the library entry point, the decision, the agents, the analysis, trades, bidding
     "solver", "solver.api", "solver.decide", "solver.evaluate", "solver.schemas",
     "solver.agents.registry", "solver.agents.subgraph_agent", "solver.agents.strategic", "solver.agents.value_agent",
+    "solver.agents.adversary",
     "solver.analysis.subgraph", "solver.analysis.frontier", "solver.analysis.position", "solver.analysis.reserve",
     "solver.analysis.valuation", "solver.analysis.funded_build",
     "solver.trades.cpsat", "solver.trades.cpsat_model", "solver.trades.rescore", "solver.trades.bargaining", "solver.trades.selection",

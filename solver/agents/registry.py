@@ -139,6 +139,9 @@ def _register_solver_agents() -> None:
     from solver.agents.value_agent import ValueAgent
 
     register("value", ValueAgent, "seed 002's agent: argmax of the state value V(s') over moves passing the two bankruptcy conditions")
+    from solver.agents.adversary import AdversaryAgent
+
+    register("adversary", AdversaryAgent, "white-box exploit search: offers its target's own acceptance code accepts and a larger simulation says hurt it")
 
 
 _register_solver_agents()
@@ -155,7 +158,7 @@ def entries() -> list[AgentEntry]:
     Examples
     --------
     >>> [e.name for e in entries()]
-    ['random', 'strategic', 'subgraph', 'value']
+    ['random', 'strategic', 'subgraph', 'value', 'adversary']
     """
     return list(_REGISTRY.values())
 
@@ -245,7 +248,7 @@ def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
     >>> parse_spec("greedy")
     Traceback (most recent call last):
     ...
-    solver.agents.registry.UnknownAgentError: unknown agent 'greedy' (known: random, strategic, subgraph, value)
+    solver.agents.registry.UnknownAgentError: unknown agent 'greedy' (known: adversary, random, strategic, subgraph, value)
     """
     name, _, rest = spec.strip().partition(":")
     if name not in _REGISTRY:
