@@ -29,11 +29,12 @@ The choices scored:
 
 ``answer``
     Asked to accept a proposal (of any kind, from anyone), the seat accepts or not. Scored by
-    the Brier score of a probability, not by a share right: the prior says 1 (the policy accepts
-    every trade its rule accepts; the offers asked here are mostly of other shapes, so the rule
-    itself cannot be scored), the fitted rate says ``accept / 100``
-    (:meth:`solver.agents.observed_play.SeatPlay.accept_percent`, from the seat's answers so
-    far). Lower is better.
+    the Brier score of a probability, not by a share right, once for each prior rate ``p`` of
+    ``--accept-priors`` (row ``answer``, agent ``NAME @p``): the prior says ``p / 100`` (at
+    100: the policy accepts every trade its rule accepts; the offers asked here are mostly of
+    other shapes, so the rule itself cannot be scored), the fitted rate says ``accept / 100``
+    (:meth:`solver.agents.observed_play.SeatPlay.accept_percent` from ``p``, from the seat's
+    answers so far). Lower is better.
 
 For each (agent, choice) the table gives the choices seen, the share each prediction gets right
 (with its binomial standard error), and the paired difference fitted - prior with its standard
@@ -111,7 +112,9 @@ class Score:
         return f"{self.n:6d}  {share(self.prior):>15}  {share(self.fitted):>15}  {mean:+.3f} ({math.sqrt(var / self.n):.3f})"
 
 
-def spy(agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPolicy, scores: dict[tuple[str, str], Any]) -> None:
+def spy(
+    agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPolicy, scores: dict[tuple[str, str], Any], accept_priors: tuple[int, ...] = (100,)
+) -> None:
     """Wrap ``agent``'s choices so that each is scored before it is made (module docstring)."""
     buy, jail, act, answer = agent.buy, agent.jail_choice, agent.act, agent.accept_trade
     state = {"built": False, "pays": 0, "rolls": 0}
@@ -152,9 +155,9 @@ def spy(agent: Any, q: int, label: str, observer: ObservedPlay, prior: RolloutPo
         return action
 
     def on_answer(view: GameView, trade: Any) -> bool:
-        rate = observer.seat(q).accept_percent() / 100
         ok = bool(answer(view, trade))
-        briers[label].add(ok, 1.0, rate)
+        for p in accept_priors:
+            briers[f"{label} @{p}"].add(ok, p / 100, observer.seat(q).accept_percent(p) / 100)
         return ok
 
     briers = scores.setdefault(("", "briers"), defaultdict(Brier))
@@ -167,8 +170,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cap", type=int, default=300, help="round cap")
     ap.add_argument("--lineups", default=LINEUPS, help="line-ups separated by ';', agents by ','")
+    ap.add_argument("--accept-priors", default="100", help="the answers' prior rates to score, percent, comma-separated")
     args = ap.parse_args(argv)
     prior = AgentSettings().rollout_policy
+    accept_priors = tuple(int(x) for x in args.accept_priors.split(","))
     scores: dict[tuple[str, str], Any] = defaultdict(Score)
     for lineup in args.lineups.split(";"):
         specs = lineup.split(",")
@@ -177,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
             order, agents, state, stream = seat_game(facs, args.seed, g)
             observer = ObservedPlay()
             for q, a in enumerate(agents):
-                spy(a, q, specs[order[q]], observer, prior, scores)
+                spy(a, q, specs[order[q]], observer, prior, scores, accept_priors)
             first = agents[0].notify
 
             def notify(event: Event, first: Any = first, observer: ObservedPlay = observer) -> None:

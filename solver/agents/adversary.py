@@ -180,6 +180,8 @@ class AdversaryAgent(StrategicTradeAgent):
         "gain_z": (0.0, 5.0),
     }
     """The range of each numeric option."""
+    SPEC_OPTIONS = ("target",)
+    """Options whose value is an agent spec (checked by the registry, not by a range)."""
 
     def __init__(
         self,

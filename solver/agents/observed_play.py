@@ -30,9 +30,9 @@ agent's own rollout policy as the prior:
     accepted trade was accepted by every counterparty; a refused one was refused by
     ``refused_by`` and accepted by the counterparties asked before it, in the trade's order of
     participants, :func:`engine.rules.trading.propose_trade`). The fit is the posterior mean
-    with :data:`ACCEPT_PRIOR` accepted answers added (a seat never asked accepts everything,
-    as the policy without evidence): ``100 (ACCEPT_PRIOR + accepted) / (ACCEPT_PRIOR +
-    answers)``, rounded. The answers are to offers of every kind (the agent's searched trades
+    with :data:`ACCEPT_PRIOR` answers at the prior rate ``p`` added (the agent's ``accept_prior``;
+    at the default 100 a seat never asked accepts everything, as the policy without evidence):
+    ``(ACCEPT_PRIOR p + 100 accepted) / (ACCEPT_PRIOR + answers)`` percent, rounded. The answers are to offers of every kind (the agent's searched trades
     most of all), the rollouts' offers are set-completing swaps and sales: the rate carries
     over as a measure of how readily the seat trades, not as a model of each offer.
 
@@ -165,20 +165,28 @@ class SeatPlay:
     answers: int = 0
     accepted: int = 0
 
-    def accept_percent(self) -> int:
-        """The fitted ``accept`` (module docstring).
+    def accept_percent(self, prior: int = 100) -> int:
+        """The fitted ``accept`` (module docstring), from ``prior`` percent.
+
+        Parameters
+        ----------
+        prior : int, default 100
+            The rate without evidence, in percent, counted as :data:`ACCEPT_PRIOR` answers
+            (100: a seat never asked accepts everything, as the policy without evidence).
 
         Returns
         -------
         int
-            0..100.
+            0..100: ``(ACCEPT_PRIOR prior + 100 accepted) / (ACCEPT_PRIOR + answers)``, rounded.
 
         Examples
         --------
         >>> SeatPlay().accept_percent(), SeatPlay(answers=10, accepted=4).accept_percent()
         (100, 54)
+        >>> SeatPlay().accept_percent(35), SeatPlay(answers=10, accepted=4).accept_percent(35)
+        (35, 39)
         """
-        return round(100 * (ACCEPT_PRIOR + self.accepted) / (ACCEPT_PRIOR + self.answers))
+        return round((ACCEPT_PRIOR * prior + 100 * self.accepted) / (ACCEPT_PRIOR + self.answers))
 
     def policy(self, prior: RolloutPolicy) -> RolloutPolicy:
         """``prior`` with the parameters this seat was seen to play (module docstring).
@@ -333,7 +341,9 @@ class ObservedPlay:
             self._declined(self.last_move[0], square)
         self.last_move = None
 
-    def policies(self, prior: RolloutPolicy, seats: list[int], reserves: bool = True, accept: bool = False) -> dict[int, RolloutPolicy]:
+    def policies(
+        self, prior: RolloutPolicy, seats: list[int], reserves: bool = True, accept: bool = False, accept_prior: int = 100
+    ) -> dict[int, RolloutPolicy]:
         """The fitted policy of each of ``seats``.
 
         Parameters
@@ -346,6 +356,8 @@ class ObservedPlay:
             Fit the buy and build reserves (:meth:`SeatPlay.policy`).
         accept : bool, default False
             Fit ``accept`` (:meth:`SeatPlay.accept_percent`).
+        accept_prior : int, default 100
+            The acceptance rate without evidence, in percent (:meth:`SeatPlay.accept_percent`).
 
         Returns
         -------
@@ -361,7 +373,7 @@ class ObservedPlay:
         for q in seats:
             seen = self.seats.get(q) or SeatPlay()  # read only: a seat never observed is not added
             pol = seen.policy(prior) if reserves else prior
-            out[q] = dataclasses.replace(pol, accept=seen.accept_percent()) if accept else pol
+            out[q] = dataclasses.replace(pol, accept=seen.accept_percent(accept_prior)) if accept else pol
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -155,6 +155,9 @@ class AgentSettings:
         offers in this game (``RolloutPolicy.accept``, fitted by
         :meth:`solver.agents.observed_play.SeatPlay.accept_percent`); off: every opponent
         accepts every trade the rollout policy's rule accepts.
+    accept_prior : int, default 100
+        With ``fit_accept``: the acceptance rate, in percent, a seat is fitted from before any
+        answer is seen (weighted as 3 answers); 100 starts from "accepts everything".
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -218,6 +221,7 @@ class AgentSettings:
     wait_declines: bool = False
     answer_hold: bool = False
     fit_accept: bool = False
+    accept_prior: int = 100
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -252,6 +256,7 @@ class AgentSettings:
         "trade_model": ("all", "observed", "fitted"),
         "bid_risk": ("reserve", "relative"),
         "sell_premium": (0, 100_000),
+        "accept_prior": (0, 100),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 

@@ -69,7 +69,9 @@ def rescore_settings(
     policy: PolicyLike = own
     if settings.trade_model != "all" or settings.fit_accept:  # the opponents as they were seen to play
         others = [q for q in range(n_players) if q != me]
-        fitted = memory.play.policies(own, others, reserves=settings.trade_model == "fitted", accept=settings.fit_accept)
+        fitted = memory.play.policies(
+            own, others, reserves=settings.trade_model == "fitted", accept=settings.fit_accept, accept_prior=settings.accept_prior
+        )
         every = settings.trade_model == "all"
         policy = tuple(
             own if q == me else dataclasses.replace(fitted[q], trade=own.trade and (every or memory.habits.trades(q))) for q in range(n_players)

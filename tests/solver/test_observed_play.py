@@ -145,6 +145,10 @@ def test_fitted_acceptance_reaches_the_rollouts() -> None:
     assert [p.trade for p in rs.policy] == [False, True, True, True]  # the agent holds (hold=true)
     plain = rescore_settings(state, 0, AgentSettings(), memory, 8)
     assert isinstance(plain.policy, tuple) and all(p.accept == 100 for p in plain.policy)
+    low = rescore_settings(state, 0, AgentSettings(fit_accept=True, accept_prior=35), memory, 8)
+    assert isinstance(low.policy, tuple)
+    # seats 1 and 3 never answered: the prior; seat 2: (3 x 35 + 100 x 2) / (3 + 12) = 20.3
+    assert [p.accept for p in low.policy] == [100, 35, 20, 35]
 
 
 def test_the_policy_proposal_ignores_the_acceptance_model() -> None:
