@@ -46,7 +46,7 @@ mirror's prediction and the real answer) in :attr:`AdversaryAgent.offers`, for t
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,7 @@ from solver.trades.bargaining import trade_with_cash
 from solver.trades.cpsat import Limits, generate_trades
 from solver.trades.rescore import RescoreSettings, trade_after
 
+
 @dataclass
 class Probe:
     """One priced structure of a search.
@@ -87,8 +88,6 @@ class Probe:
         The adversary's change in win probability by its larger evaluation, and its standard error.
     harm, harm_se : float
         The counterparty's change, and its standard error.
-    details : dict
-        Anything else a caller records with it (empty by default).
 
     Examples
     --------
@@ -105,7 +104,6 @@ class Probe:
     gain_se: float = float("nan")
     harm: float = float("nan")
     harm_se: float = float("nan")
-    details: dict[str, Any] = field(default_factory=dict)
 
     def qualifies(self, gain_z: float, harm: bool) -> bool:
         """Whether the adversary would propose it: its gain beyond ``gain_z`` standard errors and,

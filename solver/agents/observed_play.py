@@ -32,7 +32,8 @@ agent's own rollout policy as the prior:
     participants, :func:`engine.rules.trading.propose_trade`). The fit is the posterior mean
     with :data:`ACCEPT_PRIOR` answers at the prior rate ``p`` added (the agent's ``accept_prior``;
     at the default 100 a seat never asked accepts everything, as the policy without evidence):
-    ``(ACCEPT_PRIOR p + 100 accepted) / (ACCEPT_PRIOR + answers)`` percent, rounded. The answers are to offers of every kind (the agent's searched trades
+    ``(ACCEPT_PRIOR p + 100 accepted) / (ACCEPT_PRIOR + answers)`` percent, rounded. The answers
+    are to offers of every kind (the agent's searched trades
     most of all), the rollouts' offers are set-completing swaps and sales: the rate carries
     over as a measure of how readily the seat trades, not as a model of each offer.
 
