@@ -46,6 +46,7 @@ mirror's prediction and the real answer) in :attr:`AdversaryAgent.offers`, for t
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,6 +161,7 @@ class AdversaryAgent(StrategicTradeAgent):
 
     Examples
     --------
+    >>> import solver.agents.registry  # the registry resolves the target's spec (:func:`use_resolver`)
     >>> AdversaryAgent(target="strategic").target
     'strategic'
     >>> AdversaryAgent(target="adversary")
@@ -486,17 +488,41 @@ def search_key(state: GameState, me: int) -> tuple[object, ...]:
 _DEFAULTS = AgentSettings()
 
 
-def _target_factory(target: str) -> Any:
-    """The factory of ``target`` (``/`` separates its options), refused in one line when unknown."""
-    from solver.agents.registry import factory
+TargetResolver = Callable[[str], Callable[[SeedLike], Agent]]
+"""How a ``target`` spec becomes a factory of agents (the registry's ``factory``)."""
 
+_RESOLVER: list[TargetResolver] = []
+
+
+def use_resolver(resolve: TargetResolver) -> None:
+    """Set how ``target`` specs are resolved. The agent registry calls it with its ``factory``
+    when it registers the adversary: the adversary cannot import the registry, which imports it.
+
+    Parameters
+    ----------
+    resolve : callable
+        ``spec -> factory``, raising :class:`models.errors.UnknownNameError` for a bad spec.
+
+    Examples
+    --------
+    >>> import solver.agents.registry  # registers the adversary, and its resolver
+    >>> AdversaryAgent(target="strategic").target
+    'strategic'
+    """
+    _RESOLVER[:] = [resolve]
+
+
+def _target_factory(target: str) -> Callable[[SeedLike], Agent]:
+    """The factory of ``target`` (``/`` separates its options), refused in one line when unknown."""
+    if not _RESOLVER:
+        raise InvalidArgumentError("option 'target': no agent registry to resolve it (import solver.agents.registry)")
     spec = target.replace("/", ",")
     if spec.partition(":")[0].strip() == AdversaryAgent.name:
         raise InvalidArgumentError("option 'target': the adversary cannot target itself")
     try:
-        return factory(spec)
+        return _RESOLVER[0](spec)
     except UnknownNameError as err:
         raise InvalidArgumentError(f"option 'target': {err}") from None
 
 
-__all__ = ["AdversaryAgent", "Probe", "search_key"]
+__all__ = ["AdversaryAgent", "Probe", "TargetResolver", "search_key", "use_resolver"]

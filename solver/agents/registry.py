@@ -363,3 +363,12 @@ def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:
         else:
             items.append(part)
     return [(item, factory(item)) for item in items]
+
+
+def _resolve_adversary_targets() -> None:
+    from solver.agents.adversary import use_resolver
+
+    use_resolver(factory)  # the adversary resolves its target's spec here (it cannot import this module)
+
+
+_resolve_adversary_targets()
