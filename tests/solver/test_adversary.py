@@ -149,11 +149,12 @@ def test_exploit_bench_end_to_end(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in play.read_text().splitlines()]
     assert rows[0]["kind"] == "exploit" and sorted(r["game"] for r in rows[1:]) == [0, 1]
     taken = [o for r in rows[1:] for o in r["offers"] if o["accepted"]]
-    subprocess.run(run + ["judge", "--games", "6", "--max-offers", "1", *common], check=True, capture_output=True, text=True)
+    subprocess.run(run + ["judge", "--games", "6", "--block", "2", "--max-offers", "1", *common], check=True, capture_output=True, text=True)
     verdicts = [json.loads(x) for x in judged.read_text().splitlines()[1:]]
     assert len(verdicts) == min(1, len(taken))
     for v in verdicts:
         assert isinstance(v["harmful"], bool) and v["harmful"] == (v["target"] < -2 * v["target_se"])
+        assert 2 <= v["games"] <= 6 and (v["games"] == 6 or not v["harmful"])  # blocks of 2: an early stop is never harmful
     out = subprocess.run(run + ["report", *common], check=True, capture_output=True, text=True).stdout
     assert "adversary wins" in out and "2 games" in out
     bad = subprocess.run(run + ["play", "--games", "2", "--seed", "1", "--resume", *adv, *common], capture_output=True, text=True)
