@@ -9,7 +9,11 @@ the opening under each preset and every bundled instance between questions, ``st
 included, as a user pays it):
 
 1. one worker, then two workers (each simulating on one thread): wall time, states/s, the
-   speed-up (the issue's target: >= 1.7x on 2 cores), and that both give the same rows;
+   speed-up (the issue's target: >= 1.7x on 2 cores), and that both give the same rows. One
+   worker alone simulates on every core (as a user runs it), so its speed-up counts only
+   what the second process adds beyond the first's threads; where ``taskset`` exists, one
+   worker held to one core (``taskset -c 0``) is timed too, and the speed-up of two workers
+   over it printed beside: the scaling of the workers themselves;
 2. two workers killed (SIGKILL to the command and its workers) at a seeded random moment between 20% and 80% of the
    two-worker time, then ``--resume``: the rows, compared by state name, must equal the
    uninterrupted run's, none lost, none twice;
@@ -25,6 +29,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -52,11 +57,19 @@ def _rows(path: Path) -> dict[str, str]:
     return out
 
 
-def _batch(inp: Path, out: Path, workers: int, rollouts: int, seed: int, *extra: str) -> tuple[float, subprocess.Popen[bytes]]:
+def _batch(
+    inp: Path, out: Path, workers: int, rollouts: int, seed: int, *extra: str, pin: bool = False
+) -> tuple[float, subprocess.Popen[bytes]]:
     exe = Path(sys.executable).with_name("monopoly-trade")
-    argv = [str(exe), "solve", "--batch", str(inp), "--out", str(out), "--workers", str(workers), "--rollouts", str(rollouts), "--seed", str(seed), "-q", *extra]
+    argv = [*(["taskset", "-c", "0"] if pin else []), str(exe), "solve", "--batch", str(inp), "--out", str(out), "--workers", str(workers), "--rollouts", str(rollouts), "--seed", str(seed), "-q", *extra]
     t = time.perf_counter()
     return t, subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _children_cpu() -> float:
+    """User plus system CPU seconds of the waited-for children (and, through them, their workers)."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def _finish(t: float, proc: subprocess.Popen[bytes]) -> float:
@@ -64,6 +77,12 @@ def _finish(t: float, proc: subprocess.Popen[bytes]) -> float:
     if proc.returncode != 0:
         raise SystemExit(f"batch failed ({proc.returncode}): {err.decode()[-400:]}")
     return time.perf_counter() - t
+
+
+def _busy(cpu: float, wall: float, cores: int) -> str:
+    """The run's CPU and the share of ``cores`` it kept busy: with two workers a share near 100%
+    means the cores were full, and a speed-up short of 2x came from CPU per state, not waiting."""
+    return f"CPU {cpu:.1f} s, {cpu / wall / cores:.0%} of {cores} cores"
 
 
 def main() -> None:
@@ -84,14 +103,29 @@ def main() -> None:
         print(f"{n} states from agent games (seed {args.seed}), {args.rollouts} rollouts each")
         times: dict[int, float] = {}
         rows: dict[int, dict[str, str]] = {}
+        cores = len(os.sched_getaffinity(0))
         for w in (1, 2):
+            c0 = _children_cpu()
             t, proc = _batch(inp, d / f"w{w}.jsonl", w, args.rollouts, args.seed)
             times[w] = _finish(t, proc)
             rows[w] = _rows(d / f"w{w}.jsonl")
             errors = sum('"error"' in r for r in rows[w].values())
-            print(f"  {w} worker{'s' if w > 1 else ''}: {times[w]:.1f} s, {n / times[w]:.2f} states/s ({errors} error rows)")
+            print(
+                f"  {w} worker{'s' if w > 1 else ''}: {times[w]:.1f} s, {n / times[w]:.2f} states/s ({errors} error rows; "
+                f"{_busy(_children_cpu() - c0, times[w], cores)})"
+            )
         same = rows[1] == rows[2]
         print(f"  speed-up 2 workers / 1: {times[1] / times[2]:.2f}x; the same rows: {'yes' if same else 'NO'}")
+        if shutil.which("taskset"):
+            c0 = _children_cpu()
+            t, proc = _batch(inp, d / "pinned.jsonl", 1, args.rollouts, args.seed, pin=True)
+            pinned = _finish(t, proc)
+            pinned_cpu = _children_cpu() - c0
+            same_pinned = _rows(d / "pinned.jsonl") == rows[1]
+            print(
+                f"  1 worker held to one core: {pinned:.1f} s, {n / pinned:.2f} states/s ({_busy(pinned_cpu, pinned, 1)}); "
+                f"speed-up 2 workers / 1 on one core: {pinned / times[2]:.2f}x; the same rows: {'yes' if same_pinned else 'NO'}"
+            )
         at = random.Random(args.kill_seed).uniform(0.2, 0.8) * times[2]
         killed = d / "killed.jsonl"
         t, proc = _batch(inp, killed, 2, args.rollouts, args.seed)
