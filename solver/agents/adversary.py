@@ -39,8 +39,10 @@ Whether an accepted offer really hurt the target is not this agent's judgement: 
 ``bench/exploit.py`` plays each accepted offer's state to the end with and without it
 (strategic agents in every seat, paired) and counts the harmful ones.
 
-With ``record`` the agent keeps every offer it made (the state, the trade, its estimates, the
-mirror's prediction and the real answer) in :attr:`AdversaryAgent.offers`, for that bench.
+With ``record`` the agent keeps every offer it made (the state, the trade, its estimates, how
+many of the mirror's answers its price took, and the real answer) in
+:attr:`AdversaryAgent.offers`, for that bench. Every offer is one the mirror accepted, so the
+real answer is the test of the mirror's prediction.
 """
 
 from __future__ import annotations
@@ -83,8 +85,8 @@ class Probe:
         The target's seat.
     cash : int
         What the adversary pays the counterparty (negative: it receives).
-    probes : int
-        The mirror's answers this price took.
+    answers : int
+        The mirror's answers this price took (at most the agent's ``probes``).
     gain, gain_se : float
         The adversary's change in win probability by its larger evaluation, and its standard error.
     harm, harm_se : float
@@ -100,7 +102,7 @@ class Probe:
     trade: Trade
     counterparty: int
     cash: int
-    probes: int
+    answers: int
     gain: float = float("nan")
     gain_se: float = float("nan")
     harm: float = float("nan")
@@ -212,7 +214,7 @@ class AdversaryAgent(StrategicTradeAgent):
         self.mirrors: dict[int, Agent] = {}
         """Seat -> the copy of the target in that seat (fed every event)."""
         self.offers: list[dict[str, Any]] = []
-        """With ``record``: every offer made (state, trade, estimates, prediction, answer)."""
+        """With ``record``: every offer made (state, trade, estimates, the mirror answers its price took, the real answer)."""
         self._searched: tuple[object, ...] | None = None
         self.searches = 0
         """Searches run (position keys met)."""
@@ -327,7 +329,7 @@ class AdversaryAgent(StrategicTradeAgent):
                     "gain_se": best.gain_se,
                     "harm": best.harm,
                     "harm_se": best.harm_se,
-                    "predicted": True,
+                    "answers": best.answers,
                     "accepted": None,
                 }
             )
