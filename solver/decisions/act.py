@@ -4,8 +4,9 @@
 is one (:func:`solver.decisions.building.funded_step`: lift, build or mortgage to fund it);
 otherwise the baseline's steps (:func:`solver.decisions.phase.phase_choice`: lift in its sets,
 build evenly with ``build="even"`` only, propose, lift when cash is plentiful), whose trade step
-is :func:`solver.decisions.proposing.propose_choice`, at most ``offers`` searches a phase and
-not in debt.
+is :func:`solver.decisions.proposing.propose_choice`, at most ``offers`` searches a phase, none
+when the host's budget of proposals for the phase is spent (``GameView.trades_left``), and not
+in debt.
 """
 
 from __future__ import annotations
@@ -57,7 +58,10 @@ def act_choice(view: GameView, me: int, settings: AgentSettings, memory: AgentMe
         memory.proposed_this_phase += 1
         return propose_choice(view, me, settings, memory, caches)
 
-    may_propose = memory.proposed_this_phase < settings.offers and view.player(me).cash >= 0
+    # the host's own budget too (``GameView.trades_left``: a host may allow fewer proposals a phase than
+    # ``offers``; under ours, 2 a phase, the agent's count already stays within it)
+    left = view.trades_left
+    may_propose = memory.proposed_this_phase < settings.offers and (left is None or left > 0) and view.player(me).cash >= 0
     return phase_choice(
         view, me, keep_of(view, me, settings.baseline, caches), memory.refusals, valuation_of(view, caches),
         build=settings.build != "funded", may_propose=may_propose, propose=propose,

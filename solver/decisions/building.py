@@ -17,15 +17,18 @@ are more than 64 or their frontiers pass :data:`PLAN_CACHE_BYTES`).
 The host decides what is legal: a building is placed only where ``view.legal_builds()`` allows
 (the lowest such lot of the plan), a mortgage only where ``view.legal_mortgages()`` does, a lift
 only where ``view.legal_unmortgages()`` does, each less the moves the host refused in this
-position. A step that is not legal (a house shortage) ends the spree; the next phase plans again
-from the state it left.
+position. When the host withholds the plan's spare lots although our rules allow them, another
+lot it lists funds the step (:func:`_substitute`, a rule) rather than the spree ending there
+(such stops were one cause named for the agent's loss under a host that refuses 30% of the
+moves: docs/benchmarks.md, "A stricter host"). A step that is not legal (a house shortage) ends
+the spree; the next phase plans again from the state it left.
 """
 
 from __future__ import annotations
 
 from engine.chains.markov import PositionChain
 from engine.rules.actions import Action, Build, Mortgage, Unmortgage
-from engine.rules.legal import why_not_build
+from engine.rules.legal import legal_mortgages, why_not_build
 from engine.rules.view import GameView
 from models.state import GameState
 from solver.analysis.frontier import Frontier, build_frontier
@@ -159,14 +162,45 @@ def plan_now(state: GameState, me: int, settings: AgentSettings, memory: AgentMe
     return memory.plan
 
 
-def _fund(state: GameState, plan: PlanInProgress, view: GameView, memory: AgentMemory) -> Action | None:
-    """Mortgage the plan's next spare lot still unmortgaged that the host lets the agent mortgage
-    (``None`` when none is left)."""
+def _fund(state: GameState, plan: PlanInProgress, view: GameView, memory: AgentMemory, need: int) -> Action | None:
+    """Mortgage the plan's next spare lot still unmortgaged that the host lets the agent mortgage;
+    when the host withholds or refused the plan's spare lots (under our rules they could be
+    mortgaged, so the reference engine never gets here), a substitute (:func:`_substitute`);
+    ``None`` when none is left."""
     allowed = set(memory.refusals.listed(view, Mortgage))
-    for sq in plan.mortgages:
-        if not state.mortgaged[sq] and state.houses[sq] == 0 and sq in allowed:
+    spare = [sq for sq in plan.mortgages if not state.mortgaged[sq] and state.houses[sq] == 0]
+    for sq in spare:
+        if sq in allowed:
             return Mortgage(sq)
+    ours = set(legal_mortgages(state, view.me))
+    if any(sq in ours for sq in spare):  # the plan's lots are ours to mortgage, the host's rules say no
+        return _substitute(state, view.me, plan, sorted(allowed), need)
     return None
+
+
+def _substitute(state: GameState, me: int, plan: PlanInProgress, allowed: list[int], need: int) -> Action | None:
+    """In place of the plan's spare lots a host withheld: another lot the host lists, outside the
+    sets being built and not already the plan's, from a group the agent does not hold whole
+    first, then the smallest mortgage value that covers ``need`` (else the largest); ``None``
+    when the host lists none.
+
+    A rule, not a model: it only runs under a host stricter than ours (a foreign host; the
+    strict host of ``bench/strict_host.py``), where the alternative was to stop building for
+    the phase."""
+    board = state.board
+    built_groups = {board.squares[sq].group for sq in plan.levels}
+    choices = [sq for sq in allowed if sq not in plan.levels and sq not in plan.mortgages and board.squares[sq].group not in built_groups]
+    if not choices:
+        return None
+    whole = {g for g in board.street_groups if all(state.owner[q] == me for q in board.groups[g])}
+
+    def value(sq: int) -> int:
+        return state.mortgage_value(sq)
+
+    covering = [sq for sq in choices if value(sq) >= need]
+    pool = covering or choices
+    best = min(pool, key=lambda sq: (board.squares[sq].group in whole, value(sq) if covering else -value(sq), sq))
+    return Mortgage(best)
 
 
 def _step(view: GameView, me: int, state: GameState, plan: PlanInProgress, memory: AgentMemory) -> Action | None:
@@ -176,7 +210,7 @@ def _step(view: GameView, me: int, state: GameState, plan: PlanInProgress, memor
             cost = state.rules.unmortgage_cost(state.mortgage_value(sq))
             if sq in memory.refusals.listed(view, Unmortgage) and cash >= cost:
                 return Unmortgage(sq)
-            return _fund(state, plan, view, memory)
+            return _fund(state, plan, view, memory, cost - cash)
     ready = [sq for sq, lv in plan.levels.items() if state.houses[sq] < lv and why_not_build(state, me, sq, ignore_cash=True) is None]
     if not ready:
         return None
@@ -188,7 +222,7 @@ def _step(view: GameView, me: int, state: GameState, plan: PlanInProgress, memor
             return Build(sq)
         others = [q for q in ready if q in allowed]
         return Build(min(others, key=lambda q: (state.houses[q], -q))) if others else None
-    return _fund(state, plan, view, memory)
+    return _fund(state, plan, view, memory, cost - cash)
 
 
 def funded_step(view: GameView, me: int, settings: AgentSettings, memory: AgentMemory, caches: DecisionCaches) -> AgentChoice | None:

@@ -155,3 +155,67 @@ def test_the_log_catches_an_agent_that_asks_again() -> None:
     make = factory("strategic")
     row = play_strict([lambda seed: Stubborn(make(seed))] * 4, ["s"] * 4, 5, 0, 200, drop=0.3, refuse=0.3)
     assert row["repeats"] > 0 and any("asked again" in x for x in row["examples"])
+
+
+class _Withholding(GameView):
+    """A host that lists every mortgage our rules allow except ``withheld``."""
+
+    __slots__ = ("withheld",)
+
+    def __init__(self, state: GameState, me: int, withheld: tuple[int, ...]) -> None:
+        super().__init__(state, me)
+        self.withheld = withheld
+
+    def legal_mortgages(self) -> list[int]:
+        return [sq for sq in super().legal_mortgages() if sq not in self.withheld]
+
+
+def test_a_withheld_spare_lot_is_replaced_by_one_the_host_lists() -> None:
+    """instances/mortgaged.json, Ann at $10: the funded plan builds the light blues and mortgages
+    New York Avenue (19), then Indiana (23), then Marvin Gardens (29) to pay. Under our rules she
+    mortgages 19; a host that withholds 19 gets 23, the plan's next (no substitute needed). With a
+    plan whose only spare lot is 19, withheld, the rule picks, among the lots the host lists outside
+    the plan: the smallest mortgage value that covers the shortfall (Indiana, $110, for $40), else
+    the largest (Marvin Gardens, $140, for $500); none listed: the spree stops (``None``)."""
+    import dataclasses
+
+    from models.io import load_state
+    from solver.decisions.building import _fund, funded_step
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+
+    state = load_state("instances/mortgaged.json")
+    state.players[0].cash = 10
+    memory = AgentMemory(seat=0)
+    step = funded_step(GameView(state, 0), 0, AgentSettings(), memory, DecisionCaches())
+    assert step is not None and step.answer == Mortgage(19)
+    assert memory.plan is not None and memory.plan.mortgages == (19, 23, 29)
+    step = funded_step(_Withholding(state, 0, (19,)), 0, AgentSettings(), AgentMemory(seat=0), DecisionCaches())
+    assert step is not None and step.answer == Mortgage(23)
+    only19 = dataclasses.replace(memory.plan, mortgages=(19,))
+    view = _Withholding(state, 0, (19,))
+    assert _fund(state, only19, view, AgentMemory(seat=0), 40) == Mortgage(23)
+    assert _fund(state, only19, view, AgentMemory(seat=0), 500) == Mortgage(29)
+    assert _fund(state, only19, _Withholding(state, 0, (19, 23, 29)), AgentMemory(seat=0), 40) is None
+    # under our rules (every legal mortgage listed) a plan whose spare lots are spent has no substitute
+    spent = dataclasses.replace(memory.plan, mortgages=())
+    assert _fund(state, spent, GameView(state, 0), AgentMemory(seat=0), 40) is None
+
+
+def test_no_proposal_once_the_host_budget_is_spent() -> None:
+    """A host that allows no more proposals this phase (``trades_left`` 0) gets none from
+    ``subgraph``'s act phase, whatever its own count says."""
+    from models.io import load_state
+    from solver.decisions.act import act_choice
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+
+    state = load_state("instances/midgame-no-monopolies.json")
+    me = state.to_move
+    settings = AgentSettings(rollouts=40, accept_rollouts=40)
+    asked = act_choice(GameView(state, me), me, settings, AgentMemory(seat=me), DecisionCaches())
+    assert asked.action == "propose_trade"  # with budget: the agent proposes here
+    closed = act_choice(GameView(state, me, trades_left=0), me, settings, AgentMemory(seat=me), DecisionCaches())
+    assert closed.action != "propose_trade"
