@@ -173,7 +173,7 @@ def _fund(state: GameState, plan: PlanInProgress, view: GameView, memory: AgentM
         if sq in allowed:
             return Mortgage(sq)
     ours = set(legal_mortgages(state, view.me))
-    if any(sq in ours for sq in spare):  # the plan's lots are ours to mortgage, the host's rules say no
+    if need > 0 and any(sq in ours for sq in spare):  # short of cash; the plan's lots are ours to mortgage, the host says no
         return _substitute(state, view.me, plan, sorted(allowed), need)
     return None
 

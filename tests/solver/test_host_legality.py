@@ -176,7 +176,8 @@ def test_a_withheld_spare_lot_is_replaced_by_one_the_host_lists() -> None:
     mortgages 19; a host that withholds 19 gets 23, the plan's next (no substitute needed). With a
     plan whose only spare lot is 19, withheld, the rule picks, among the lots the host lists outside
     the plan: the smallest mortgage value that covers the shortfall (Indiana, $110, for $40), else
-    the largest (Marvin Gardens, $140, for $500); none listed: the spree stops (``None``)."""
+    the largest (Marvin Gardens, $140, for $500); none listed, or no shortfall (a lift the host
+withheld, with the cash for it): the spree stops (``None``)."""
     import dataclasses
 
     from models.io import load_state
@@ -198,6 +199,7 @@ def test_a_withheld_spare_lot_is_replaced_by_one_the_host_lists() -> None:
     assert _fund(state, only19, view, AgentMemory(seat=0), 40) == Mortgage(23)
     assert _fund(state, only19, view, AgentMemory(seat=0), 500) == Mortgage(29)
     assert _fund(state, only19, _Withholding(state, 0, (19, 23, 29)), AgentMemory(seat=0), 40) is None
+    assert _fund(state, only19, view, AgentMemory(seat=0), 0) is None  # not short of cash: nothing to substitute for
     # under our rules (every legal mortgage listed) a plan whose spare lots are spent has no substitute
     spent = dataclasses.replace(memory.plan, mortgages=())
     assert _fund(state, spent, GameView(state, 0), AgentMemory(seat=0), 40) is None
