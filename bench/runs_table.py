@@ -6,7 +6,7 @@ For the runs kept in ``bench/runs/`` (docs/benchmarks.md, "Runs kept in the repo
 file's header names the agents (the first is the one measured; a table of one agent against
 copies of another) and the rules. Printed per file: the players, the rules, the games played,
 the first agent's wins, its rate with the Wilson 95% interval
-(:func:`engine.tournament.run.wilson`), the par of a table of equals (1 / players), the
+(the tournament's own standings, :func:`engine.tournament.run.summarize`), the par of a table of equals (1 / players), the
 share of games the round cap decided, and the mean rounds. The rows are read by
 :func:`engine.tournament.results.read_results`; a file without a header, or whose first agent
 appears twice in the line-up, is refused in one line (exit status 2).
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.tournament.results import read_results  # noqa: E402
-from engine.tournament.run import wilson  # noqa: E402
+from engine.tournament.run import summarize  # noqa: E402
 
 
 def line(path: Path) -> str:
@@ -44,15 +44,15 @@ def line(path: Path) -> str:
     if not rows:
         raise SystemExit(f"{path}: no game")
     n, players = len(rows), len(agents)
-    wins = sum(r["winner"] == first for r in rows)
-    lo, hi = wilson(wins, n)
+    standing = summarize(rows, agents)[0][0]  # the first agent's: wins, rate and Wilson interval
+    wins, (lo, hi) = standing.wins, standing.interval
     capped = sum(r["reason"] == "round_cap" for r in rows) / n
     rounds = sum(r["rounds"] for r in rows) / n
     rules = found.header.get("rules", {}).get("name", "standard-us")
     others = ",".join(dict.fromkeys(agents[1:]))
     return (
         f"{path.name}: {first} vs {players - 1} x {others}, {rules}: {n} games, {wins} wins, "
-        f"{wins / n:.4f} [{lo:.4f}, {hi:.4f}] (par {1 / players:.4f}); round cap {capped:.1%}, {rounds:.0f} rounds"
+        f"{standing.rate:.4f} [{lo:.4f}, {hi:.4f}] (par {1 / players:.4f}); round cap {capped:.1%}, {rounds:.0f} rounds"
     )
 
 
