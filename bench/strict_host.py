@@ -1,14 +1,16 @@
 """What a stricter host costs an agent: paired games under the standard host and a strict one.
 
     python bench/strict_host.py [--games 600] [--agents subgraph,strategic,strategic,strategic]
-                                [--drop 0.3] [--refuse 0.3] [--seed 0] [--workers 2] [--resume]
+                                [--drop 0.3] [--refuse 0.3] [--refuse-trades SHARE] [--seed 0]
+                                [--workers 2] [--resume]
 
 Game ``i`` is played twice with the same seating, dice and agents' seeds: by the reference
 engine (:func:`engine.tournament.run.play_one`) and by
 :class:`engine.tournament.strict_host.StrictHost`, whose views leave a seeded share
 ``--drop`` of our rules' legal moves out of their lists and which refuses a seeded share
 ``--refuse`` of the listed moves and trades when tried (a ``refused`` event; the phase goes
-on). Printed: the first agent's win rate under each host (95% Wilson intervals), the paired
+on); ``--refuse-trades`` gives the trades a share of their own (to tell which refusals cost
+the agent). Printed: the first agent's win rate under each host (95% Wilson intervals), the paired
 difference (95% normal interval), and what the agents did with the host (moves answered,
 refused, unlisted moves taken, refused moves asked again in the same position: both must be
 0), with the CPU and peak memory. Rows stream to ``bench/out/strict-host-*.jsonl``
@@ -37,12 +39,12 @@ from solver.agents.registry import factory  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _both(specs: list[str], max_rounds: int, drop: float, refuse: float, seed: int, game: int) -> dict[str, Any]:
+def _both(specs: list[str], max_rounds: int, drop: float, refuse: float, refuse_trades: float | None, seed: int, game: int) -> dict[str, Any]:
     factories = [factory(s) for s in specs]
     t = time.process_time()
     standard = play_one(factories, specs, seed, game, max_rounds)
     t_std = time.process_time() - t
-    strict = play_strict(factories, specs, seed, game, max_rounds, drop, refuse)
+    strict = play_strict(factories, specs, seed, game, max_rounds, drop, refuse, refuse_trades)
     return {
         "seats": standard["seats"],
         "standard": standard["winner"],
@@ -58,15 +60,16 @@ def main() -> None:
     ap.add_argument("--agents", default="subgraph,strategic,strategic,strategic")
     ap.add_argument("--drop", type=float, default=0.3)
     ap.add_argument("--refuse", type=float, default=0.3)
+    ap.add_argument("--refuse-trades", type=float, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-rounds", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
     specs = args.agents.split(",")
-    out = ROOT / "bench" / "out" / f"strict-host-{specs[0].replace(':', '_')}-{args.seed}-{args.drop}-{args.refuse}.jsonl"
+    out = ROOT / "bench" / "out" / f"strict-host-{specs[0].replace(':', '_')}-{args.seed}-{args.drop}-{args.refuse}{'' if args.refuse_trades is None else f'-{args.refuse_trades}'}.jsonl"
     rows, wall = run(
-        partial(_both, specs, args.max_rounds, args.drop, args.refuse),
+        partial(_both, specs, args.max_rounds, args.drop, args.refuse, args.refuse_trades),
         games=args.games, seed=args.seed, workers=args.workers, out=out, resume=args.resume, progress_every=50,
     )
     n = len(rows)
@@ -76,7 +79,8 @@ def main() -> None:
     diff = [y - x for x, y in zip(a, b)]
     mean = statistics.fmean(diff)
     half = 1.959963984540054 * statistics.stdev(diff) / math.sqrt(n) if n > 1 else float("nan")
-    print(f"{n} paired games, {args.agents}, seed {args.seed}; strict host: drop {args.drop}, refuse {args.refuse}")
+    print(f"{n} paired games, {args.agents}, seed {args.seed}; strict host: drop {args.drop}, refuse {args.refuse}"
+          + ("" if args.refuse_trades is None else f", trades {args.refuse_trades}"))
     for name, wins in (("standard host", a), ("strict host", b)):
         lo, hi = wilson(int(sum(wins)), n)
         print(f"  {me} under the {name}: {sum(wins) / n:.4f}  95% [{lo:.4f}, {hi:.4f}]")

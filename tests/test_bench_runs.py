@@ -12,22 +12,42 @@ go on in the next session is committed there and resumed with ``--resume``
   with the header's agents, seed, round cap and rules, gives the same row. A
   change of play makes this fail, and the run must then start in a new file
   rather than mix two agents' games under one name.
+
+The verdict reference's files (``bench/verdict_reference.py``, header
+``verdict-reference/5``) are checked the same way in their own terms: every
+line whole, each trade's blocks contiguous, named in docs/benchmarks.md, and
+its first evaluated trade judged again by ``solver.evaluate.evaluate_trade``
+gives the recorded verdicts and changes (a change of the evaluation makes the
+run start in a new file).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from engine.tournament.results import read_results
 from engine.tournament.run import play_one
+from models.io import load_state
 from models.rules import Rules
+from models.trade import Trade
 from solver.agents.registry import factory
+from solver.evaluate import evaluate_trade
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "runs"
-FILES = sorted(RUNS.glob("*.jsonl"))
+VERDICT_HEADER = "verdict-reference/5"
+
+
+def _first_line(path: Path) -> str:
+    with path.open(encoding="utf-8") as fh:
+        return fh.readline()
+
+
+VERDICTS = sorted(p for p in RUNS.glob("*.jsonl") if VERDICT_HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 
@@ -62,3 +82,40 @@ def test_kept_run_replays(path: Path) -> None:
     agents = header["agents"]
     row = play_one([factory(s) for s in agents], agents, header["seed"], g, header["max_rounds"], rules)
     assert row == found.rows[g], f"{path.name}: game {g} no longer plays as recorded; start the run in a new file"
+
+
+def _verdict_rows(path: Path) -> tuple[dict, list[dict]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
+def test_kept_verdict_run_is_whole_and_documented(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    header, rows = _verdict_rows(path)
+    assert header["header"] == VERDICT_HEADER
+    played: dict[int, int] = {}
+    for row in rows:
+        if "start" in row:  # a block: the next games of its trade, after the trade was judged
+            assert row["start"] == played.get(row["k"], 0), f"{path.name}: trade {row['k']}'s blocks are not contiguous"
+            assert 0 < row["n"] <= header["block"] and set(row["sum"]) == set(row["sumsq"])
+            assert all(abs(row["sum"][n]) <= row["sumsq"][n] <= row["n"] for n in row["sum"])
+            played[row["k"]] = row["start"] + row["n"]
+        else:
+            assert set(row) in ({"k", "top"}, {"k", "state", "trade", "proposer", "verdicts", "win_delta", "win_delta_se"}), row.keys()
+    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
+def test_kept_verdict_run_judges_as_recorded(path: Path) -> None:
+    _, rows = _verdict_rows(path)
+    judged = [row for row in rows if "verdicts" in row]
+    if not judged:
+        pytest.skip(f"{path.name}: no trade judged yet")
+    row = judged[0]
+    state = load_state(row["state"])
+    ev = evaluate_trade(state, Trade.from_dict(row["trade"]), proposer=state.player_index(row["proposer"]))
+    for name, verdict in row["verdicts"].items():
+        assert ev.verdicts[name].verdict == verdict, f"{path.name}: trade {row['k']} is judged otherwise now; start a new file"
+        assert ev.win_delta[name] == pytest.approx(row["win_delta"][name], abs=1e-12)

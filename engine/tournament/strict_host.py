@@ -8,8 +8,9 @@ run). :class:`StrictHost` models one, seeded and reproducible:
   by a hash of the seed, the kind, the square and the position (round, mover, the lot's
   buildings and mortgage): the same answer every time the same question is asked in the
   same position;
-- it refuses a share ``refuse`` of the moves and trades an agent answers although they are
-  listed (and legal under our rules), when tried: each refusal is a ``refused`` event to the
+- it refuses a share ``refuse`` of the moves and a share ``refuse_trades`` (by default the
+  same) of the trades an agent answers although they are listed (and legal under our
+  rules), when tried: each refusal is a ``refused`` event to the
   agent (:meth:`engine.rules.game.Game.refusal`), and the phase goes on. The decision is a
   hash of the seed, the seat, the move and the position's holdings (every lot's owner,
   buildings and mortgage: :func:`engine.rules.refusals.position_key`), so asking again in
@@ -125,21 +126,29 @@ class StrictHost(Game):
     drop:
         The share of legal moves left out of the lists, in [0, 1].
     refuse:
-        The share of listed moves and trades refused when tried, in [0, 1].
+        The share of listed moves refused when tried, in [0, 1].
+    refuse_trades:
+        The share of trades refused when proposed, in [0, 1]; ``None`` (the default) for
+        ``refuse``. Apart, the two tell which refusals cost an agent most.
     **kwargs:
         More :class:`engine.rules.game.Game` arguments (``max_rounds``).
 
     Raises
     ------
     InvalidArgumentError
-        ``drop`` or ``refuse`` outside [0, 1].
+        ``drop``, ``refuse`` or ``refuse_trades`` outside [0, 1].
     """
 
-    def __init__(self, state: GameState, agents: Sequence[Any], stream: SeededStream, *, seed: int, drop: float, refuse: float, **kwargs: Any) -> None:
-        for name, value in (("drop", drop), ("refuse", refuse)):
+    def __init__(
+        self, state: GameState, agents: Sequence[Any], stream: SeededStream, *, seed: int, drop: float, refuse: float,
+        refuse_trades: float | None = None, **kwargs: Any,
+    ) -> None:
+        if refuse_trades is None:
+            refuse_trades = refuse
+        for name, value in (("drop", drop), ("refuse", refuse), ("refuse_trades", refuse_trades)):
             if not 0.0 <= value <= 1.0:
                 raise InvalidArgumentError(f"{name}: {value} is outside 0..1")
-        self.seed, self.drop, self.refuse = seed, drop, refuse
+        self.seed, self.drop, self.refuse, self.refuse_trades = seed, drop, refuse, refuse_trades
         n = len(state.players)
         self.log = HostLog([0] * n, [0] * n, [0] * n, [0] * n, [])
         self._refused_at: list[set[tuple[object, Action]]] = [set() for _ in range(n)]
@@ -155,7 +164,7 @@ class StrictHost(Game):
 
     def refusal(self, p: int, action: Action) -> str | None:
         """Refuse a move its view did not list (a bug of the agent, logged), and a seeded share
-        ``refuse`` of the rest; a refused move asked again in the same position is logged as a
+        ``refuse`` of the rest (``refuse_trades`` of the trades); a refused move asked again in the same position is logged as a
         repeat (and refused again)."""
         log = self.log
         log.asked[p] += 1
@@ -172,7 +181,8 @@ class StrictHost(Game):
             if len(log.examples) < 10:
                 log.examples.append(f"seat {p}: {action} asked again after a refusal in the same position")
             return "refused before in this position"
-        if _uniform(self.seed, "refuse", p, action, where) < self.refuse:
+        share = self.refuse_trades if isinstance(action, ProposeTrade) else self.refuse
+        if _uniform(self.seed, "refuse", p, action, where) < share:
             log.refused[p] += 1
             self._refused_at[p].add((where, action))
             return "this host does not allow it"
@@ -180,7 +190,8 @@ class StrictHost(Game):
 
 
 def play_strict(
-    factories: Sequence[AgentFactory], labels: Sequence[str], seed: int, game: int, max_rounds: int, drop: float, refuse: float
+    factories: Sequence[AgentFactory], labels: Sequence[str], seed: int, game: int, max_rounds: int, drop: float, refuse: float,
+    refuse_trades: float | None = None,
 ) -> dict[str, Any]:
     """Game ``game`` of the run seeded ``seed`` under a :class:`StrictHost` seeded by the game's
     number: the same seating, dice and agents' seeds as
@@ -192,7 +203,7 @@ def play_strict(
     ----------
     factories, labels, seed, game, max_rounds:
         As :func:`engine.tournament.run.play_one`.
-    drop, refuse:
+    drop, refuse, refuse_trades:
         As :class:`StrictHost`.
 
     Returns
@@ -208,7 +219,7 @@ def play_strict(
     (['b', 'a'], 0, 0, True)
     """
     order, agents, state, stream = seat_game(factories, seed, game)
-    host = StrictHost(state, agents, stream, seed=seed * 1_000_003 + game, drop=drop, refuse=refuse, max_rounds=max_rounds)
+    host = StrictHost(state, agents, stream, seed=seed * 1_000_003 + game, drop=drop, refuse=refuse, refuse_trades=refuse_trades, max_rounds=max_rounds)
     log = host.log
     row = result_row(game, labels, order, host.play())
     row.update(asked=sum(log.asked), unlisted=sum(log.unlisted), refused=sum(log.refused), repeats=sum(log.repeats), examples=log.examples)
