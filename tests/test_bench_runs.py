@@ -18,12 +18,15 @@ The verdict reference's files (``bench/verdict_reference.py``, header
 line whole, each trade's blocks contiguous, named in docs/benchmarks.md, and
 its first evaluated trade judged again by ``solver.evaluate.evaluate_trade``
 gives the recorded verdicts and changes (a change of the evaluation makes the
-run start in a new file).
+run start in a new file). The tuning races' files (``bench/tune.py``, header
+``monopoly-tune/1``) likewise: whole, named, every row a game of the race's
+plan, and its cheapest game played again gives the recorded win.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,6 +41,10 @@ from solver.evaluate import evaluate_trade
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "runs"
+sys.path.insert(0, str(ROOT / "bench"))
+
+import tune  # noqa: E402
+
 VERDICT_HEADER = "verdict-reference/5"
 
 
@@ -47,7 +54,8 @@ def _first_line(path: Path) -> str:
 
 
 VERDICTS = sorted(p for p in RUNS.glob("*.jsonl") if VERDICT_HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS)
+TUNES = sorted(p for p in RUNS.glob("*.jsonl") if tune.HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS and p not in TUNES)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 
@@ -119,3 +127,32 @@ def test_kept_verdict_run_judges_as_recorded(path: Path) -> None:
     for name, verdict in row["verdicts"].items():
         assert ev.verdicts[name].verdict == verdict, f"{path.name}: trade {row['k']} is judged otherwise now; start a new file"
         assert ev.win_delta[name] == pytest.approx(row["win_delta"][name], abs=1e-12)
+
+
+@pytest.mark.parametrize("path", TUNES, ids=lambda p: p.name)
+def test_kept_tune_run_is_whole_and_documented(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    assert header["header"] == tune.HEADER and rows, f"{path.name}: no tuning header or no game"
+    seen = set()
+    for row in rows:
+        assert set(row) == {"c", "l", "g", "proxy", "win", "cpu_s"} and row["win"] in (0, 1)
+        assert 0 <= row["c"] < len(header["configs"]) and 0 <= row["l"] < len(header["league"])
+        key = (row["c"], row["l"], row["g"], row["proxy"])
+        assert key not in seen, f"{path.name}: game {key} twice"
+        seen.add(key)
+    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+
+
+@pytest.mark.parametrize("path", TUNES, ids=lambda p: p.name)
+def test_kept_tune_run_replays(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
+    row = min(rows, key=lambda r: (r["cpu_s"], r["c"], r["l"], r["g"]))  # the cheapest game
+    spec = header["configs"][row["c"]]
+    if row["proxy"]:
+        spec = tune.with_proxy(spec, header["proxy"])
+    won, _ = tune.play((spec, header["league"][row["l"]], header["seed"], row["g"]))
+    assert won == row["win"], f"{path.name}: game {row} no longer plays as recorded; start the run in a new file"
