@@ -33,11 +33,15 @@ Its rules, each a named parameter:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engine.rules.actions import Action, Event, JailChoice, ProposeTrade
 from engine.rules.agents import BaseAgent, check_options
 from engine.rules.seeding import SeedLike
 from engine.rules.view import GameView
+from models.board import Board
 from models.errors import InvalidTradeError
+from models.rules import Rules
 from models.state import BANK, GameState
 from models.trade import Trade
 from solver.analysis.static_value import StaticValuation
@@ -184,6 +188,8 @@ class StrategicTradeAgent(BaseAgent):
         self._worst_cache: tuple[object, int] | None = None
         self._gain_sig: tuple[object, ...] | None = None
         self._gain_memo: dict[tuple[object, ...], tuple[float | None, float | None]] = {}
+        self._short_key: tuple[object, ...] | None = None
+        self._short_memo: dict[int, dict[int, list[int]]] = {}
 
     # -- events ------------------------------------------------------------
     def notify(self, event: Event) -> None:
@@ -402,17 +408,21 @@ class StrategicTradeAgent(BaseAgent):
         groups = {state.group_of(state.square_of(p)) for t in trade.transfers for p in t.properties}
         return self.valuation.worth_change(state, after, player, groups)
 
-    def _base_gains(self, state: GameState, base: Trade, me: int, q: int) -> tuple[float | None, float | None]:
-        """Gains of a cash-free swap for both sides, memoised while the board is unchanged
-        (they do not depend on cash, which moves every turn)."""
-        sig = (tuple(state.owner), tuple(state.houses), tuple(state.mortgaged), tuple(state.active_players()))
+    def _base_gains(
+        self, view: GameView, key: tuple[object, ...], base: Callable[[], Trade], me: int, q: int
+    ) -> tuple[float | None, float | None]:
+        """Gains of a cash-free swap for both sides, memoised by its structure (``key``) while the
+        board is unchanged (they do not depend on cash, which moves every turn); ``base`` makes the
+        swap when it must be valued."""
+        sig = (view.owner, view.houses, view.mortgaged, tuple(i for i in range(view.n_players) if not view.player(i).bankrupt))
         if sig != self._gain_sig:
             self._gain_sig = sig
             self._gain_memo.clear()
-        key = (trade_key(base), me, q)
-        if key not in self._gain_memo:
-            self._gain_memo[key] = (self._gain(state, base, me), self._gain(state, base, q))
-        return self._gain_memo[key]
+        memo_key = (key, me, q)
+        if memo_key not in self._gain_memo:
+            swap, state = base(), view.copy()
+            self._gain_memo[memo_key] = (self._gain(state, swap, me), self._gain(state, swap, q))
+        return self._gain_memo[memo_key]
 
     def accept_trade(self, view: GameView, trade: Trade) -> bool:
         """Accept when the trade adds more than ``accept_margin`` to its static worth and, unless it
@@ -460,18 +470,20 @@ class StrategicTradeAgent(BaseAgent):
     @staticmethod
     def _one_short(state: GameState, player: int) -> dict[int, list[int]]:
         """Lots that alone would complete an unbuilt group for ``player``, by holder."""
-        out: dict[int, list[int]] = {}
-        owner, houses = state.owner, state.houses
-        for group in state.board.street_groups:
-            lots = state.board.groups[group]
-            owners = [owner[sq] for sq in lots]
-            mine = owners.count(player)
-            if mine + 1 != state.set_size(group) or any(houses[sq] for sq in lots):
-                continue
-            for sq, o in zip(lots, owners, strict=True):
-                if o != player and o != BANK:
-                    out.setdefault(o, []).append(sq)
-        return out
+        return one_short(state.board, state.rules, state.owner, state.houses, player)
+
+    def _short(self, view: GameView, player: int) -> dict[int, list[int]]:
+        """:meth:`_one_short` from the view, memoised while no lot changes owner or buildings
+        (a search runs at every act, and in a long game the board stays the same for hundreds of
+        turns: the memo is exact, a pure function of the owners, buildings, board and rules)."""
+        owner, houses = view.owner, view.houses
+        key = self._short_key
+        if key is None or key[0] != owner or key[1] != houses or key[2] is not view.rules or key[3] is not view.board:
+            self._short_key = (owner, houses, view.rules, view.board)
+            self._short_memo = {}
+        if player not in self._short_memo:
+            self._short_memo[player] = one_short(view.board, view.rules, owner, houses, player)
+        return self._short_memo[player]
 
     def find_trade(self, view: GameView) -> Trade | None:
         """The best swap or purchase for this agent, or ``None`` (see the module docstring).
@@ -498,35 +510,39 @@ class StrategicTradeAgent(BaseAgent):
         (['Kentucky Avenue'], ['New York Avenue'], -12)
         """
         self._prepare(view)  # the valuation's table, as act does first (a caller may ask directly)
-        state = view.copy()
         me = self.me
-        names = [p.name for p in state.players]
-        board = state.board
+        wanted = self._short(view, me)
+        if not wanted:  # no lot of another's completes a group of mine: nothing to offer for
+            return None
+        names = [view.player(i).name for i in range(view.n_players)]
+        board = view.board
         best: tuple[float, Trade] | None = None
-        wanted = self._one_short(state, me)
         for q in sorted(wanted):
             want = wanted[q]
-            give = self._one_short(state, q).get(me, [])
-            candidates: list[Trade] = []
-            for b in want:
-                for a in give:
-                    candidates.append(Trade.bilateral(names[me], names[q], [board.squares[a].name], [board.squares[b].name]))
-                if not give:
-                    candidates.append(Trade.bilateral(names[me], names[q], [], [board.squares[b].name]))
-            for base in candidates:
-                g_me, g_q = self._base_gains(state, base, me, q)
+            give = self._short(view, q).get(me, [])
+            # (lot given or None, lot received), the received lot completing a group of mine; a
+            # structure refused within ``cooldown`` rounds is skipped before anything is built
+            # (its key, :func:`trade_key`, is the structure's whatever the cash)
+            pairs = [(a, b) for b in want for a in give] if give else [(None, b) for b in want]
+            for a, b in pairs:
+                got = board.squares[b].name
+                legs = [(names[q], names[me], (got,))]
+                if a is not None:
+                    legs.append((names[me], names[q], (board.squares[a].name,)))
+                key = tuple(sorted(legs))
+                if key in self._refused and self._round - self._refused[key] < self.cooldown:
+                    continue
+                gave = [] if a is None else [board.squares[a].name]
+                g_me, g_q = self._base_gains(
+                    view, key, lambda gave=gave, got=got: Trade.bilateral(names[me], names[q], gave, [got]), me, q  # type: ignore[misc]
+                )
                 if g_me is None or g_q is None:
                     continue
                 cash = int(round((g_me - g_q) / 2))  # me -> q; equalises the two gains
-                spare = state.players[me].cash - self.reserve if cash > 0 else state.players[q].cash - self.reserve
+                spare = view.player(me).cash - self.reserve if cash > 0 else view.player(q).cash - self.reserve
                 if abs(cash) > max(0, spare):
                     continue
-                props_me = base.properties_given(names[me])
-                props_q = base.properties_given(names[q])
-                trade = Trade.bilateral(names[me], names[q], props_me, props_q, cash)
-                key = trade_key(trade)
-                if key in self._refused and self._round - self._refused[key] < self.cooldown:
-                    continue
+                trade = Trade.bilateral(names[me], names[q], gave, [got], cash)
                 surplus = g_me - cash
                 if surplus <= self.accept_margin:
                     continue
@@ -535,6 +551,46 @@ class StrategicTradeAgent(BaseAgent):
                 if best is None or surplus > best[0]:
                     best = (surplus, trade)
         return best[1] if best is not None else None
+
+
+def one_short(board: Board, rules: Rules, owner: Sequence[int], houses: Sequence[int], player: int) -> dict[int, list[int]]:
+    """Lots that alone would complete an unbuilt street group for ``player``, by holder.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    rules : Rules
+        The rules (``set_size``: the lots a monopoly needs).
+    owner, houses : sequence of int
+        Per square, its owner's seat (``BANK`` for none) and building level.
+    player : int
+        The seat.
+
+    Returns
+    -------
+    dict
+        Holder's seat -> the squares it holds that complete one of ``player``'s groups, for
+        each group with no building in which ``player`` holds all the lots but one.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> one_short(state.board, state.rules, state.owner, state.houses, 0)
+    {2: [9], 1: [19]}
+    """
+    out: dict[int, list[int]] = {}
+    for group in board.street_groups:
+        lots = board.groups[group]
+        owners = [owner[sq] for sq in lots]
+        mine = owners.count(player)
+        if mine + 1 != rules.set_size.get(group, len(lots)) or any(houses[sq] for sq in lots):
+            continue
+        for sq, o in zip(lots, owners, strict=True):
+            if o != player and o != BANK:
+                out.setdefault(o, []).append(sq)
+    return out
 
 
 def trade_key(trade: Trade) -> tuple[object, ...]:
