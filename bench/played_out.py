@@ -53,6 +53,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.rules.actions import EndReason  # noqa: E402
 from engine.rules.game import Game  # noqa: E402
 from engine.rules.seeding import game_seed_sequence, game_seeds  # noqa: E402
 from engine.rules.streams import SeededStream  # noqa: E402
@@ -95,6 +96,11 @@ def cases() -> dict[str, tuple[GameState, GameState, str, tuple[str, ...]]]:
 def _play(args: tuple[Any, ...]) -> int:
     """The winner's seat (-1: none) of game ``g`` of run ``seed`` from ``state``, four strategic agents;
     with a fourth item, a trade every seat refuses for the whole game (``barred``)."""
+    return _play_ended(args)[0]
+
+
+def _play_ended(args: tuple[Any, ...]) -> tuple[int, bool]:
+    """:func:`_play`'s winner, and whether the game ended at the 1,000-round cap (won on net worth)."""
     state, seed, g = args[:3]
     barred: Trade | None = args[3] if len(args) > 3 else None
     stream_seed, seats = game_seeds(game_seed_sequence(seed, g), len(state.players))
@@ -104,7 +110,7 @@ def _play(args: tuple[Any, ...]) -> int:
             agent.accept_trade = _refusing(agent.accept_trade, barred)  # type: ignore[method-assign]
     result = Game(state.copy(), agents, SeededStream(stream_seed), max_rounds=1000).play()
     names = [p.name for p in state.players]
-    return names.index(result.winner) if result.winner in names else -1
+    return (names.index(result.winner) if result.winner in names else -1), result.reason == EndReason.ROUND_CAP
 
 
 def _legs(trade: Trade) -> frozenset[tuple[str, str, tuple[str, ...], int, int]]:
@@ -139,17 +145,25 @@ def paired_block(
 ) -> np.ndarray:
     """:func:`played_out` on the games ``games`` of the run (game ``g`` of both branches on stream
     ``SeedSequence([seed, g])``), in a pool the caller keeps between blocks."""
+    return paired_block_ends(pool, state, after, seed, games, barred)[0]
+
+
+def paired_block_ends(
+    pool: ProcessPoolExecutor, state: GameState, after: GameState, seed: int, games: range, barred: Trade | None = None
+) -> tuple[np.ndarray, int, int]:
+    """:func:`paired_block`, and how many games of each branch (without, with the change) ended at
+    the round cap: those are won on net worth, not played to a last player standing."""
     n, k = len(state.players), len(games)
     jobs = [(state, seed, g, barred) for g in games] + [(after, seed, g) for g in games]
-    winners = list(pool.map(_play, jobs, chunksize=max(1, min(50, k // 8))))
+    ends = list(pool.map(_play_ended, jobs, chunksize=max(1, min(50, k // 8))))
     diff = np.zeros((k, n))
     for i in range(k):
-        a, b = winners[i], winners[k + i]
+        a, b = ends[i][0], ends[k + i][0]
         if b >= 0:
             diff[i, b] += 1
         if a >= 0:
             diff[i, a] -= 1
-    return diff
+    return diff, sum(c for _, c in ends[:k]), sum(c for _, c in ends[k:])
 
 
 def sequential(

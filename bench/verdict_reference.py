@@ -36,8 +36,9 @@ The file (``--out``, by default ``bench/runs/verdict-reference-5-SEED-GAMES.json
 the repository so that the run outlives a session) holds, after its header of settings, one
 line per event as it happens: an offer's pilot share (``top``), its evaluation (``verdicts``,
 ``win_delta``, ``win_delta_se``, with the state, trade and proposer), and each block of paired
-games (``start``, ``n``, and per participant the sum of its paired differences and of their
-squares). A run killed or stopped by a session's end resumes at the next block of the trade it
+games (``start``, ``n``, ``capped``: the games of each branch, without and with the trade, that
+ended at the round cap and were won on net worth, and per participant the sum of its paired
+differences and of their squares). A run killed or stopped by a session's end resumes at the next block of the trade it
 was playing (``--resume``; a file of other settings is refused; a line torn by the kill is
 dropped and its block played again). Version 5: version 4 kept a trade only once finished, and
 one trade can take longer than a session.
@@ -65,7 +66,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from models.io import state_to_dict  # noqa: E402
 from models.state import GameState  # noqa: E402
-from played_out import _play, paired_block  # noqa: E402
+from played_out import _play, paired_block_ends  # noqa: E402
 from respond_calibration import collect  # noqa: E402
 from solver.evaluate import evaluate_trade  # noqa: E402
 from solver.trades.rescore import trade_after  # noqa: E402
@@ -151,8 +152,8 @@ def main() -> int:
                     while not t.get("done"):
                         start = t.get("n", 0)
                         games = range(start, min(start + args.block, args.games))
-                        diff = paired_block(pool, state, after, args.ref_seed, games, trade)
-                        put(block_row(k, start, diff, {names[i]: i for i in (proposer, responder)}))
+                        diff, cap_without, cap_with = paired_block_ends(pool, state, after, args.ref_seed, games, trade)
+                        put(block_row(k, start, diff, {names[i]: i for i in (proposer, responder)}, (cap_without, cap_with)))
                         trades = summarize(rows, args)
                         t = trades[k]
                 print(f"  offer {k + 1}: trade done, {t['n']} paired games ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
@@ -180,11 +181,12 @@ def rewrite(path: Path, header: dict[str, Any], rows: list[dict[str, Any]]) -> N
     tmp.replace(path)
 
 
-def block_row(k: int, start: int, diff: np.ndarray, seats: dict[str, int]) -> dict[str, Any]:
-    """One block of paired games of trade ``k``: games played and, per participant, the sum of
-    its paired differences and of their squares (enough for the mean and standard error)."""
+def block_row(k: int, start: int, diff: np.ndarray, seats: dict[str, int], capped: tuple[int, int]) -> dict[str, Any]:
+    """One block of paired games of trade ``k``: games played, how many of each branch (without,
+    with the trade) ended at the round cap, and, per participant, the sum of its paired
+    differences and of their squares (enough for the mean and standard error)."""
     return {
-        "k": k, "start": start, "n": len(diff),
+        "k": k, "start": start, "n": len(diff), "capped": list(capped),
         "sum": {name: float(diff[:, i].sum()) for name, i in seats.items()},
         "sumsq": {name: float((diff[:, i] ** 2).sum()) for name, i in seats.items()},
     }
@@ -201,6 +203,7 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> dict[int,
             t.update({key: v for key, v in row.items() if key != "k"})
         elif row["start"] == t.get("n", 0):  # a block again after a resume is counted once
             t["n"] = t.get("n", 0) + row["n"]
+            t["capped"] = [x + y for x, y in zip(t.get("capped", [0, 0]), row["capped"], strict=True)]
             for key in ("sum", "sumsq"):
                 acc = t.setdefault(key, {})
                 for name, v in row[key].items():
@@ -223,7 +226,7 @@ def summarize(rows: list[dict[str, Any]], args: argparse.Namespace) -> dict[int,
 
 def report(trades: dict[int, dict[str, Any]], args: argparse.Namespace) -> None:
     """The agreement of the verdicts with the reference's sign, where it is beyond 2 se."""
-    kept = [t for t in trades.values() if t.get("done")]
+    kept = [{"k": k, **t} for k, t in sorted(trades.items()) if t.get("done")]
     decided = sum(1 for t in trades.values() if t.get("top", 0.0) > args.open_below)
     print(f"{decided} offers skipped as decided (a player wins more than {args.open_below:.0%} of a {args.pilot}-game pilot)")
     significant = agree = 0
@@ -239,6 +242,17 @@ def report(trades: dict[int, dict[str, Any]], args: argparse.Namespace) -> None:
     print(f"  participants whose played-out change is beyond 2 standard errors: {significant}")
     if significant:
         print(f"  verdicts agreeing with its sign: {agree} ({agree / significant:.0%}; target >= 85%)")
+    # where the games without the trade stall to the round cap, the reference is a win on net worth
+    for label, keep in (("half or more", lambda t: 2 * t["capped"][0] >= t["n"]), ("less than half", lambda t: 2 * t["capped"][0] < t["n"])):
+        part = [t for t in kept if keep(t)]
+        sig = [(t, name) for t in part for name, m in t["reference"].items() if abs(m) > 2 * t["reference_se"][name]]
+        ok = sum((t["verdicts"][name] == "accept") == (t["reference"][name] > 0) for t, name in sig)
+        print(f"  trades whose games without it end at the round cap in {label} of the games: {len(part)};"
+              f" verdicts beyond 2 se {len(sig)}, agreeing {ok}")
+    for t in kept:
+        print(f"    offer {t['k'] + 1}: {t['n']} pairs, capped without/with {t['capped'][0]}/{t['capped'][1]}; "
+              + "; ".join(f"{name} {t['verdicts'][name]} (evaluate {t['win_delta'][name]:+.3f}, played out {m:+.3f} se {t['reference_se'][name]:.3f})"
+                          for name, m in t["reference"].items()))
 
 
 def _top_share(state: GameState, games: int, seed: int, workers: int) -> float:

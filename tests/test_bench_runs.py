@@ -107,6 +107,7 @@ def test_kept_verdict_run_is_whole_and_documented(path: Path) -> None:
         if "start" in row:  # a block: the next games of its trade, after the trade was judged
             assert row["start"] == played.get(row["k"], 0), f"{path.name}: trade {row['k']}'s blocks are not contiguous"
             assert 0 < row["n"] <= header["block"] and set(row["sum"]) == set(row["sumsq"])
+            assert len(row["capped"]) == 2 and all(0 <= c <= row["n"] for c in row["capped"])
             assert all(abs(row["sum"][n]) <= row["sumsq"][n] <= row["n"] for n in row["sum"])
             played[row["k"]] = row["start"] + row["n"]
         else:
