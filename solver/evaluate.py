@@ -33,9 +33,15 @@ Counter-offers
 --------------
 :func:`respond` tries every change of one step to the offer, on the same
 dice as the offer: the cash between the proposer and the responder moved
-$25, $50, $100, $150 or $200 towards the responder; one more lot of the
-proposer's (one it may trade: its group carries no buildings) added to what
-the responder gets; one lot the responder gives taken out. For each, the
+$25, $50, $100, $150, $200, $300, $400 or $500 towards the responder; for a
+two-player offer, the same lots at their Nash-bargained price
+(:func:`solver.trades.bargaining.nash_cash`, sampled at the offer's cash
+and $150, $300, $500 and $800 more towards the responder; with both sides
+above their no-trade win probability, the price that maximises the product
+of their gains), when it is more than the offer pays the responder; one
+more lot of the proposer's (one it may trade: its group carries no
+buildings) added to what the responder gets; one lot the responder gives
+taken out. For each, the
 proposer's predicted acceptance is the opponent model's
 (:class:`solver.agents.opponent_model.AcceptanceModel`: its prior, the
 logistic in the proposer's own gain with slope 40, plus the answers
@@ -71,6 +77,7 @@ __all__ = [
     "CASH_STEPS",
     "Counter",
     "OfferError",
+    "PRICE_STEPS",
     "Response",
     "TradeEvaluation",
     "Verdict",
@@ -79,8 +86,12 @@ __all__ = [
     "respond",
 ]
 
-CASH_STEPS = (25, 50, 100, 150, 200)
+CASH_STEPS = (25, 50, 100, 150, 200, 300, 400, 500)
 """The cash changes a counter-offer tries, towards the responder (dollars)."""
+
+PRICE_STEPS = (0, 150, 300, 500, 800)
+"""The amounts above the offer's cash, towards the responder, that the counter's Nash bargaining
+samples (a refused offer is most often short by more than the ladder's last step)."""
 
 BARGAIN_STEPS = (-200, -100, 0, 100, 200)
 """The amounts around the trade's cash that Nash bargaining samples (as ``solve``)."""
@@ -416,12 +427,12 @@ class Counter:
 
     Examples
     --------
-    Dee offers Mediterranean Avenue for Cy's Park Place; Cy refuses, and asks for B&O Railroad too:
+    Dee offers Mediterranean Avenue for Cy's Park Place; Cy refuses, and asks for $110 with it:
 
     >>> r = respond("instances/midgame-no-monopolies.json",
     ...             Trade.bilateral("Dee", "Cy", ["Mediterranean Avenue"], ["Park Place"]), rollouts=800, seed=1)
     >>> r.verdict, r.counter.change, round(r.counter.win_delta["Cy"], 3), round(r.counter.acceptance, 2)
-    ('refuse', 'Dee adds B&O Railroad', 0.024, 0.58)
+    ('refuse', 'Dee pays $110 more (the Nash-bargained price of these lots)', 0.033, 0.54)
     """
 
     trade: Trade
@@ -455,7 +466,7 @@ class Response:
     >>> r = respond("instances/midgame-no-monopolies.json",
     ...             Trade.bilateral("Dee", "Cy", ["Mediterranean Avenue"], ["Park Place"]), rollouts=200, seed=1)
     >>> r.responder, r.proposer, r.verdict, r.considered
-    ('Cy', 'Dee', 'refuse', 11)
+    ('Cy', 'Dee', 'refuse', 14)
     """
 
     responder: str
@@ -624,7 +635,14 @@ def respond(
     v = ev.verdicts[who_r]
     best: Counter | None = None
     considered = 0
-    for change, variant in _variants(st, tr, who_p, who_r):
+    variants = _variants(st, tr, who_p, who_r)
+    if len(parts) == 2:  # the same lots at the price that splits the gain, when it pays the responder more
+        now = tr.net_cash(who_r)
+        deal = nash_cash(st, tr, who_p, who_r, judged, base=base, amounts=[now + d for d in PRICE_STEPS])
+        if deal is not None and deal.cash > now:
+            change = f"{who_p} pays ${deal.cash - now} more (the Nash-bargained price of these lots)"
+            variants.append((change, trade_with_cash(tr, who_p, who_r, deal.cash)))
+    for change, variant in variants:
         try:
             after = trade_after(st, variant)
         except InvalidTradeError:
