@@ -15,6 +15,11 @@ finished trade of the file again, on the same state, trade, deciding seat and se
 
 ``default``
     ``evaluate``'s (:class:`RolloutPolicy` as it is).
+``no-trade``
+    ``default`` without trades in the rollouts: the branch without the trade is then "never
+    this trade" (the reference's, where every seat refuses the exchange for the rest of the
+    game) rather than ``evaluate``'s "not now" (the rollout policy may make it, or another,
+    later).
 ``cautious``
     builds only with $600 to spare and never mortgages to build
     (``build_reserve=600, mortgage_to_build=False``): closer to ``strategic``, which keeps
@@ -51,6 +56,7 @@ from solver.trades.rescore import RescoreSettings  # noqa: E402
 
 POLICIES: dict[str, dict[str, Any]] = {
     "default": {},
+    "no-trade": {"policy": RolloutPolicy(trade=False)},
     "cautious": {"policy": RolloutPolicy(build_reserve=600, mortgage_to_build=False)},
     "cautious-no-trade": {"policy": RolloutPolicy(build_reserve=600, mortgage_to_build=False, trade=False)},
     "long": {"horizon": 100},
