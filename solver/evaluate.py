@@ -13,6 +13,19 @@ change in win probability is a paired difference with its standard error
 (:func:`solver.trades.rescore.score_trade`). With the same seed and
 settings, a trade ``solve`` lists gets the same changes here.
 
+The players
+-----------
+The simulations assume how every player will play after the decision, ``players``:
+``"trading"`` (the default, :data:`PLAYERS`): the trading rollout policy, whose players trade
+(swaps and purchases that complete a group) and build as soon as they hold $150, mortgaging spare
+lots to do it, as the ``subgraph`` agent plays; ``"cautious"``: no trades, and building only with
+$600 to spare, never mortgaging to build, closer to rule-of-thumb players such as ``strategic``.
+Without trades the branch without the decision is "never" rather than "not now" (nobody makes the
+same exchange later). Measured against games played to the end by four ``strategic`` agents
+(40 trades from agent games, 66 verdicts beyond 2 standard errors; docs/benchmarks.md, "Answering
+offers"), 61% of the ``trading`` verdicts and 80% of the ``cautious`` ones agree with the
+played-out sign.
+
 Verdicts
 --------
 A participant **accepts** when its change is a gain beyond the noise: a
@@ -57,12 +70,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from engine.sim.rollout import default_threads, paired_worth_delta
+from engine.sim.rollout_policy import RolloutPolicy
 from models.errors import InvalidArgumentError, InvalidTradeError, MonopolyError
 from models.io import load_state
 from models.state import GameState
@@ -77,6 +91,7 @@ __all__ = [
     "CASH_STEPS",
     "Counter",
     "OfferError",
+    "PLAYERS",
     "PRICE_STEPS",
     "Response",
     "TradeEvaluation",
@@ -92,6 +107,12 @@ CASH_STEPS = (25, 50, 100, 150, 200, 300, 400, 500)
 PRICE_STEPS = (0, 150, 300, 500, 800)
 """The amounts above the offer's cash, towards the responder, that the counter's Nash bargaining
 samples (a refused offer is most often short by more than the ladder's last step)."""
+
+PLAYERS: dict[str, RolloutPolicy] = {
+    "trading": RolloutPolicy(),
+    "cautious": RolloutPolicy(build_reserve=600, mortgage_to_build=False, trade=False),
+}
+"""How every seat plays in the simulations, by the name ``players`` takes (module docstring)."""
 
 BARGAIN_STEPS = (-200, -100, 0, 100, 200)
 """The amounts around the trade's cash that Nash bargaining samples (as ``solve``)."""
@@ -161,6 +182,9 @@ class TradeEvaluation:
         The Nash-bargained cash of the same structure (bilateral trades), ``None`` otherwise.
     settings : RescoreSettings
         The simulations.
+    players : str
+        How the players play in them, a name of :data:`PLAYERS` (``"policy"``: the caller's own
+        settings, as the agent's answers).
 
     Examples
     --------
@@ -175,6 +199,7 @@ class TradeEvaluation:
     verdicts: dict[str, Verdict]
     bargain: Bargain | None
     settings: RescoreSettings
+    players: str = "policy"
 
     @property
     def win_delta(self) -> dict[str, float]:
@@ -199,7 +224,8 @@ class TradeEvaluation:
         dict
             ``schema``, ``rules``, ``proposer``, ``trade``, ``participants``, ``win_delta``,
             ``win_delta_se``, ``win_after``, ``nash_zone``, ``leader``, ``leader_win_prob``,
-            ``balanced``, ``verdicts``, ``reasons``, ``nash_cash``, ``rollouts``, ``horizon``, ``seed``.
+            ``balanced``, ``verdicts``, ``reasons``, ``nash_cash``, ``players``, ``rollouts``,
+            ``horizon``, ``seed``.
         """
         sc = self.score
         return stamp("evaluate", {
@@ -217,6 +243,7 @@ class TradeEvaluation:
             "verdicts": {n: v.verdict for n, v in self.verdicts.items()},
             "reasons": {n: v.reason for n, v in self.verdicts.items()},
             "nash_cash": asdict(self.bargain) if self.bargain is not None else None,
+            "players": self.players,
             "rollouts": self.settings.rollouts,
             "horizon": self.settings.horizon,
             "seed": self.settings.seed,
@@ -255,11 +282,15 @@ def _name(state: GameState, player: str | int, what: str) -> str:
         raise OfferError(f"{what}: no player named {player!r} in the state") from None
 
 
-def _settings(rollouts: int, horizon: int, seed: int, threads: int | None) -> RescoreSettings:
+def _settings(rollouts: int, horizon: int, seed: int, threads: int | None, players: str = "trading") -> RescoreSettings:
     for name, value, lo, hi in (("rollouts", rollouts, 1, 100_000), ("horizon", horizon, 1, 1000), ("seed", seed, 0, 2**63 - 1)):
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise OfferError(f"{name}: must be an integer in {lo}..{hi}, got {value!r}")
-    return RescoreSettings(rollouts=rollouts, horizon=horizon, seed=seed, threads=default_threads() if threads is None else threads)
+    if not isinstance(players, str) or players not in PLAYERS:
+        raise OfferError(f"players: must be one of {', '.join(PLAYERS)}, got {players!r}")
+    return RescoreSettings(
+        rollouts=rollouts, horizon=horizon, seed=seed, threads=default_threads() if threads is None else threads, policy=PLAYERS[players]
+    )
 
 
 def _checked(state: GameState, trade: Trade) -> None:
@@ -361,6 +392,7 @@ def evaluate_trade(
     horizon: int = 30,
     seed: int = 0,
     threads: int | None = None,
+    players: str = "trading",
 ) -> TradeEvaluation:
     """Every player's change in win probability from ``trade``, each participant's verdict and
     the Nash-bargained price of the same structure (module docstring).
@@ -376,6 +408,8 @@ def evaluate_trade(
         seat); default: the player to move when it takes part, else the first transfer's giver.
     rollouts, horizon, seed, threads
         The simulations, as ``solve``.
+    players : {"trading", "cautious"}
+        How every player plays in them (:data:`PLAYERS`, module docstring).
 
     Returns
     -------
@@ -398,7 +432,7 @@ def evaluate_trade(
     """
     st = _state_of(state)
     tr = _trade_of(trade)
-    rs = _settings(rollouts, horizon, seed, threads)
+    rs = _settings(rollouts, horizon, seed, threads, players)
     _checked(st, tr)
     parts = tr.participants()
     if proposer is None:
@@ -407,7 +441,7 @@ def evaluate_trade(
         who = _name(st, proposer, "proposer")
         if who not in parts:
             raise OfferError(f"proposer: {who} takes no part in the trade")
-    return _judge(st, tr, st.player_index(who), rs, bargain=True)
+    return replace(_judge(st, tr, st.player_index(who), rs, bargain=True), players=players)
 
 
 @dataclass(frozen=True)
@@ -491,7 +525,7 @@ class Response:
             ``schema``, ``rules``, ``responder``, ``proposer``, ``offer``, ``verdict``, ``reason``,
             ``win_delta``, ``win_delta_se``, ``counter`` (a trade document or ``None``),
             ``counter_change``, ``counter_win_delta``, ``counter_win_delta_se``,
-            ``counter_acceptance``, ``considered``, ``rollouts``, ``horizon``, ``seed``.
+            ``counter_acceptance``, ``considered``, ``players``, ``rollouts``, ``horizon``, ``seed``.
         """
         ev = self.evaluation
         c = self.counter
@@ -510,6 +544,7 @@ class Response:
             "counter_win_delta_se": dict(c.win_delta_se) if c is not None else None,
             "counter_acceptance": c.acceptance if c is not None else None,
             "considered": self.considered,
+            "players": ev.players,
             "rollouts": ev.settings.rollouts,
             "horizon": ev.settings.horizon,
             "seed": ev.settings.seed,
@@ -569,6 +604,7 @@ def respond(
     horizon: int = 30,
     seed: int = 0,
     threads: int | None = None,
+    players: str = "trading",
 ) -> Response:
     """Accept or refuse ``offer`` for the responder, with the reason and a counter-offer (module docstring).
 
@@ -589,6 +625,8 @@ def respond(
         (:func:`solver.agents.opponent_model.offer_features`); none: the model's prior.
     rollouts, horizon, seed, threads
         The simulations, as ``solve``.
+    players : {"trading", "cautious"}
+        How every player plays in them (:data:`PLAYERS`, module docstring).
 
     Returns
     -------
@@ -609,7 +647,7 @@ def respond(
     """
     st = _state_of(state)
     tr = _trade_of(offer)
-    rs = _settings(rollouts, horizon, seed, threads)
+    rs = _settings(rollouts, horizon, seed, threads, players)
     _checked(st, tr)
     parts = tr.participants()
     who_p = tr.transfers[0].frm if proposer is None else _name(st, proposer, "proposer")
@@ -629,7 +667,7 @@ def respond(
     except (InvalidArgumentError, TypeError, ValueError) as err:
         raise OfferError(f"history: {err}") from None
     r_seat, p_seat = st.player_index(who_r), st.player_index(who_p)
-    ev = _judge(st, tr, r_seat, rs, bargain=False)
+    ev = replace(_judge(st, tr, r_seat, rs, bargain=False), players=players)
     judged = ev.settings
     base = baseline(st, judged)
     v = ev.verdicts[who_r]

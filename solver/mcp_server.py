@@ -352,10 +352,13 @@ def build_server() -> Any:
         rollouts: int = 800,
         seed: int = 0,
         rules: str | None = None,
+        players: str = "trading",
     ) -> dict[str, Any]:
         """Judge a given trade ({"transfers": [{"from", "to", "properties", "cash", "jail_cards"}]}): every player's
-        change in win probability with its standard error, the Nash-bargained price, each participant's verdict."""
-        after = [*_opt("--player", proposer), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
+        change in win probability with its standard error, the Nash-bargained price, each participant's verdict.
+        players: how every player plays in the simulations, "trading" (trades, builds by mortgaging) or "cautious"
+        (no trades; builds only with $600 to spare, like rule-of-thumb players)."""
+        after = [*_opt("--player", proposer), "--rollouts", str(rollouts), "--seed", str(seed), "--players", players, *_opt("--rules", rules)]
         return call(state, ["evaluate"], after, {"--trade": trade}, {"--player": "proposer"})
 
     @server.tool()
@@ -367,10 +370,14 @@ def build_server() -> Any:
         rollouts: int = 800,
         seed: int = 0,
         rules: str | None = None,
+        players: str = "trading",
     ) -> dict[str, Any]:
         """Answer an offer for the player receiving it: accept or refuse with the reason, and a counter-offer
-        the proposer is predicted to accept."""
-        after = [*_opt("--from", proposer), *_opt("--player", responder), "--rollouts", str(rollouts), "--seed", str(seed), *_opt("--rules", rules)]
+        the proposer is predicted to accept. players: as evaluate_trade."""
+        after = [
+            *_opt("--from", proposer), *_opt("--player", responder), "--rollouts", str(rollouts), "--seed", str(seed), "--players", players,
+            *_opt("--rules", rules),
+        ]
         return call(state, ["respond"], after, {"--offer": offer}, {"--player": "responder"})
 
     @server.tool()

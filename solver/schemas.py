@@ -28,13 +28,14 @@ __all__ = ["OUTPUTS", "VERSIONS", "output_schema", "schema_id", "stamp"]
 
 OUTPUTS = ("solve", "trades", "evaluate", "respond", "analyze", "odds", "risk", "auction", "bidding-game")
 
-VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 5, "auction": 3, "evaluate": 1, "respond": 1}
+VERSIONS = {name: 2 for name in OUTPUTS} | {"solve": 5, "auction": 3, "evaluate": 2, "respond": 2}
 """Each output's schema version. 1: the schemas of 0.1; 2 (0.2.0): the ``"schema"`` key; 3
 (``solve`` and ``auction``, issue 37): one buy-or-auction answer (the simulation's), the
 bidding game under ``diagnostics`` without a verdict of its own; ``solve`` adds ``searches``.
 ``evaluate`` and ``respond`` (issue 38) start at 1. ``solve`` 4 (issue 38): ``question``, the
 pending question's answer; 5: ``agent``, the agent's answer (``solve --agent``), and the
-decision's actions of the agent's answers."""
+decision's actions of the agent's answers. ``evaluate`` and ``respond`` 2 (session 22):
+``players``, how every player plays in the simulations."""
 
 
 def schema_id(name: str) -> str:

@@ -35,6 +35,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--rollouts", type=int_in(1, 100_000), default=800, help="games per simulated state (default 800; 1..100000)")
     p.add_argument("--horizon", type=int_in(1, 1000), default=30, help="rounds per simulated game (default 30; 1..1000)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the simulations (default 0; 0..2^63-1)")
+    p.add_argument(
+        "--players", choices=("trading", "cautious"), default="trading", help=(
+        "how every player plays in the simulations: trading (the default: trades, builds by mortgaging spare lots) or "
+        "cautious (no trades; builds only with $600 to spare, never mortgaging to build, like rule-of-thumb players)"
+    ),
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -50,7 +56,9 @@ def document(args: argparse.Namespace) -> dict[str, Any]:
         args.to = state.players[player_arg(state, args.to, "--to", active=True)].name
     trade = trade_from_args(state, args, "--trade", args.player)
     try:
-        ev = evaluate_trade(state, trade, proposer=args.player, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed)
+        ev = evaluate_trade(
+            state, trade, proposer=args.player, rollouts=args.rollouts, horizon=args.horizon, seed=args.seed, players=args.players
+        )
     except OfferError as err:
         raise UsageError(f"{'--trade' if args.trade is not None else '--give/--get'}: {err}") from None
     doc: dict[str, Any] = jsonsafe.json_safe(ev.to_dict(state))
@@ -74,8 +82,8 @@ def evaluate_text(doc: dict[str, Any], rules: str) -> str:
         rules,
         f"trade (proposed by {me}): {legs_text(doc['trade']['transfers'])}",
         (
-            f"change in win probability (every seat plays the trading rollout policy, {me} waiting until its next turn in "
-            f"both branches; {doc['rollouts']} games of {doc['horizon']} rounds; +- one standard error):"
+            f"change in win probability (every seat plays the {players_words(doc['players'])}, {me} waiting until its next "
+            f"turn in both branches; {doc['rollouts']} games of {doc['horizon']} rounds; +- one standard error):"
         ),
         "  " + ", ".join(f"{n} {d:+.3f}+-{doc['win_delta_se'][n]:.3f}" for n, d in doc["win_delta"].items()),
         (
@@ -100,3 +108,10 @@ def evaluate_text(doc: dict[str, Any], rules: str) -> str:
     lines.append("verdicts:")
     lines += [f"  {n}: {v}: {doc['reasons'][n]}" for n, v in doc["verdicts"].items()]
     return "\n".join(lines)
+
+
+def players_words(players: str) -> str:
+    """How the players play in the simulations, in words (``--players``)."""
+    if players == "cautious":
+        return "cautious rollout policy (no trades; builds only with $600 to spare, never mortgaging to build)"
+    return "trading rollout policy"

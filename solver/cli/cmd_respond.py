@@ -12,6 +12,7 @@ from typing import Any
 
 from solver import jsonsafe
 from solver.cli.common import SEED, STATE_HELP, UsageError, add_rules_option, int_in, player_arg, read_state
+from solver.cli.cmd_evaluate import players_words
 from solver.cli.trade_args import add_trade_options, read_json_file, trade_from_args
 from solver.report.words import legs_text
 
@@ -45,6 +46,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--rollouts", type=int_in(1, 100_000), default=800, help="games per simulated state (default 800; 1..100000)")
     p.add_argument("--horizon", type=int_in(1, 1000), default=30, help="rounds per simulated game (default 30; 1..1000)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the simulations (default 0; 0..2^63-1)")
+    p.add_argument(
+        "--players", choices=("trading", "cautious"), default="trading", help=(
+        "how every player plays in the simulations: trading (the default: trades, builds by mortgaging spare lots) or "
+        "cautious (no trades; builds only with $600 to spare, never mortgaging to build, like rule-of-thumb players)"
+    ),
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -85,7 +92,7 @@ def document(args: argparse.Namespace) -> dict[str, Any]:
     try:
         r = respond(
             state, offer, proposer=args.proposer, responder=args.player, history=history,
-            rollouts=args.rollouts, horizon=args.horizon, seed=args.seed,
+            rollouts=args.rollouts, horizon=args.horizon, seed=args.seed, players=args.players,
         )  # fmt: skip
     except OfferError as err:
         raise UsageError(f"{'--offer' if args.offer is not None else '--give/--get'}: {err}") from None
@@ -111,7 +118,8 @@ def respond_text(doc: dict[str, Any], rules: str) -> str:
         f"offer from {them} to {me}: {legs_text(doc['offer']['transfers'])}",
         f"ANSWER: {doc['verdict'].upper()}: {doc['reason']}",
         (
-            f"  change in win probability ({me} waiting until its next turn in both branches; {doc['rollouts']} games of "
+            f"  change in win probability ({'' if doc['players'] == 'trading' else 'every seat plays the ' + players_words(doc['players']) + ', '}"
+            f"{me} waiting until its next turn in both branches; {doc['rollouts']} games of "
             f"{doc['horizon']} rounds; +- one standard error): "
             + ", ".join(f"{n} {d:+.3f}+-{doc['win_delta_se'][n]:.3f}" for n, d in doc["win_delta"].items())
         ),

@@ -212,3 +212,45 @@ def test_cli_refuses_a_bad_trade_document(tmp_path: Path, capsys: pytest.Capture
     offer.write_text(json.dumps(Trade.bilateral("Dee", "Cy", ["Mediterranean Avenue"], ["Park Place"]).to_dict()))
     code, _, err = run_cli(capsys, "respond", str(MID), "--offer", str(offer), "--history", str(history))
     assert code == 2 and "--history: answer 0" in err
+
+
+def test_cautious_players_are_the_cautious_policy_simulated_by_hand() -> None:
+    # a second method: the same paired simulation built here from the policy, the seat waiting as evaluate's
+    from engine.sim.rollout_policy import RolloutPolicy
+
+    state = load_state(MID)
+    trade = Trade.bilateral("Cy", "Dee", ["Atlantic Avenue"], ["Virginia Avenue"], 50)
+    ev = evaluate_trade(state, trade, proposer="Cy", rollouts=ROLLOUTS, horizon=HORIZON, seed=3, players="cautious")
+    assert ev.players == "cautious" and ev.to_dict(state)["players"] == "cautious"
+    cautious = RolloutPolicy(build_reserve=600, mortgage_to_build=False, trade=False)
+    rs = RescoreSettings(rollouts=ROLLOUTS, horizon=HORIZON, seed=3, policy=cautious).not_now(2, 4, state.to_move)
+    without = simulate(state, rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
+    after = simulate(trade_after(state, trade), rs.rollouts, rs.horizon, rs.seed, policy=rs.policy, scoring=rs.scoring)
+    d, se = paired_delta(without, after, "Cy")
+    assert ev.win_delta["Cy"] == pytest.approx(d, abs=1e-12) and ev.win_delta_se["Cy"] == pytest.approx(se, abs=1e-12)
+    trading = evaluate_trade(state, trade, proposer="Cy", rollouts=ROLLOUTS, horizon=HORIZON, seed=3)
+    assert trading.players == "trading" and trading.win_delta != ev.win_delta
+    with pytest.raises(OfferError, match="players: must be one of trading, cautious"):
+        evaluate_trade(state, trade, proposer="Cy", players="bold")
+    with pytest.raises(OfferError, match="players"):
+        respond(state, trade, proposer="Cy", players="bold")
+
+
+def test_cautious_players_agree_with_games_played_to_the_end_where_trading_ones_do_not() -> None:
+    # offer 42 of the verdict reference (bench/runs/verdict-reference-5-0-4000.jsonl): P2 gives Mediterranean
+    # Avenue and $127 for Connecticut Avenue; 600 paired games to the end by four strategic agents: P2 -0.037 (se
+    # 0.011), P3 +0.037 (se 0.011), an independent figure. evaluate's default (players who build by mortgaging)
+    # says P2 gains; cautious players (who build as strategic does) say P2 loses, as the games did.
+    path = Path(__file__).resolve().parents[2] / "bench" / "runs" / "verdict-reference-5-0-4000.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    row = next(r for r in rows if r["k"] == 41 and "verdicts" in r)
+    blocks = [r for r in rows if r["k"] == 41 and "start" in r]
+    n = sum(b["n"] for b in blocks)
+    played = sum(b["sum"]["P2"] for b in blocks) / n
+    se = np.sqrt((sum(b["sumsq"]["P2"] for b in blocks) / n - played**2) / (n - 1))
+    assert played < -2 * se  # the reference: P2 loses, beyond 2 standard errors
+    state, trade = load_state(row["state"]), Trade.from_dict(row["trade"])
+    trading = evaluate_trade(state, trade, proposer="P2", seed=0)
+    cautious = evaluate_trade(state, trade, proposer="P2", seed=0, players="cautious")
+    assert trading.verdicts["P2"].verdict == row["verdicts"]["P2"] == "accept"
+    assert cautious.verdicts["P2"].verdict == "refuse" and cautious.win_delta["P2"] < -2 * cautious.win_delta_se["P2"]
