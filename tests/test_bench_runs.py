@@ -157,3 +157,23 @@ def test_kept_tune_run_replays(path: Path) -> None:
         spec = tune.with_proxy(spec, header["proxy"])
     won, _ = tune.play((spec, header["league"][row["l"]], header["seed"], row["g"]))
     assert won == row["win"], f"{path.name}: game {row} no longer plays as recorded; start the run in a new file"
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
+def test_the_policy_bench_reads_the_verdict_run_as_the_run_does(path: Path) -> None:
+    # two readings of the same file: bench/verdict_policies.py's finished trades and references against
+    # bench/verdict_reference.py's own summary (its stopping rule and sums)
+    import argparse
+
+    import verdict_policies
+    import verdict_reference
+
+    header, rows = _verdict_rows(path)
+    args = argparse.Namespace(**{k: v for k, v in header.items() if k != "header"})
+    done = {k: t for k, t in verdict_reference.summarize(rows, args).items() if t.get("done")}
+    found = {t["k"]: t for t in verdict_policies.finished(path)}
+    assert set(found) == set(done)
+    for k, t in done.items():
+        assert found[k]["n"] == t["n"] and found[k]["capped"] == t["capped"]
+        for name, mean in t["reference"].items():
+            assert found[k]["reference"][name] == pytest.approx((mean, t["reference_se"][name]), abs=1e-12)
