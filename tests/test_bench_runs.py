@@ -20,7 +20,9 @@ its first evaluated trade judged again by ``solver.evaluate.evaluate_trade``
 gives the recorded verdicts and changes (a change of the evaluation makes the
 run start in a new file). The tuning races' files (``bench/tune.py``, header
 ``monopoly-tune/1``) likewise: whole, named, every row a game of the race's
-plan, and its cheapest game played again gives the recorded win.
+plan, and its cheapest game played again gives the recorded win; and their
+confirmations (``monopoly-tune-confirm/1``, the held-out family's line-ups
+drawn again from the seed).
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ def _first_line(path: Path) -> str:
 
 VERDICTS = sorted(p for p in RUNS.glob("*.jsonl") if VERDICT_HEADER in _first_line(p))
 TUNES = sorted(p for p in RUNS.glob("*.jsonl") if tune.HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS and p not in TUNES)
+CONFIRMS = sorted(p for p in RUNS.glob("*.jsonl") if tune.CONFIRM_HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS and p not in TUNES and p not in CONFIRMS)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 
@@ -177,3 +180,23 @@ def test_the_policy_bench_reads_the_verdict_run_as_the_run_does(path: Path) -> N
         assert found[k]["n"] == t["n"] and found[k]["capped"] == t["capped"]
         for name, mean in t["reference"].items():
             assert found[k]["reference"][name] == pytest.approx((mean, t["reference_se"][name]), abs=1e-12)
+
+
+@pytest.mark.parametrize("path", CONFIRMS, ids=lambda p: p.name)
+def test_kept_tune_confirmation_is_whole_documented_and_replays(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    assert header["header"] == tune.CONFIRM_HEADER and rows
+    families = len(header["league"]) + 1  # the league's line-ups, then the held-out family
+    for row in rows:
+        assert set(row) == {"who", "family", "g", "win", "cpu_s"} and row["who"] in ("chosen", "default")
+        assert 0 <= row["family"] < families and 0 <= row["g"] < header["games"] and row["win"] in (0, 1)
+    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+    row = min(rows, key=lambda r: (r["cpu_s"], r["who"], r["family"], r["g"]))
+    n_opp = len(header["league"][0])
+    fam = row["family"]
+    opponents = header["league"][fam] if fam < families - 1 else tune.held_out_lineup(header["seed"], row["g"], n_opp)
+    won, _ = tune.play((header[row["who"]], opponents, header["seed"], row["g"]))
+    assert won == row["win"], f"{path.name}: game {row} no longer plays as recorded; start the confirmation in a new file"
