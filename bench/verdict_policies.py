@@ -39,20 +39,20 @@ A diagnosis, not a new reference: the issue's reference stays ``strategic`` agen
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
 from models.io import load_state  # noqa: E402
 from models.trade import Trade  # noqa: E402
 from solver.evaluate import judge  # noqa: E402
 from solver.trades.rescore import RescoreSettings  # noqa: E402
+from verdict_reference import read_rows, summarize  # noqa: E402
 
 POLICIES: dict[str, dict[str, Any]] = {
     "default": {},
@@ -65,36 +65,17 @@ POLICIES: dict[str, dict[str, Any]] = {
 
 
 def finished(path: Path) -> list[dict[str, Any]]:
-    """The file's finished trades with their reference: ``n``, ``capped`` and per participant the
-    mean change and its standard error (blocks summed, and a trade finished, as
-    ``bench/verdict_reference.py`` sums and stops)."""
-    lines = path.read_text().splitlines()
-    header = json.loads(lines[0])
-    rows = [json.loads(x) for x in lines[1:] if x.strip()]
-    trades: dict[int, dict[str, Any]] = {}
-    for row in rows:
-        t = trades.setdefault(row["k"], {"k": row["k"], "n": 0, "capped": [0, 0], "sum": {}, "sumsq": {}})
-        if "start" not in row:
-            t.update({key: v for key, v in row.items() if key != "k"})
-        elif row["start"] == t["n"]:
-            t["n"] += row["n"]
-            t["capped"] = [x + y for x, y in zip(t["capped"], row["capped"], strict=True)]
-            for name in row["sum"]:
-                t["sum"][name] = t["sum"].get(name, 0.0) + row["sum"][name]
-                t["sumsq"][name] = t["sumsq"].get(name, 0.0) + row["sumsq"][name]
+    """The file's finished trades, as ``bench/verdict_reference.py`` sums its blocks and stops
+    (:func:`verdict_reference.summarize` with the file's own settings): ``k``, ``n``, ``capped``,
+    the evaluation and per participant ``reference`` as (mean change, its standard error)."""
+    header, rows = read_rows(path)
+    if header is None:
+        raise SystemExit(f"{path}: empty")
+    settings = argparse.Namespace(**{key: v for key, v in header.items() if key != "header"})
     out = []
-    for t in trades.values():
-        if "verdicts" not in t or t["n"] < 2:
-            continue
-        n = t["n"]
-        t["reference"] = {}
-        for name, total in t["sum"].items():
-            mean = total / n
-            se = math.sqrt(max(0.0, (t["sumsq"][name] - n * mean * mean) / (n - 1)) / n)
-            t["reference"][name] = (mean, se)
-        settled = all(abs(m) > header["z_stop"] * se or 2 * se < header["tolerance"] for m, se in t["reference"].values())
-        if n >= header["games"] or (n >= 2 * header["block"] and settled):
-            out.append(t)
+    for k, t in sorted(summarize(rows, settings).items()):
+        if t.get("done") and "verdicts" in t:
+            out.append({**t, "k": k, "reference": {name: (m, t["reference_se"][name]) for name, m in t["reference"].items()}})
     return out
 
 

@@ -164,8 +164,8 @@ def test_kept_tune_run_replays(path: Path) -> None:
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
 def test_the_policy_bench_reads_the_verdict_run_as_the_run_does(path: Path) -> None:
-    # two readings of the same file: bench/verdict_policies.py's finished trades and references against
-    # bench/verdict_reference.py's own summary (its stopping rule and sums)
+    # bench/verdict_policies.py judges exactly the trades the run finished, with the run's own references
+    # (it reads them through verdict_reference.summarize and re-shapes them)
     import argparse
 
     import verdict_policies

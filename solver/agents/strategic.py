@@ -408,16 +408,20 @@ class StrategicTradeAgent(BaseAgent):
         groups = {state.group_of(state.square_of(p)) for t in trade.transfers for p in t.properties}
         return self.valuation.worth_change(state, after, player, groups)
 
-    def _base_gains(
-        self, view: GameView, key: tuple[object, ...], base: Callable[[], Trade], me: int, q: int
-    ) -> tuple[float | None, float | None]:
-        """Gains of a cash-free swap for both sides, memoised by its structure (``key``) while the
-        board is unchanged (they do not depend on cash, which moves every turn); ``base`` makes the
-        swap when it must be valued."""
+    def _gains_board(self, view: GameView) -> None:
+        """Forget the memoised swap gains when the board changed (owners, buildings, mortgages,
+        players still in): :meth:`_base_gains` is valid while it stays the same. Once per search."""
         sig = (view.owner, view.houses, view.mortgaged, tuple(i for i in range(view.n_players) if not view.player(i).bankrupt))
         if sig != self._gain_sig:
             self._gain_sig = sig
             self._gain_memo.clear()
+
+    def _base_gains(
+        self, view: GameView, key: tuple[object, ...], base: Callable[[], Trade], me: int, q: int
+    ) -> tuple[float | None, float | None]:
+        """Gains of a cash-free swap for both sides, memoised by its structure (``key``) while the
+        board is unchanged (they do not depend on cash, which moves every turn; the caller checks
+        the board first, :meth:`_gains_board`); ``base`` makes the swap when it must be valued."""
         memo_key = (key, me, q)
         if memo_key not in self._gain_memo:
             swap, state = base(), view.copy()
@@ -516,6 +520,7 @@ class StrategicTradeAgent(BaseAgent):
             return None
         names = [view.player(i).name for i in range(view.n_players)]
         board = view.board
+        self._gains_board(view)
         best: tuple[float, Trade] | None = None
         for q in sorted(wanted):
             want = wanted[q]
