@@ -137,6 +137,41 @@ def test_presolve_off_finds_the_same_trades(name: str) -> None:
     assert found > 0
 
 
+def test_a_heavy_tailed_solve_is_solved_again_presolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position met by the ``adversary`` in play (seed 0, game 2) whose relaxed model took
+    CP-SAT 19,625 conflicts (23 s) without presolve: the conflict cap stops that solve and the
+    presolved one gives the list the presolved search (the second method) gives, trade for
+    trade and gain for gain."""
+    import solver.trades.cpsat as cpsat
+
+    state = load_state(Path(__file__).parent / "data" / "relaxed-heavy-tail.json")
+    zero = {q: 0 for q in range(len(state.players))}
+    seen: list[tuple[bool, int]] = []
+    real = cpsat._solver
+
+    class Counting:
+        def __init__(self, solver: object, presolved: bool) -> None:
+            self.solver, self.presolved = solver, presolved
+
+        def solve(self, model: object) -> object:
+            status = self.solver.solve(model)  # type: ignore[attr-defined]
+            seen.append((self.presolved, self.solver.num_conflicts))  # type: ignore[attr-defined]
+            return status
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.solver, name)
+
+    monkeypatch.setattr(cpsat, "_solver", lambda limits, left, presolve=False: Counting(real(limits, left, presolve), presolve or limits.presolve))
+    runs = [generate_trades(state, 2, limits=Limits(top_k=6, presolve=flag), relaxed=True, explain=False, reserves=zero) for flag in (False, True)]
+    default, presolved = ([(g.candidate, tuple(sorted(g.gains.items()))) for g in r.trades] for r in runs)
+    assert default == presolved and len(default) == 6
+    assert not runs[0].truncated and all(g.optimal for g in runs[0].trades)
+    unpresolved = [c for flag, c in seen if not flag]
+    capped = sum(c >= Limits().conflicts for c in unpresolved)  # CP-SAT stops a few conflicts past the cap
+    assert capped > 0 and max(unpresolved) < 2 * Limits().conflicts  # the cap stopped solves ...
+    assert sum(flag for flag, _ in seen) == 6 + capped  # ... each solved again presolved
+
+
 @pytest.mark.parametrize("name", ["mortgaged", "midgame-no-monopolies", "cycle-mortgaged-piece"])
 def test_after_state_is_the_validated_trade_where_it_is_valid(name: str) -> None:
     """``after_state`` (unchecked) and ``Trade.apply`` (checked) move a trade the same way
