@@ -22,7 +22,12 @@ run start in a new file). The tuning races' files (``bench/tune.py``, header
 ``monopoly-tune/1``) likewise: whole, named, every row a game of the race's
 plan, and its cheapest game played again gives the recorded win; and their
 confirmations (``monopoly-tune-confirm/1``, the held-out family's line-ups
-drawn again from the seed).
+drawn again from the seed). The exploitability runs (``bench/exploit.py``): the play file
+(results header of kind ``exploit``) is whole and named, and its shortest game played again
+gives the same row, offers and estimates included; the judged file (``exploit-judge/3``) is
+whole, named, judges only offers its play file accepted (the seeded sample drawn again), and
+its verdicts follow from its figures (not replayed: a judged offer is 400 paired games at
+least).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "runs"
 sys.path.insert(0, str(ROOT / "bench"))
 
+import exploit  # noqa: E402
 import tune  # noqa: E402
 
 VERDICT_HEADER = "verdict-reference/5"
@@ -58,9 +64,14 @@ def _first_line(path: Path) -> str:
 VERDICTS = sorted(p for p in RUNS.glob("*.jsonl") if VERDICT_HEADER in _first_line(p))
 TUNES = sorted(p for p in RUNS.glob("*.jsonl") if tune.HEADER in _first_line(p))
 CONFIRMS = sorted(p for p in RUNS.glob("*.jsonl") if tune.CONFIRM_HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS and p not in TUNES and p not in CONFIRMS)
+EXPLOIT_JUDGE_HEADER = "exploit-judge/3"
+EXPLOITS = sorted(p for p in RUNS.glob("*.jsonl") if '"kind": "exploit"' in _first_line(p))
+EXPLOIT_JUDGED = sorted(p for p in RUNS.glob("*.jsonl") if EXPLOIT_JUDGE_HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
+MAX_EXPLOIT_BYTES = 8_000_000
+"""An exploit play file keeps the state of every accepted offer (about 3 kB a game): 1,000 games and more."""
 
 
 def test_there_is_a_kept_run() -> None:
@@ -200,3 +211,49 @@ def test_kept_tune_confirmation_is_whole_documented_and_replays(path: Path) -> N
     opponents = header["league"][fam] if fam < families - 1 else tune.held_out_lineup(header["seed"], row["g"], n_opp)
     won, _ = tune.play((header[row["who"]], opponents, header["seed"], row["g"]))
     assert won == row["win"], f"{path.name}: game {row} no longer plays as recorded; start the confirmation in a new file"
+
+
+def _documented(path: Path) -> None:
+    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+
+
+@pytest.mark.parametrize("path", EXPLOITS, ids=lambda p: p.name)
+def test_kept_exploit_run_is_whole_documented_and_replays(path: Path) -> None:
+    assert path.stat().st_size <= MAX_EXPLOIT_BYTES, f"{path.name}: larger than {MAX_EXPLOIT_BYTES} bytes"
+    found = read_results(path)
+    assert found.header is not None and found.dropped == 0 and found.rows, f"{path.name}: not a whole exploit run"
+    agents = found.header["agents"]
+    assert agents[0].startswith("adversary:") and len(set(agents[1:])) == 1
+    for g, row in found.rows.items():
+        assert row["game"] == g and sorted(row["seats"]) == sorted(["adversary"] + ["target"] * (len(agents) - 1))
+        assert row["seats"][row["adversary_seat"]] == "adversary"
+        for o in row["offers"]:
+            assert isinstance(o["accepted"], bool) and ("state" in o) == o["accepted"]
+    _documented(path)
+    g = min(found.rows, key=lambda k: (found.rows[k]["turns"], k))
+    again = json.loads(json.dumps(exploit._play((agents[0], agents[1], len(agents), found.header["seed"], g))))
+    recorded = dict(found.rows[g])
+    again.pop("cpu_s"), recorded.pop("cpu_s")
+    assert again == recorded, f"{path.name}: game {g} no longer plays as recorded; start the run in a new file"
+
+
+@pytest.mark.parametrize("path", EXPLOIT_JUDGED, ids=lambda p: p.name)
+def test_kept_exploit_judgement_is_whole_and_consistent(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    assert header["header"] == EXPLOIT_JUDGE_HEADER
+    play = RUNS / header["play"]
+    assert play in EXPLOITS, f"{path.name}: its play file {header['play']} is not kept"
+    offers = exploit.accepted_offers(list(read_results(play).rows.values()))
+    if "sample" in header:
+        assert header["accepted"] == len(offers)
+        offers = exploit.sample_offers(offers, header["sample"], header["sample_seed"])
+    order = [k for k, _ in offers]
+    assert [r["offer"] for r in rows] == order[: len(rows)], f"{path.name}: not the offers its play file gives, in order"
+    for r in rows:
+        assert 2 <= r["games"] <= header["games"] and (r["games"] % header["block"] == 0 or r["games"] == header["games"])
+        assert r["harmful"] == (r["target"] < -2 * r["target_se"])
+        assert r["games"] == header["games"] or (header["early_stop"] and r["target"] > 3 * r["target_se"])
+    _documented(path)

@@ -150,9 +150,16 @@ def test_exploit_bench_end_to_end(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in play.read_text().splitlines()]
     assert rows[0]["kind"] == "exploit" and sorted(r["game"] for r in rows[1:]) == [0, 1]
     taken = [o for r in rows[1:] for o in r["offers"] if o["accepted"]]
-    subprocess.run(run + ["judge", "--games", "6", "--block", "2", "--max-offers", "1", *common], check=True, capture_output=True, text=True)
-    verdicts = [json.loads(x) for x in judged.read_text().splitlines()[1:]]
+    subprocess.run(run + ["judge", "--games", "6", "--block", "2", "--sample", "1", "--games-play", "2", *common], check=True, capture_output=True, text=True)
+    lines = [json.loads(x) for x in judged.read_text().splitlines()]
+    header, verdicts = lines[0], lines[1:]
+    assert header["sample"] == 1 and header["accepted"] == len(taken)
     assert len(verdicts) == min(1, len(taken))
+    if verdicts:  # the sample is the seeded draw
+        sys.path.insert(0, str(ROOT / "bench"))
+        from exploit import accepted_offers, sample_offers
+
+        assert [v["offer"] for v in verdicts] == [k for k, _ in sample_offers(accepted_offers(rows[1:]), 1, 0)]
     for v in verdicts:
         assert isinstance(v["harmful"], bool) and v["harmful"] == (v["target"] < -2 * v["target_se"])
         assert 2 <= v["games"] <= 6 and (v["games"] == 6 or not v["harmful"])  # blocks of 2: an early stop is never harmful
@@ -160,3 +167,23 @@ def test_exploit_bench_end_to_end(tmp_path: Path) -> None:
     assert "adversary wins" in out and "2 games" in out
     bad = subprocess.run(run + ["play", "--games", "2", "--seed", "1", "--resume", *adv, *common], capture_output=True, text=True)
     assert bad.returncode != 0 and "seed 0" in bad.stderr
+
+
+def test_exploit_sample_is_uniform_and_in_game_order() -> None:
+    """``sample_offers``: n of m without replacement, in game order, the same draw for the same
+    seed; over many seeds each offer is drawn about n/m of the time (a binomial check)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from exploit import sample_offers
+
+    offers = [(f"{g}:0", {"g": g}) for g in range(10)]
+    assert sample_offers(offers, 3, 5) == sample_offers(offers, 3, 5)
+    assert sample_offers(offers, 20, 0) == offers
+    counts = [0] * 10
+    for seed in range(2000):
+        pick = sample_offers(offers, 3, seed)
+        keys = [k for k, _ in pick]
+        assert len(set(keys)) == 3 and keys == sorted(keys, key=lambda k: int(k.split(":")[0]))
+        for _, o in pick:
+            counts[o["g"]] += 1
+    # each count is Binomial(2000, 0.3): mean 600, sd 20.5; 5 sd either side
+    assert all(500 < c < 700 for c in counts), counts
