@@ -75,7 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.sim.rollout import default_threads, paired_worth_delta
+from engine.sim.rollout import RolloutResult, default_threads, paired_worth_delta
 from engine.sim.rollout_policy import RolloutPolicy
 from models.errors import InvalidArgumentError, InvalidTradeError, MonopolyError
 from models.io import load_state
@@ -320,6 +320,7 @@ def judge(
     z: float | None = None,
     worth_tiebreak: bool = False,
     bargain: bool = False,
+    base: RolloutResult | None = None,
 ) -> TradeEvaluation:
     """The core of :func:`evaluate_trade`, :func:`respond` and the agent's answer to an offer: the
     trade simulated on ``judged`` exactly (no seat made to wait here), every player's paired
@@ -347,6 +348,10 @@ def judge(
         (beyond the noise: accept).
     bargain : bool, default False
         Also the Nash-bargained price of a bilateral trade.
+    base : RolloutResult or None
+        The no-trade simulation on ``judged`` (:func:`~solver.trades.rescore.baseline`), when the
+        caller has it already (:func:`respond` pairs its counters with the same one); ``None``:
+        simulated here.
 
     Returns
     -------
@@ -366,7 +371,7 @@ def judge(
     ('accept', 'refuse')
     """
     z = judged.z if z is None else z
-    base = baseline(state, judged)
+    base = baseline(state, judged) if base is None else base
     parts = trade.participants()
     proposer = state.players[decider].name if state.players[decider].name in parts else parts[0]
     sc = score_trade(state, trade, state.player_index(proposer), base, judged)
@@ -667,9 +672,9 @@ def respond(
     except (InvalidArgumentError, TypeError, ValueError) as err:
         raise OfferError(f"history: {err}") from None
     r_seat, p_seat = st.player_index(who_r), st.player_index(who_p)
-    ev = replace(_judge(st, tr, r_seat, rs, bargain=False), players=players)
-    judged = ev.settings
-    base = baseline(st, judged)
+    judged = rs.not_now(r_seat, len(st.players), st.to_move)  # as _judge: the responder waits
+    base = baseline(st, judged)  # once: the offer and every counter are paired with it
+    ev = replace(judge(st, tr, r_seat, judged, bargain=False, base=base), players=players)
     v = ev.verdicts[who_r]
     best: Counter | None = None
     considered = 0

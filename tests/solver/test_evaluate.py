@@ -124,6 +124,23 @@ def test_the_counter_offer_is_never_worse_and_is_predicted_to_be_accepted() -> N
     assert c.trade.net_cash("Cy") >= offer.net_cash("Cy")
 
 
+def test_respond_simulates_the_no_trade_branch_once_and_judges_as_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offer and every counter are paired with one baseline simulation; the offer's changes
+    are those :func:`evaluate_trade` gives with the responder deciding (its own baseline)."""
+    import solver.evaluate as evaluate_module
+
+    state = load_state(MID)
+    offer = Trade.bilateral("Dee", "Cy", ["Mediterranean Avenue"], ["Park Place"])
+    calls = []
+    real = evaluate_module.baseline
+    monkeypatch.setattr(evaluate_module, "baseline", lambda *a, **k: calls.append(1) or real(*a, **k))
+    r = respond(state, offer, rollouts=200, seed=1)
+    assert len(calls) == 1 and r.considered > 5
+    monkeypatch.setattr(evaluate_module, "baseline", real)
+    ev = evaluate_trade(state, offer, proposer="Cy", rollouts=200, seed=1)
+    assert ev.win_delta == r.evaluation.win_delta and ev.win_delta_se == r.evaluation.win_delta_se
+
+
 def test_history_moves_the_prediction() -> None:
     """An opponent seen refusing gains of +0.1 ten times is predicted to refuse the counter."""
     state = load_state(MID)
