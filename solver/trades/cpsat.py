@@ -226,8 +226,9 @@ def _solver(limits: Limits, wall_left: float, presolve: bool = False) -> cp_mode
     58,407 branches and 19,625 conflicts, 23 s, while the clock read 0.05 deterministic seconds,
     so ``deterministic_time`` never cut it; presolved, the same model is solved in 6 ms with no
     branch. Such a solve is therefore capped by ``limits.conflicts`` (a count) and
-    :func:`top_k` solves the model again with ``presolve`` (both on). In 350 solves of four
-    ``subgraph`` games the most conflicts were 21 (median 5), so the cap changes nothing there."""
+    :func:`top_k` solves the model again with ``presolve`` (both on). In 6,608 solves of 80
+    ``subgraph`` games (seed 0, games 0-39 against three ``strategic`` and against three
+    ``value``) the most conflicts were 27 (median about 5), so the cap changes nothing there."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     if not (limits.presolve or presolve):
