@@ -146,15 +146,17 @@ class Verdict:
     reason: str
 
 
-def _verdict(name: str, d: float, se: float, z: float, worth: Callable[[], tuple[float, float]] | None = None) -> Verdict:
+def _verdict(name: str, d: float, se: float, z: float, worth: Callable[[], tuple[float, float]] | None = None, on_loss: bool = True) -> Verdict:
     """Accept a gain beyond one-sided noise (module docstring); with ``worth`` (the change in final
     net worth and its standard error), a change in win probability within the noise either way is
-    judged by the net worth instead."""
+    judged by the net worth instead (not ``on_loss``: only a change whose estimate is >= 0)."""
     figure = f"{d:+.3f} (se {se:.3f})"
     if beyond_noise(d, se, z):
         return Verdict(name, "accept", f"{name} gains {figure}, beyond the noise")
     if beyond_noise(-d, se, z):
         return Verdict(name, "refuse", f"{name} loses {figure}, beyond the noise")
+    if worth is not None and not on_loss and d < 0:
+        return Verdict(name, "refuse", f"{name}'s change {figure} is a loss within the noise: not shown to help {name}")
     if worth is not None:
         w, w_se = worth()
         money = f"${w:+.0f} (se {w_se:.0f})"
@@ -319,6 +321,7 @@ def judge(
     *,
     z: float | None = None,
     worth_tiebreak: bool = False,
+    tiebreak_on_loss: bool = True,
     bargain: bool = False,
     base: RolloutResult | None = None,
 ) -> TradeEvaluation:
@@ -346,6 +349,9 @@ def judge(
     worth_tiebreak : bool, default False
         Judge a change in win probability within the noise either way by the final net worth
         (beyond the noise: accept).
+    tiebreak_on_loss : bool, default True
+        With ``worth_tiebreak``, also a change whose estimate is a loss within the noise goes to
+        the net worth; ``False``: such a change is refused (the agent's ``tiebreak="no_loss"``).
     bargain : bool, default False
         Also the Nash-bargained price of a bilateral trade.
     base : RolloutResult or None
@@ -379,7 +385,7 @@ def judge(
     def worth(n: str) -> Callable[[], tuple[float, float]] | None:
         return (lambda: paired_worth_delta(base, sc.after, n)) if worth_tiebreak else None
 
-    verdicts = {n: _verdict(n, sc.win_delta[n], sc.win_delta_se[n], z, worth(n)) for n in parts}
+    verdicts = {n: _verdict(n, sc.win_delta[n], sc.win_delta_se[n], z, worth(n), tiebreak_on_loss) for n in parts}
     price = None
     if bargain and len(parts) == 2:
         a, b = proposer, next(n for n in parts if n != proposer)

@@ -7,7 +7,8 @@ memory, the agent holding in its rollouts with ``hold=True``: :mod:`solver.decis
 and the verdict of its seat: accept when its change in win probability is a gain beyond the noise
 (one-sided, ``answer_z``), refuse when it is a loss beyond it; otherwise (the win probability
 does not move, as when the game is decided either way within the horizon) accept when its final
-net worth rises beyond the noise (the tie-break ``respond`` does not use). ``answer_z=0`` is the
+net worth rises beyond the noise (the tie-break ``respond`` does not use; ``tiebreak="no_loss"``:
+only when the change's estimate is not a loss, ``"off"``: never). ``answer_z=0`` is the
 risk-neutral rule. An offer the rules do not allow is refused (the seed is drawn all the same).
 ``respond`` also proposes a counter-offer; the agent does not counter in play.
 """
@@ -38,7 +39,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     trade : Trade
         The offer.
     settings : AgentSettings
-        ``accept_rollouts``, ``horizon``, ``answer_z``, ``hold`` and the rollout policy's options.
+        ``accept_rollouts``, ``horizon``, ``answer_z``, ``tiebreak``, ``hold`` and the rollout policy's options.
     memory : AgentMemory
         The seed counter (one drawn) and the trading habits.
     caches : DecisionCaches
@@ -67,7 +68,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
         trade_after(state, trade)
     except InvalidTradeError as err:  # an offer the engine would refuse anyway
         return AgentChoice("offer", False, "refuse", f"the offer is not valid here ({err}): refuse", "rule")
-    ev = judge(state, trade, me, rs, z=settings.answer_z, worth_tiebreak=True)
+    ev = judge(state, trade, me, rs, z=settings.answer_z, worth_tiebreak=settings.tiebreak != "off", tiebreak_on_loss=settings.tiebreak == "worth")
     v = ev.verdicts[name]
     details = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     return AgentChoice("offer", v.verdict == "accept", v.verdict, v.reason, "simulation", details)

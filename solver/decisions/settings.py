@@ -33,6 +33,10 @@ ANSWER_Z = 1.645
 """The default one-sided z of an answer's noise test (5%; ``RescoreSettings.z``)."""
 
 
+TIEBREAKS = ("worth", "no_loss", "off")
+"""The choices of ``AgentSettings.tiebreak``."""
+
+
 @dataclass(frozen=True)
 class AgentSettings:
     """Every option of the ``subgraph`` agent (the registry's spec options, with their defaults).
@@ -158,6 +162,12 @@ class AgentSettings:
     accept_prior : int, default 100
         With ``fit_accept``: the acceptance rate, in percent, a seat is fitted from before any
         answer is seen (weighted as 3 answers); 100 starts from "accepts everything".
+    tiebreak : str, default "worth"
+        The answer to an offer whose change in win probability is within the noise:
+        ``"worth"``, accept when the final net worth rises beyond the noise; ``"no_loss"``, the
+        same only when the change's estimate is not a loss (a loss within the noise is refused:
+        the hardening against the ``adversary``, whose harmful offers were such losses
+        bought with cash); ``"off"``, refuse (``respond``'s rule).
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -222,6 +232,7 @@ class AgentSettings:
     answer_hold: bool = False
     fit_accept: bool = False
     accept_prior: int = 100
+    tiebreak: str = "worth"
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -257,6 +268,7 @@ class AgentSettings:
         "bid_risk": ("reserve", "relative"),
         "sell_premium": (0, 100_000),
         "accept_prior": (0, 100),
+        "tiebreak": TIEBREAKS,
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 
@@ -324,4 +336,4 @@ class AgentSettings:
         return RolloutPolicy(trade=False, mortgage_to_build=False)
 
 
-__all__ = ["ANSWER_Z", "AUCTIONS", "AgentSettings"]
+__all__ = ["ANSWER_Z", "AUCTIONS", "TIEBREAKS", "AgentSettings"]

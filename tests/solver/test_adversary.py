@@ -187,3 +187,38 @@ def test_exploit_sample_is_uniform_and_in_game_order() -> None:
             counts[o["g"]] += 1
     # each count is Binomial(2000, 0.3): mean 600, sd 20.5; 5 sd either side
     assert all(500 < c < 700 for c in counts), counts
+
+
+def test_no_loss_tiebreak_refuses_the_harmful_offer_the_default_accepts() -> None:
+    """The first harmful offer of the kept exploitability run (game 164's third offer: `P4`
+    gives mortgaged Oriental Avenue for St. James Place and $186; played out on 4,000 paired
+    games its change is about -0.10, se 0.008) was accepted by the net-worth tie-break: the
+    win change is a loss within the noise and the cash lifts the final net worth. On ten
+    seeds the default answer takes it that way at least once; ``tiebreak=no_loss`` and
+    ``off`` refuse it every time."""
+    from engine.tournament.results import read_results
+    from solver.decisions.answering import offer_choice
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+
+    runs = ROOT / "bench" / "runs"
+    judged = [json.loads(x) for x in (runs / "exploit-judge-subgraph-0-1000-4000.jsonl").read_text().splitlines()[1:]]
+    verdict = next(v for v in judged if v["offer"] == "164:2")
+    assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.05
+    offer = read_results(runs / "exploit-play-subgraph-0-1000.jsonl").rows[164]["offers"][2]
+    state, trade = load_state(offer["state"]), Trade.from_dict(offer["trade"])
+    view, me = GameView(state, offer["counterparty"]), offer["counterparty"]
+
+    def answers(tiebreak: str) -> list[tuple[bool, str]]:
+        out = []
+        for seed in range(10):
+            memory = AgentMemory()
+            memory.seeds = seed
+            c = offer_choice(view, me, trade, AgentSettings(tiebreak=tiebreak), memory, DecisionCaches())
+            out.append((c.answer, c.reason))
+        return out
+
+    default = answers("worth")
+    assert any(a for a, _ in default) and all("within the noise, and its final net worth rises" in r for a, r in default if a)
+    assert not any(a for a, _ in answers("no_loss")) and not any(a for a, _ in answers("off"))
