@@ -308,9 +308,14 @@ def _checked(state: GameState, trade: Trade) -> None:
         raise OfferError(f"trade: {err}") from None
 
 
+def _waiting(state: GameState, decider: int, rs: RescoreSettings) -> RescoreSettings:
+    """The simulations with ``decider`` waiting until its next turn in both branches."""
+    return rs.not_now(decider, len(state.players), state.to_move)
+
+
 def _judge(state: GameState, trade: Trade, decider: int, rs: RescoreSettings, bargain: bool) -> TradeEvaluation:
     """The evaluation with ``decider`` waiting until its next turn in both branches."""
-    return judge(state, trade, decider, rs.not_now(decider, len(state.players), state.to_move), bargain=bargain)
+    return judge(state, trade, decider, _waiting(state, decider, rs), bargain=bargain)
 
 
 def judge(
@@ -678,7 +683,7 @@ def respond(
     except (InvalidArgumentError, TypeError, ValueError) as err:
         raise OfferError(f"history: {err}") from None
     r_seat, p_seat = st.player_index(who_r), st.player_index(who_p)
-    judged = rs.not_now(r_seat, len(st.players), st.to_move)  # as _judge: the responder waits
+    judged = _waiting(st, r_seat, rs)
     base = baseline(st, judged)  # once: the offer and every counter are paired with it
     ev = replace(judge(st, tr, r_seat, judged, bargain=False, base=base), players=players)
     v = ev.verdicts[who_r]

@@ -61,6 +61,11 @@ def _first_line(path: Path) -> str:
         return fh.readline()
 
 
+def _documented(path: Path) -> None:
+    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+
+
 VERDICTS = sorted(p for p in RUNS.glob("*.jsonl") if VERDICT_HEADER in _first_line(p))
 TUNES = sorted(p for p in RUNS.glob("*.jsonl") if tune.HEADER in _first_line(p))
 CONFIRMS = sorted(p for p in RUNS.glob("*.jsonl") if tune.CONFIRM_HEADER in _first_line(p))
@@ -89,8 +94,7 @@ def test_kept_run_is_whole_and_documented(path: Path) -> None:
     for g, row in found.rows.items():
         assert row["game"] == g and len(row["seats"]) == seats
         assert row["winner"] is None or row["winner"] in found.header["agents"]
-    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+    _documented(path)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -126,8 +130,7 @@ def test_kept_verdict_run_is_whole_and_documented(path: Path) -> None:
             played[row["k"]] = row["start"] + row["n"]
         else:
             assert set(row) in ({"k", "top"}, {"k", "state", "trade", "proposer", "verdicts", "win_delta", "win_delta_se"}), row.keys()
-    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+    _documented(path)
 
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
@@ -157,8 +160,7 @@ def test_kept_tune_run_is_whole_and_documented(path: Path) -> None:
         key = (row["c"], row["l"], row["g"], row["proxy"])
         assert key not in seen, f"{path.name}: game {key} twice"
         seen.add(key)
-    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+    _documented(path)
 
 
 @pytest.mark.parametrize("path", TUNES, ids=lambda p: p.name)
@@ -203,19 +205,13 @@ def test_kept_tune_confirmation_is_whole_documented_and_replays(path: Path) -> N
     for row in rows:
         assert set(row) == {"who", "family", "g", "win", "cpu_s"} and row["who"] in ("chosen", "default")
         assert 0 <= row["family"] < families and 0 <= row["g"] < header["games"] and row["win"] in (0, 1)
-    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
+    _documented(path)
     row = min(rows, key=lambda r: (r["cpu_s"], r["who"], r["family"], r["g"]))
     n_opp = len(header["league"][0])
     fam = row["family"]
     opponents = header["league"][fam] if fam < families - 1 else tune.held_out_lineup(header["seed"], row["g"], n_opp)
     won, _ = tune.play((header[row["who"]], opponents, header["seed"], row["g"]))
     assert won == row["win"], f"{path.name}: game {row} no longer plays as recorded; start the confirmation in a new file"
-
-
-def _documented(path: Path) -> None:
-    doc = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    assert f"bench/runs/{path.name}" in doc, f"{path.name} is not named in docs/benchmarks.md"
 
 
 @pytest.mark.parametrize("path", EXPLOITS, ids=lambda p: p.name)
