@@ -27,7 +27,10 @@ drawn again from the seed). The exploitability runs (``bench/exploit.py``): the 
 gives the same row, offers and estimates included; the judged file (``exploit-judge/3``) is
 whole, named, judges only offers its play file accepted (the seeded sample drawn again), and
 its verdicts follow from its figures (not replayed: a judged offer is 400 paired games at
-least).
+least). A screen of answer variants on a judged file (``bench/answer_screen.py``,
+``answer-screen/1``) is whole, named, holds the judged offers in order with their recorded
+figures, and its first offer answered again on two seeds by every variant gives the recorded
+answers.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "runs"
 sys.path.insert(0, str(ROOT / "bench"))
 
+import answer_screen  # noqa: E402
 import exploit  # noqa: E402
 import tune  # noqa: E402
 
@@ -72,7 +76,8 @@ CONFIRMS = sorted(p for p in RUNS.glob("*.jsonl") if tune.CONFIRM_HEADER in _fir
 EXPLOIT_JUDGE_HEADER = "exploit-judge/3"
 EXPLOITS = sorted(p for p in RUNS.glob("*.jsonl") if '"kind": "exploit"' in _first_line(p))
 EXPLOIT_JUDGED = sorted(p for p in RUNS.glob("*.jsonl") if EXPLOIT_JUDGE_HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED)
+SCREENS = sorted(p for p in RUNS.glob("*.jsonl") if answer_screen.HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED + SCREENS)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 MAX_EXPLOIT_BYTES = 8_000_000
@@ -253,3 +258,25 @@ def test_kept_exploit_judgement_is_whole_and_consistent(path: Path) -> None:
         assert r["harmful"] == (r["target"] < -2 * r["target_se"])
         assert r["games"] == header["games"] or (header["early_stop"] and r["target"] > 3 * r["target_se"])
     _documented(path)
+
+
+@pytest.mark.parametrize("path", SCREENS, ids=lambda p: p.name)
+def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    assert header["header"] == answer_screen.HEADER and rows
+    judged = RUNS / header["judged"]
+    assert judged in EXPLOIT_JUDGED, f"{path.name}: its judged file {header['judged']} is not kept"
+    verdicts = [json.loads(x) for x in judged.read_text(encoding="utf-8").splitlines()[1:]]
+    assert json.loads(_first_line(judged))["play"] == header["play"]
+    assert len(rows) <= len(verdicts)
+    for r, v in zip(rows, verdicts):
+        assert (r["offer"], r["target"], r["target_se"], r["harmful"]) == (v["offer"], v["target"], v["target_se"], v["harmful"])
+        assert len(r["accepts"]) == len(header["variants"]) and all(len(a) == header["seeds"] for a in r["accepts"])
+    _documented(path)
+    g, k = (int(x) for x in rows[0]["offer"].split(":"))
+    offer = read_results(RUNS / header["play"]).rows[g]["offers"][k]
+    for spec, recorded in zip(header["variants"], rows[0]["accepts"]):
+        seeds = min(2, header["seeds"])
+        assert answer_screen.answers(offer, spec, seeds) == recorded[:seeds], f"{path.name}: {spec} no longer answers as recorded"

@@ -11,9 +11,19 @@ net worth rises beyond the noise (the tie-break ``respond`` does not use; ``tieb
 only when the change's estimate is not a loss, ``"off"``: never). ``answer_z=0`` is the
 risk-neutral rule. An offer the rules do not allow is refused (the seed is drawn all the same).
 ``respond`` also proposes a counter-offer; the agent does not counter in play.
+
+With ``answer_check="trading"``, an offer the holding evaluation accepts is judged a second time
+with the agent's seat trading in the rollouts (the "not now" evaluation, the seat refusing offers
+while it waits, on the next seed): a loss there beyond the noise refuses it. Holding values the
+lots given away as if nothing could later complete or sell them, and the trading evaluation as
+if every later trade at the policy's prices were there to be had; an offer both must pass is
+accepted only when neither way of valuing the lots shows it losing (the harmful offers the
+``adversary`` found, docs/benchmarks.md).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from engine.rules.view import GameView
 from models.errors import InvalidTradeError
@@ -24,7 +34,7 @@ from solver.decisions.memory import AgentMemory
 from solver.decisions.settings import AgentSettings
 from solver.decisions.simulation import rescore_settings
 from solver.evaluate import judge
-from solver.trades.rescore import trade_after
+from solver.trades.rescore import beyond_noise, trade_after
 
 
 def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings, memory: AgentMemory, caches: DecisionCaches) -> AgentChoice:
@@ -39,7 +49,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     trade : Trade
         The offer.
     settings : AgentSettings
-        ``accept_rollouts``, ``horizon``, ``answer_z``, ``tiebreak``, ``hold`` and the rollout policy's options.
+        ``accept_rollouts``, ``horizon``, ``answer_z``, ``tiebreak``, ``answer_check``, ``hold`` and the rollout policy's options.
     memory : AgentMemory
         The seed counter (one drawn) and the trading habits.
     caches : DecisionCaches
@@ -49,7 +59,8 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     -------
     AgentChoice
         ``question`` ``offer``; ``answer`` a ``bool``; ``action`` ``accept`` or ``refuse``;
-        ``method`` ``simulation``; details ``win_delta`` and ``win_delta_se`` (every player's).
+        ``method`` ``simulation``; details ``win_delta`` and ``win_delta_se`` (every player's), and ``check`` (the second
+        evaluation's change and se for the seat) when ``answer_check`` ran.
 
     Examples
     --------
@@ -62,7 +73,8 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     ['refuse', 'accept']
     """
     state = view.copy()
-    rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=settings.hold or settings.answer_hold)
+    holding = settings.hold or settings.answer_hold
+    rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=holding)
     name = state.players[me].name
     try:
         trade_after(state, trade)
@@ -70,7 +82,15 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
         return AgentChoice("offer", False, "refuse", f"the offer is not valid here ({err}): refuse", "rule")
     ev = judge(state, trade, me, rs, z=settings.answer_z, worth_tiebreak=settings.tiebreak != "off", tiebreak_on_loss=settings.tiebreak == "worth")
     v = ev.verdicts[name]
-    details = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
+    details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
+    if v.verdict == "accept" and settings.answer_check == "trading" and holding:
+        check = rescore_settings(state, me, dataclasses.replace(settings, wait_declines=True), memory, settings.accept_rollouts, hold=False)
+        second = judge(state, trade, me, check, z=settings.answer_z)
+        d, se = second.win_delta[name], second.win_delta_se[name]
+        details["check"] = {"win_delta": d, "win_delta_se": se, "seed": check.seed}
+        if beyond_noise(-d, se, settings.answer_z):
+            reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
+            return AgentChoice("offer", False, "refuse", reason, "simulation", details)
     return AgentChoice("offer", v.verdict == "accept", v.verdict, v.reason, "simulation", details)
 
 

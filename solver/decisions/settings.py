@@ -36,6 +36,9 @@ ANSWER_Z = 1.645
 TIEBREAKS = ("worth", "no_loss", "off")
 """The choices of ``AgentSettings.tiebreak``."""
 
+ANSWER_CHECKS = ("off", "trading")
+"""The choices of ``AgentSettings.answer_check``."""
+
 
 @dataclass(frozen=True)
 class AgentSettings:
@@ -168,6 +171,15 @@ class AgentSettings:
         same only when the change's estimate is not a loss (a loss within the noise is refused:
         the hardening against the ``adversary``, whose harmful offers were such losses
         bought with cash); ``"off"``, refuse (``respond``'s rule).
+    answer_check : str, default "off"
+        ``"trading"``: an offer the holding evaluation accepts (``hold`` or ``answer_hold``) is
+        simulated again with the agent's seat trading in the rollouts (not now, refusing offers
+        while it waits: ``RescoreSettings.not_now(declines=True)``, ``accept_rollouts`` games on
+        the next seed), and refused when the agent loses there beyond the noise (``answer_z``).
+        Holding values a lot given away as if no trade could later complete or sell it; on the
+        adversary's harmful offers the holding evaluation said the target gains where games
+        played to the end said it loses (docs/benchmarks.md, issue 39's exploitability).
+        ``"off"``: one evaluation.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -233,6 +245,7 @@ class AgentSettings:
     fit_accept: bool = False
     accept_prior: int = 100
     tiebreak: str = "worth"
+    answer_check: str = "off"
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -269,6 +282,7 @@ class AgentSettings:
         "sell_premium": (0, 100_000),
         "accept_prior": (0, 100),
         "tiebreak": TIEBREAKS,
+        "answer_check": ANSWER_CHECKS,
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 
@@ -336,4 +350,4 @@ class AgentSettings:
         return RolloutPolicy(trade=False, mortgage_to_build=False)
 
 
-__all__ = ["ANSWER_Z", "AUCTIONS", "TIEBREAKS", "AgentSettings"]
+__all__ = ["ANSWER_CHECKS", "ANSWER_Z", "AUCTIONS", "TIEBREAKS", "AgentSettings"]

@@ -189,6 +189,35 @@ def test_exploit_sample_is_uniform_and_in_game_order() -> None:
     assert all(500 < c < 700 for c in counts), counts
 
 
+def _kept_offer(key: str) -> tuple[dict, GameView, int, Trade]:
+    """A harmful offer of the kept exploitability run: its judged verdict, the target's view, seat and the trade."""
+    from engine.tournament.results import read_results
+
+    runs = ROOT / "bench" / "runs"
+    judged = [json.loads(x) for x in (runs / "exploit-judge-subgraph-0-1000-4000.jsonl").read_text().splitlines()[1:]]
+    verdict = next(v for v in judged if v["offer"] == key)
+    game, index = (int(x) for x in key.split(":"))
+    offer = read_results(runs / "exploit-play-subgraph-0-1000.jsonl").rows[game]["offers"][index]
+    me = offer["counterparty"]
+    return verdict, GameView(load_state(offer["state"]), me), me, Trade.from_dict(offer["trade"])
+
+
+def _answers(view: GameView, me: int, trade: Trade, seeds: int = 10, **options: object) -> list[tuple[bool, str, dict]]:
+    """The agent's answer (``offer_choice`` with ``options``) on the seed counters ``0 .. seeds - 1``."""
+    from solver.decisions.answering import offer_choice
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+
+    out = []
+    for seed in range(seeds):
+        memory = AgentMemory()
+        memory.seeds = seed
+        c = offer_choice(view, me, trade, AgentSettings(**options), memory, DecisionCaches())  # type: ignore[arg-type]
+        out.append((c.answer, c.reason, c.details))
+    return out
+
+
 @pytest.mark.parametrize("key", ["164:2", "288:0"])
 def test_no_loss_tiebreak_refuses_the_harmful_offer_the_default_accepts(key: str) -> None:
     """Harmful offers of the kept exploitability run (game 164's third offer: `P4` gives
@@ -198,30 +227,47 @@ def test_no_loss_tiebreak_refuses_the_harmful_offer_the_default_accepts(key: str
     win change is a loss within the noise and the cash lifts the final net worth. On ten
     seeds the default answer takes each that way at least once; ``tiebreak=no_loss`` and
     ``off`` refuse it every time."""
-    from engine.tournament.results import read_results
+    verdict, view, me, trade = _kept_offer(key)
+    assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.02
+    default = _answers(view, me, trade, tiebreak="worth")
+    assert any(a for a, _, _ in default) and all("within the noise, and its final net worth rises" in r for a, r, _ in default if a)
+    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="no_loss"))
+    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="off"))
+
+
+@pytest.mark.parametrize("key", ["355:1", "360:0"])
+def test_trading_check_refuses_the_harmful_offer_the_holding_evaluation_takes(key: str) -> None:
+    """Two harmful offers of the kept run the evaluation itself misjudged (game 355: the target
+    gives Tennessee and New York Avenues and $409 for Park Place, played out -0.075, se 0.004;
+    game 360: it gives Park Place and $200 for Illinois Avenue, completing the adversary's dark
+    blues, -0.235, se 0.008). With the agent holding in its rollouts the answer sees a gain
+    beyond the noise on every seed; ``answer_check=trading`` judges the offer again with the
+    seat trading in its rollouts, sees the loss (the adversary's own 800 x 40 estimate agrees:
+    -0.30 and -0.19) and refuses every time. A second, independent method (the games played to
+    the end) is what names the offers harmful."""
+    verdict, view, me, trade = _kept_offer(key)
+    assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.05
+    default = _answers(view, me, trade)
+    assert all(a and "gains" in r and "check" not in d for a, r, d in default)
+    checked = _answers(view, me, trade, answer_check="trading")
+    assert all(not a and "trading in the rollouts it loses" in r and d["check"]["win_delta"] < 0 for a, r, d in checked)
+
+
+def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
+    """The check runs only on an offer the holding evaluation accepts: a refusal is the same
+    answer with no second simulation (the seed counter moves once), and with ``hold=False`` the
+    answer is already the trading evaluation, so the option changes nothing."""
     from solver.decisions.answering import offer_choice
     from solver.decisions.caches import DecisionCaches
     from solver.decisions.memory import AgentMemory
     from solver.decisions.settings import AgentSettings
 
-    runs = ROOT / "bench" / "runs"
-    judged = [json.loads(x) for x in (runs / "exploit-judge-subgraph-0-1000-4000.jsonl").read_text().splitlines()[1:]]
-    verdict = next(v for v in judged if v["offer"] == key)
-    assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.02
-    game, index = (int(x) for x in key.split(":"))
-    offer = read_results(runs / "exploit-play-subgraph-0-1000.jsonl").rows[game]["offers"][index]
-    state, trade = load_state(offer["state"]), Trade.from_dict(offer["trade"])
-    view, me = GameView(state, offer["counterparty"]), offer["counterparty"]
-
-    def answers(tiebreak: str) -> list[tuple[bool, str]]:
-        out = []
-        for seed in range(10):
-            memory = AgentMemory()
-            memory.seeds = seed
-            c = offer_choice(view, me, trade, AgentSettings(tiebreak=tiebreak), memory, DecisionCaches())
-            out.append((c.answer, c.reason))
-        return out
-
-    default = answers("worth")
-    assert any(a for a, _ in default) and all("within the noise, and its final net worth rises" in r for a, r in default if a)
-    assert not any(a for a, _ in answers("no_loss")) and not any(a for a, _ in answers("off"))
+    _, view, me, trade = _kept_offer("360:0")
+    names = [p.name for p in view.copy().players]
+    gift = Trade.bilateral(names[me], names[0], ["Indiana Avenue"], [], 0)  # the target gives a lot away
+    memory = AgentMemory()
+    c = offer_choice(view, me, gift, AgentSettings(answer_check="trading"), memory, DecisionCaches())
+    assert not c.answer and "check" not in c.details and memory.seeds == 1
+    plain = _answers(view, me, trade, seeds=3, hold=False)
+    checked = _answers(view, me, trade, seeds=3, hold=False, answer_check="trading")
+    assert [(a, r) for a, r, _ in plain] == [(a, r) for a, r, _ in checked]
