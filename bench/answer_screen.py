@@ -180,6 +180,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     jh, verdicts = _lines(judged)
     if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
         raise SystemExit(f"{judged}: not a judged file of bench/exploit.py")
+    if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
+        raise SystemExit(f"{judged}: its play file must be a file name beside it, got {jh.get('play')!r}")
     play = judged.parent / jh["play"]
     rows = read_results(play).rows
     header = {"header": HEADER, "judged": judged.name, "play": play.name, "variants": variants, "seeds": args.seeds}
