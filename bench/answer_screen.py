@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from engine.rules.view import GameView  # noqa: E402
 from engine.tournament.results import read_results  # noqa: E402
+from exploit import read_lines, resume_lines  # noqa: E402
 from models.io import load_state  # noqa: E402
 from models.trade import Trade  # noqa: E402
 from solver.agents.registry import parse_spec  # noqa: E402
@@ -58,21 +59,6 @@ from solver.decisions.profile import agent_settings  # noqa: E402
 HEADER = "answer-screen/1"
 BOOTSTRAP = 2000
 MAX_SEEDS = 100
-
-
-def _lines(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """A JSON-lines file's header and rows (a line torn by a kill is skipped)."""
-    header, rows = None, []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            doc = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if "header" in doc:
-            header = doc
-        else:
-            rows.append(doc)
-    return header, rows
 
 
 def answers(offer: dict[str, Any], spec: str, seeds: int) -> list[bool]:
@@ -177,7 +163,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     for v in variants:
         if parse_spec(v)[0].name != "subgraph":
             raise SystemExit(f"--variants: {v!r} is not a subgraph spec")
-    jh, verdicts = _lines(judged)
+    jh, verdicts = read_lines(judged)
     if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
         raise SystemExit(f"{judged}: not a judged file of bench/exploit.py")
     if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
@@ -185,17 +171,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     play = judged.parent / jh["play"]
     rows = read_results(play).rows
     header = {"header": HEADER, "judged": judged.name, "play": play.name, "variants": variants, "seeds": args.seeds}
-    done: list[dict[str, Any]] = []
-    if out.exists():
-        if not args.resume:
-            raise SystemExit(f"{out} exists: --resume to complete it (or remove it)")
-        found, done = _lines(out)
-        if found != header:
-            raise SystemExit(f"{out} was written with other settings ({found})")
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(x) + "\n" for x in [header, *done]), encoding="utf-8")
-    tmp.replace(out)
-    seen = {r["offer"] for r in done}
+    seen = {r["offer"] for r in resume_lines(out, header, args.resume)}
     with out.open("a", encoding="utf-8") as fh:
         for v in verdicts:
             if v["offer"] in seen:
@@ -212,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    header, rows = _lines(out)
+    header, rows = read_lines(out)
     if header is None or header.get("header") != HEADER or not rows:
         raise SystemExit(f"{out}: not a screen of bench/answer_screen.py, or empty")
     harmful = np.array([r["harmful"] for r in rows], dtype=bool)

@@ -115,15 +115,16 @@ def test_kept_run_replays(path: Path) -> None:
     assert row == found.rows[g], f"{path.name}: game {g} no longer plays as recorded; start the run in a new file"
 
 
-def _verdict_rows(path: Path) -> tuple[dict, list[dict]]:
+def _whole_rows(path: Path) -> tuple[dict, list[dict]]:
+    """A kept JSON-lines file's header and rows; a torn line fails here."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    return json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    return json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
 
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
 def test_kept_verdict_run_is_whole_and_documented(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
-    header, rows = _verdict_rows(path)
+    header, rows = _whole_rows(path)
     assert header["header"] == VERDICT_HEADER
     played: dict[int, int] = {}
     for row in rows:
@@ -140,7 +141,7 @@ def test_kept_verdict_run_is_whole_and_documented(path: Path) -> None:
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.name)
 def test_kept_verdict_run_judges_as_recorded(path: Path) -> None:
-    _, rows = _verdict_rows(path)
+    _, rows = _whole_rows(path)
     judged = [row for row in rows if "verdicts" in row]
     if not judged:
         pytest.skip(f"{path.name}: no trade judged yet")
@@ -155,8 +156,7 @@ def test_kept_verdict_run_judges_as_recorded(path: Path) -> None:
 @pytest.mark.parametrize("path", TUNES, ids=lambda p: p.name)
 def test_kept_tune_run_is_whole_and_documented(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    header, rows = _whole_rows(path)
     assert header["header"] == tune.HEADER and rows, f"{path.name}: no tuning header or no game"
     seen = set()
     for row in rows:
@@ -170,8 +170,7 @@ def test_kept_tune_run_is_whole_and_documented(path: Path) -> None:
 
 @pytest.mark.parametrize("path", TUNES, ids=lambda p: p.name)
 def test_kept_tune_run_replays(path: Path) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
+    header, rows = _whole_rows(path)
     row = min(rows, key=lambda r: (r["cpu_s"], r["c"], r["l"], r["g"]))  # the cheapest game
     spec = header["configs"][row["c"]]
     if row["proxy"]:
@@ -189,7 +188,7 @@ def test_the_policy_bench_reads_the_verdict_run_as_the_run_does(path: Path) -> N
     import verdict_policies
     import verdict_reference
 
-    header, rows = _verdict_rows(path)
+    header, rows = _whole_rows(path)
     args = argparse.Namespace(**{k: v for k, v in header.items() if k != "header"})
     done = {k: t for k, t in verdict_reference.summarize(rows, args).items() if t.get("done")}
     found = {t["k"]: t for t in verdict_policies.finished(path)}
@@ -203,8 +202,7 @@ def test_the_policy_bench_reads_the_verdict_run_as_the_run_does(path: Path) -> N
 @pytest.mark.parametrize("path", CONFIRMS, ids=lambda p: p.name)
 def test_kept_tune_confirmation_is_whole_documented_and_replays(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    header, rows = _whole_rows(path)
     assert header["header"] == tune.CONFIRM_HEADER and rows
     families = len(header["league"]) + 1  # the league's line-ups, then the held-out family
     for row in rows:
@@ -242,8 +240,7 @@ def test_kept_exploit_run_is_whole_documented_and_replays(path: Path) -> None:
 @pytest.mark.parametrize("path", EXPLOIT_JUDGED, ids=lambda p: p.name)
 def test_kept_exploit_judgement_is_whole_and_consistent(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    header, rows = _whole_rows(path)
     assert header["header"] == EXPLOIT_JUDGE_HEADER
     play = RUNS / header["play"]
     assert play in EXPLOITS, f"{path.name}: its play file {header['play']} is not kept"
@@ -263,8 +260,7 @@ def test_kept_exploit_judgement_is_whole_and_consistent(path: Path) -> None:
 @pytest.mark.parametrize("path", SCREENS, ids=lambda p: p.name)
 def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]  # a torn line fails here
+    header, rows = _whole_rows(path)
     assert header["header"] == answer_screen.HEADER and rows
     judged = RUNS / header["judged"]
     assert judged in EXPLOIT_JUDGED, f"{path.name}: its judged file {header['judged']} is not kept"
