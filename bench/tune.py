@@ -124,8 +124,12 @@ def draw(space: dict[str, tuple[Any, ...]], rng: np.random.Generator) -> dict[st
 
 
 def spec_of(agent: str, options: dict[str, Any]) -> str:
-    """``agent:key=value,...`` (the bare name without options)."""
-    return agent + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    """``agent:key=value,...`` (the bare name without options). ``agent`` may carry options of its
+    own (``subgraph:tiebreak=worth``): the drawn ones follow them, after a comma."""
+    if not options:
+        return agent
+    drawn = ",".join(f"{k}={v}" for k, v in options.items())
+    return agent + ("," if ":" in agent else ":") + drawn
 
 
 def configurations(agent: str, space: dict[str, tuple[Any, ...]], n: int, seed: int) -> list[str]:

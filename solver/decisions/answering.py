@@ -91,6 +91,8 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
         if beyond_noise(-d, se, settings.answer_z):
             reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
             return AgentChoice("offer", False, "refuse", reason, "simulation", details)
+        reason = f"{v.reason}; with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), not a loss beyond the noise"
+        return AgentChoice("offer", True, "accept", reason, "simulation", details)
     return AgentChoice("offer", v.verdict == "accept", v.verdict, v.reason, "simulation", details)
 
 

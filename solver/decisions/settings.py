@@ -165,13 +165,13 @@ class AgentSettings:
     accept_prior : int, default 100
         With ``fit_accept``: the acceptance rate, in percent, a seat is fitted from before any
         answer is seen (weighted as 3 answers); 100 starts from "accepts everything".
-    tiebreak : str, default "worth"
+    tiebreak : str, default "no_loss"
         The answer to an offer whose change in win probability is within the noise:
         ``"worth"``, accept when the final net worth rises beyond the noise; ``"no_loss"``, the
         same only when the change's estimate is not a loss (a loss within the noise is refused:
         the hardening against the ``adversary``, whose harmful offers were such losses
         bought with cash); ``"off"``, refuse (``respond``'s rule).
-    answer_check : str, default "off"
+    answer_check : str, default "trading"
         ``"trading"``: an offer the holding evaluation accepts (``hold`` or ``answer_hold``) is
         simulated again with the agent's seat trading in the rollouts (not now, refusing offers
         while it waits: ``RescoreSettings.not_now(declines=True)``, ``accept_rollouts`` games on
@@ -244,8 +244,8 @@ class AgentSettings:
     answer_hold: bool = False
     fit_accept: bool = False
     accept_prior: int = 100
-    tiebreak: str = "worth"
-    answer_check: str = "off"
+    tiebreak: str = "no_loss"
+    answer_check: str = "trading"
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

@@ -225,14 +225,14 @@ def test_no_loss_tiebreak_refuses_the_harmful_offer_the_default_accepts(key: str
     about -0.10, se 0.008; game 288's first: the target gives New York Avenue for Reading
     Railroad and $250, about -0.024, se 0.009) were accepted by the net-worth tie-break: the
     win change is a loss within the noise and the cash lifts the final net worth. On ten
-    seeds the default answer takes each that way at least once; ``tiebreak=no_loss`` and
-    ``off`` refuse it every time."""
+    seeds the answer of the defaults before session 25 (``tiebreak=worth``, one evaluation) takes
+    each that way at least once; ``tiebreak=no_loss`` and ``off`` refuse it every time."""
     verdict, view, me, trade = _kept_offer(key)
     assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.02
-    default = _answers(view, me, trade, tiebreak="worth")
-    assert any(a for a, _, _ in default) and all("within the noise, and its final net worth rises" in r for a, r, _ in default if a)
-    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="no_loss"))
-    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="off"))
+    old = _answers(view, me, trade, tiebreak="worth", answer_check="off")
+    assert any(a for a, _, _ in old) and all("within the noise, and its final net worth rises" in r for a, r, _ in old if a)
+    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="no_loss", answer_check="off"))
+    assert not any(a for a, _, _ in _answers(view, me, trade, tiebreak="off", answer_check="off"))
 
 
 @pytest.mark.parametrize("key", ["355:1", "360:0"])
@@ -241,15 +241,16 @@ def test_trading_check_refuses_the_harmful_offer_the_holding_evaluation_takes(ke
     gives Tennessee and New York Avenues and $409 for Park Place, played out -0.075, se 0.004;
     game 360: it gives Park Place and $200 for Illinois Avenue, completing the adversary's dark
     blues, -0.235, se 0.008). With the agent holding in its rollouts the answer sees a gain
-    beyond the noise on every seed; ``answer_check=trading`` judges the offer again with the
+    beyond the noise on every seed (``answer_check=off``, the default before session 25);
+    ``answer_check=trading`` (the default since) judges the offer again with the
     seat trading in its rollouts, sees the loss (the adversary's own 800 x 40 estimate agrees:
     -0.30 and -0.19) and refuses every time. A second, independent method (the games played to
     the end) is what names the offers harmful."""
     verdict, view, me, trade = _kept_offer(key)
     assert verdict["harmful"] and verdict["games"] == 4000 and verdict["target"] < -0.05
-    default = _answers(view, me, trade)
-    assert all(a and "gains" in r and "check" not in d for a, r, d in default)
-    checked = _answers(view, me, trade, answer_check="trading")
+    holding = _answers(view, me, trade, answer_check="off")
+    assert all(a and "gains" in r and "check" not in d for a, r, d in holding)
+    checked = _answers(view, me, trade)
     assert all(not a and "trading in the rollouts it loses" in r and d["check"]["win_delta"] < 0 for a, r, d in checked)
 
 
@@ -268,6 +269,6 @@ def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> Non
     memory = AgentMemory()
     c = offer_choice(view, me, gift, AgentSettings(answer_check="trading"), memory, DecisionCaches())
     assert not c.answer and "check" not in c.details and memory.seeds == 1
-    plain = _answers(view, me, trade, seeds=3, hold=False)
+    plain = _answers(view, me, trade, seeds=3, hold=False, answer_check="off")
     checked = _answers(view, me, trade, seeds=3, hold=False, answer_check="trading")
     assert [(a, r) for a, r, _ in plain] == [(a, r) for a, r, _ in checked]

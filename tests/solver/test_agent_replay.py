@@ -104,9 +104,12 @@ def _digest(lineup: list[str], game: int) -> dict[str, Any]:
     return {"winner": row["winner"], "rounds": row["rounds"], "turns": row["turns"], "digest": h.hexdigest()[:16]}
 
 
+OLD = "subgraph:tiebreak=worth,answer_check=off"
+"""The agent with the answer's defaults before session 25 (the pins were played with them)."""
+
 PINNED = [
-    (["subgraph", "strategic", "value", "random"], 0, {"winner": "subgraph", "rounds": 23, "turns": 75, "digest": "185a7a21fa360d38"}),
-    (["subgraph", "subgraph", "strategic", "value"], 2, {"winner": "subgraph", "rounds": 34, "turns": 122, "digest": "061d6b71c5aa7498"}),
+    ([OLD, "strategic", "value", "random"], 0, {"winner": OLD, "rounds": 23, "turns": 75, "digest": "185a7a21fa360d38"}),
+    ([OLD, OLD, "strategic", "value"], 2, {"winner": OLD, "rounds": 34, "turns": 122, "digest": "061d6b71c5aa7498"}),
 ]
 """Games of seed 0 played at commit 991102a (before the agent became a loop over the modules):
 their results and a digest of every event."""

@@ -152,9 +152,12 @@ def test_the_server_serves_every_tool_over_stdio() -> None:
     cli = subprocess.run([sys.executable, "-m", "solver", "solve", str(MIDGAME), "--rollouts", "16", "--seed", "2", "--json"], cwd=ROOT, capture_output=True, check=True)
     assert got["solve_text"].encode() == cli.stdout
     # as the agent, with the memory its first answer returned: the second answer draws the next seed
+    # (an answer draws one seed, and one more for its second evaluation when that ran: answer_check)
     first, again = got["solve_agent"]
     assert first["agent"]["question"] == again["agent"]["question"] == "offer"
-    assert (first["agent"]["memory"]["seeds"], again["agent"]["memory"]["seeds"]) == (1, 2)
+    drawn = [1 + ("check" in a["agent"]["details"]) for a in (first, again)]
+    assert (first["agent"]["memory"]["seeds"], again["agent"]["memory"]["seeds"]) == (drawn[0], drawn[0] + drawn[1])
+    assert again["agent"]["details"]["seed"] == first["agent"]["memory"]["seeds"] + 1  # the seed after the first answer's last
     assert _close(first, run_command(["solve", str(OFFERED), "--rollouts", "16", "--agent", "subgraph"]))
     alone, together = got["concurrent"]
     assert together == alone and len(set(alone)) == 3

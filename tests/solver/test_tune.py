@@ -44,6 +44,12 @@ def test_space_and_configurations() -> None:
     for s in specs:
         parse_spec(s)
     assert tune.with_proxy("subgraph:deny=2", "rollouts=80,deny=1") == "subgraph:deny=1,rollouts=80"
+    # an agent with options of its own (the kept race's `subgraph:tiebreak=worth,answer_check=off`):
+    # the drawn options follow them, the same draws as for the bare name
+    base = "subgraph:tiebreak=worth,answer_check=off"
+    own = tune.configurations(base, space, 5, 0)
+    assert own[0] == base and own[1:] == [base + "," + s.partition(":")[2] for s in specs[1:]]
+    assert parse_spec(own[1])[1]["tiebreak"] == "worth" and parse_spec(own[1])[1]["deny"] == parse_spec(specs[1])[1]["deny"]
     for bad in ("deny", "deny=6:0", "deny=a:b"):
         with pytest.raises(SystemExit):
             tune.parse_space(bad)
