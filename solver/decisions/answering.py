@@ -14,11 +14,11 @@ risk-neutral rule. An offer the rules do not allow is refused (the seed is drawn
 
 With ``answer_check="trading"``, an offer the holding evaluation accepts is judged a second time
 with the agent's seat trading in the rollouts (the "not now" evaluation, the seat refusing offers
-while it waits, on the next seed): a loss there beyond the noise refuses it. Holding values the
-lots given away as if nothing could later complete or sell them, and the trading evaluation as
-if every later trade at the policy's prices were there to be had; an offer both must pass is
-accepted only when neither way of valuing the lots shows it losing (the harmful offers the
-``adversary`` found, docs/benchmarks.md).
+while it waits, on the next seed): a loss there beyond the noise (``check_z``) refuses it.
+Holding values the lots given away as if nothing could later complete or sell them, and the
+trading evaluation as if every later trade at the policy's prices were there to be had; an
+offer both must pass is accepted only when neither way of valuing the lots shows it losing
+(the harmful offers the ``adversary`` found, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -85,10 +85,10 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     if v.verdict == "accept" and settings.answer_check == "trading" and holding:
         check = rescore_settings(state, me, dataclasses.replace(settings, wait_declines=True), memory, settings.accept_rollouts, hold=False)
-        second = judge(state, trade, me, check, z=settings.answer_z)
+        second = judge(state, trade, me, check, z=settings.check_z)
         d, se = second.win_delta[name], second.win_delta_se[name]
         details["check"] = {"win_delta": d, "win_delta_se": se, "seed": check.seed}
-        if beyond_noise(-d, se, settings.answer_z):
+        if beyond_noise(-d, se, settings.check_z):
             reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
             return AgentChoice("offer", False, "refuse", reason, "simulation", details)
         reason = f"{v.reason}; with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), not a loss beyond the noise"

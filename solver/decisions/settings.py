@@ -175,11 +175,15 @@ class AgentSettings:
         ``"trading"``: an offer the holding evaluation accepts (``hold`` or ``answer_hold``) is
         simulated again with the agent's seat trading in the rollouts (not now, refusing offers
         while it waits: ``RescoreSettings.not_now(declines=True)``, ``accept_rollouts`` games on
-        the next seed), and refused when the agent loses there beyond the noise (``answer_z``).
+        the next seed), and refused when the agent loses there beyond the noise (``check_z``).
         Holding values a lot given away as if no trade could later complete or sell it; on the
         adversary's harmful offers the holding evaluation said the target gains where games
         played to the end said it loses (docs/benchmarks.md, issue 39's exploitability).
         ``"off"``: one evaluation.
+    check_z : float, default 1.645
+        The second evaluation's threshold (``answer_check="trading"``): refuse when its change
+        is a loss beyond ``check_z`` standard errors (one-sided); ``0`` refuses any loss in
+        its estimate. Apart from ``answer_z`` (the first evaluation's) so the two can differ.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -246,6 +250,7 @@ class AgentSettings:
     accept_prior: int = 100
     tiebreak: str = "no_loss"
     answer_check: str = "trading"
+    check_z: float = ANSWER_Z
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -283,6 +288,7 @@ class AgentSettings:
         "accept_prior": (0, 100),
         "tiebreak": TIEBREAKS,
         "answer_check": ANSWER_CHECKS,
+        "check_z": (0.0, 5.0),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 

@@ -254,6 +254,18 @@ def test_trading_check_refuses_the_harmful_offer_the_holding_evaluation_takes(ke
     assert all(not a and "trading in the rollouts it loses" in r and d["check"]["win_delta"] < 0 for a, r, d in checked)
 
 
+def test_check_z_is_the_second_evaluations_threshold() -> None:
+    """Offer 246:1 of the kept run (the target sells Pennsylvania Avenue for $248; played out
+    +0.070, not harmful): on seed 0 the holding evaluation gains and the trading one loses
+    within the noise, so the default accepts. With ``check_z=0`` the same second evaluation
+    (same seeds, the same change) refuses it: any estimated loss there is enough."""
+    _, view, me, trade = _kept_offer("246:1")
+    (a, reason, d), = _answers(view, me, trade, seeds=1)
+    (b, why, e), = _answers(view, me, trade, seeds=1, check_z=0.0)
+    assert a and "not a loss beyond the noise" in reason and d["check"]["win_delta"] < 0
+    assert not b and "it loses" in why and e["check"] == d["check"] and e["win_delta"] == d["win_delta"]
+
+
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
     """The check runs only on an offer the holding evaluation accepts: a refusal is the same
     answer with no second simulation (the seed counter moves once), and with ``hold=False`` the
