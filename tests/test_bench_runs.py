@@ -264,7 +264,7 @@ def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     assert header["header"] == answer_screen.HEADER and rows
     judged = RUNS / header["judged"]
     assert judged in EXPLOIT_JUDGED, f"{path.name}: its judged file {header['judged']} is not kept"
-    verdicts = [json.loads(x) for x in judged.read_text(encoding="utf-8").splitlines()[1:]]
+    verdicts = _whole_rows(judged)[1]
     assert json.loads(_first_line(judged))["play"] == header["play"]
     assert len(rows) <= len(verdicts)
     for r, v in zip(rows, verdicts):

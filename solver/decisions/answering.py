@@ -83,6 +83,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     ev = judge(state, trade, me, rs, z=settings.answer_z, worth_tiebreak=settings.tiebreak != "off", tiebreak_on_loss=settings.tiebreak == "worth")
     v = ev.verdicts[name]
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
+    reason = v.reason
     if v.verdict == "accept" and settings.answer_check == "trading" and holding:
         check = rescore_settings(state, me, dataclasses.replace(settings, wait_declines=True), memory, settings.accept_rollouts, hold=False)
         second = judge(state, trade, me, check, z=settings.check_z)
@@ -92,8 +93,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
             reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
             return AgentChoice("offer", False, "refuse", reason, "simulation", details)
         reason = f"{v.reason}; with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), not a loss beyond the noise"
-        return AgentChoice("offer", True, "accept", reason, "simulation", details)
-    return AgentChoice("offer", v.verdict == "accept", v.verdict, v.reason, "simulation", details)
+    return AgentChoice("offer", v.verdict == "accept", v.verdict, reason, "simulation", details)
 
 
 __all__ = ["offer_choice"]
