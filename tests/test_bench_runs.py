@@ -30,7 +30,9 @@ its verdicts follow from its figures (not replayed: a judged offer is 400 paired
 least). A screen of answer variants on a judged file (``bench/answer_screen.py``,
 ``answer-screen/1``) is whole, named, holds the judged offers in order with their recorded
 figures, and its first offer answered again on two seeds by every variant gives the recorded
-answers.
+answers. An agreement file of the answer's evaluations with the judged changes
+(``bench/answer_agree.py``, ``answer-agree/1``) likewise: whole, named, the judged offers in
+order with their figures, and its first offer's estimates computed again give the recorded ones.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "runs"
 sys.path.insert(0, str(ROOT / "bench"))
 
+import answer_agree  # noqa: E402
 import answer_screen  # noqa: E402
 import exploit  # noqa: E402
 import tune  # noqa: E402
@@ -77,7 +80,8 @@ EXPLOIT_JUDGE_HEADER = "exploit-judge/3"
 EXPLOITS = sorted(p for p in RUNS.glob("*.jsonl") if '"kind": "exploit"' in _first_line(p))
 EXPLOIT_JUDGED = sorted(p for p in RUNS.glob("*.jsonl") if EXPLOIT_JUDGE_HEADER in _first_line(p))
 SCREENS = sorted(p for p in RUNS.glob("*.jsonl") if answer_screen.HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED + SCREENS)
+AGREES = sorted(p for p in RUNS.glob("*.jsonl") if answer_agree.HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED + SCREENS + AGREES)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 MAX_EXPLOIT_BYTES = 8_000_000
@@ -276,3 +280,26 @@ def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     for spec, recorded in zip(header["variants"], rows[0]["accepts"]):
         seeds = min(2, header["seeds"])
         assert answer_screen.answers(offer, spec, seeds) == recorded[:seeds], f"{path.name}: {spec} no longer answers as recorded"
+
+
+@pytest.mark.parametrize("path", AGREES, ids=lambda p: p.name)
+def test_kept_answer_agreement_is_whole_and_replays(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    header, rows = _whole_rows(path)
+    assert header["header"] == answer_agree.HEADER and rows
+    expected = []
+    for name in header["judged"]:
+        assert RUNS / name in EXPLOIT_JUDGED, f"{path.name}: its judged file {name} is not kept"
+        expected += [(name, v) for v in _whole_rows(RUNS / name)[1]]
+    assert len(rows) <= len(expected)
+    for r, (name, v) in zip(rows, expected):
+        assert (r["judged"], r["offer"], r["target"], r["target_se"], r["harmful"]) == (name, v["offer"], v["target"], v["target_se"], v["harmful"])
+        assert all(len(r[kind]) == len(header["premiums"]) for kind in answer_agree.EVALUATIONS)
+    _documented(path)
+    first = rows[0]
+    play = json.loads(_first_line(RUNS / first["judged"]))["play"]
+    g, k = (int(x) for x in first["offer"].split(":"))
+    offer = read_results(RUNS / play).rows[g]["offers"][k]
+    for i, premium in enumerate(header["premiums"]):
+        again = answer_agree.estimates(offer, premium, header["rollouts"])
+        assert [again[kind] for kind in answer_agree.EVALUATIONS] == [first[kind][i] for kind in answer_agree.EVALUATIONS], f"{path.name}: premium {premium} no longer estimates as recorded"

@@ -189,15 +189,16 @@ def test_exploit_sample_is_uniform_and_in_game_order() -> None:
     assert all(500 < c < 700 for c in counts), counts
 
 
-def _kept_offer(key: str) -> tuple[dict, GameView, int, Trade]:
-    """A harmful offer of the kept exploitability run: its judged verdict, the target's view, seat and the trade."""
+def _kept_offer(key: str, run: str = "subgraph") -> tuple[dict, GameView, int, Trade]:
+    """A judged offer of a kept exploitability run (``exploit-play-RUN-0-1000.jsonl``): its judged
+    verdict, the target's view, seat and the trade."""
     from engine.tournament.results import read_results
 
     runs = ROOT / "bench" / "runs"
-    judged = [json.loads(x) for x in (runs / "exploit-judge-subgraph-0-1000-4000.jsonl").read_text().splitlines()[1:]]
+    judged = [json.loads(x) for x in (runs / f"exploit-judge-{run}-0-1000-4000.jsonl").read_text().splitlines()[1:]]
     verdict = next(v for v in judged if v["offer"] == key)
     game, index = (int(x) for x in key.split(":"))
-    offer = read_results(runs / "exploit-play-subgraph-0-1000.jsonl").rows[game]["offers"][index]
+    offer = read_results(runs / f"exploit-play-{run}-0-1000.jsonl").rows[game]["offers"][index]
     me = offer["counterparty"]
     return verdict, GameView(load_state(offer["state"]), me), me, Trade.from_dict(offer["trade"])
 
@@ -264,6 +265,27 @@ def test_check_z_is_the_second_evaluations_threshold() -> None:
     (b, why, e), = _answers(view, me, trade, seeds=1, check_z=0.0)
     assert a and "not a loss beyond the noise" in reason and d["check"]["win_delta"] < 0
     assert not b and "it loses" in why and e["check"] == d["check"] and e["win_delta"] == d["win_delta"]
+
+
+def test_answer_premium_prices_completions_in_the_answer_only() -> None:
+    """Offer 124:2 of the run against ``tiebreak=off`` (the target gives St. James Place and $200
+    for St. Charles Place, leaving the adversary two oranges with New York Avenue unowned; played
+    out -0.238, se 0.009): at the rollout policy's asking premium (100: twice the printed price)
+    both evaluations pass it on seeds 0-2, because in the "not now" branch the adversary buys the
+    missing lot for cash anyway. With the other seats asking five times the price in the answer's
+    rollouts (``answer_premium=400``) the same seeds show the loss and refuse. The premium of the
+    agent's other simulations stays ``sell_premium``."""
+    from solver.decisions.settings import AgentSettings
+
+    verdict, view, me, trade = _kept_offer("124:2", "off")
+    assert verdict["harmful"] and verdict["target"] < -0.2
+    cheap = _answers(view, me, trade, seeds=3)
+    dear = _answers(view, me, trade, seeds=3, answer_premium=400)
+    assert all(a and "not a loss beyond the noise" in r for a, r, _ in cheap)
+    assert not any(a for a, _, _ in dear)
+    assert all(d["win_delta"][view.copy().players[me].name] < c["win_delta"][view.copy().players[me].name] for (_, _, c), (_, _, d) in zip(cheap, dear))
+    settings = AgentSettings(answer_premium=400)
+    assert settings.rollout_policy.sell_premium == 100 and settings.answer_premium == 400
 
 
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
