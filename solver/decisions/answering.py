@@ -21,7 +21,7 @@ offer both must pass is accepted only when neither way of valuing the lots shows
 (the harmful offers the ``adversary`` found, docs/benchmarks.md).
 
 Both evaluations run with the other seats asking and paying ``answer_premium`` (a percentage
-over the printed price) for a lot that completes a group, in place of ``sell_premium``. At the
+over the printed price; ``-1``, the default: ``sell_premium``) for a lot that completes a group. At the
 rollout policy's 100 (twice the price), a seat one short of a group buys the missing lot for cash
 within a few turns in most rollouts, so the "not now" branch already holds the completion the
 offer would give, and the trading evaluation is nearly uncorrelated with games played to the end
@@ -81,7 +81,7 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     ['refuse', 'accept']
     """
     state = view.copy()
-    if settings.answer_premium != settings.sell_premium:
+    if settings.answer_premium >= 0 and settings.answer_premium != settings.sell_premium:
         settings = dataclasses.replace(settings, sell_premium=settings.answer_premium)
     holding = settings.hold or settings.answer_hold
     rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=holding)

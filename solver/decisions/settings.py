@@ -184,11 +184,12 @@ class AgentSettings:
         The second evaluation's threshold (``answer_check="trading"``): refuse when its change
         is a loss beyond ``check_z`` standard errors (one-sided); ``0`` refuses any loss in
         its estimate. Apart from ``answer_z`` (the first evaluation's) so the two can differ.
-    answer_premium : int, default 100
+    answer_premium : int, default -1
         The trading rollout policy's ``sell_premium`` in the answer's simulations (both
-        evaluations of an offer), in place of ``sell_premium``: what the other seats are
-        modelled to ask and pay for a lot that completes a group while the agent weighs an
-        offer. The agent's other simulations keep ``sell_premium``.
+        evaluations of an offer): what the other seats are modelled to ask and pay for a lot
+        that completes a group while the agent weighs an offer. ``-1``: ``sell_premium`` (one
+        premium for every simulation, as before the option). The agent's other simulations
+        keep ``sell_premium`` whatever this is.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -256,7 +257,7 @@ class AgentSettings:
     tiebreak: str = "no_loss"
     answer_check: str = "trading"
     check_z: float = ANSWER_Z
-    answer_premium: int = 100  # sell_premium's default
+    answer_premium: int = -1  # -1: sell_premium
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -295,7 +296,7 @@ class AgentSettings:
         "tiebreak": TIEBREAKS,
         "answer_check": ANSWER_CHECKS,
         "check_z": (0.0, 5.0),
-        "answer_premium": (0, 100_000),
+        "answer_premium": (-1, 100_000),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 

@@ -286,6 +286,8 @@ def test_answer_premium_prices_completions_in_the_answer_only() -> None:
     assert all(d["win_delta"][view.copy().players[me].name] < c["win_delta"][view.copy().players[me].name] for (_, _, c), (_, _, d) in zip(cheap, dear))
     settings = AgentSettings(answer_premium=400)
     assert settings.rollout_policy.sell_premium == 100 and settings.answer_premium == 400
+    same = _answers(view, me, trade, seeds=3, sell_premium=400)  # -1 (the default): the answer follows sell_premium
+    assert [(a, d["win_delta"]) for a, _, d in same] == [(a, d["win_delta"]) for a, _, d in dear]
 
 
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
