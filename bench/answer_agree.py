@@ -44,6 +44,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from engine.sim.rollout import simulate  # noqa: E402
 from engine.tournament.results import read_results  # noqa: E402
 from exploit import read_lines, resume_lines  # noqa: E402
 from models.io import load_state  # noqa: E402
@@ -60,7 +62,9 @@ from models.trade import Trade  # noqa: E402
 from solver.decisions.memory import AgentMemory  # noqa: E402
 from solver.decisions.settings import AgentSettings  # noqa: E402
 from solver.decisions.simulation import rescore_settings  # noqa: E402
+from played_out import _play_ended  # noqa: E402
 from solver.evaluate import judge  # noqa: E402
+from solver.trades.rescore import trade_after  # noqa: E402
 
 HEADER = "answer-agree/1"
 EVALUATIONS = ("hold", "check")
@@ -113,13 +117,6 @@ def agreement(estimate: np.ndarray, reference: np.ndarray) -> tuple[float, float
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from played_out import _play_ended
-
-    from engine.sim.rollout import simulate
-    from solver.trades.rescore import trade_after
-
     judged = Path(args.judged[0])
     jh, _ = read_lines(judged)
     if jh is None or not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
@@ -154,16 +151,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     premiums = [int(p) for p in args.premiums.split(",") if p.strip()]
     if not premiums or any(not 0 <= p <= 100_000 for p in premiums) or not 1 <= args.rollouts <= MAX_ROLLOUTS:
         raise SystemExit(f"--premiums: whole percentages 0 to 100000; --rollouts: 1 to {MAX_ROLLOUTS}")
+    sources = []
+    for j in judged:
+        jh, verdicts = read_lines(j)
+        if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
+            raise SystemExit(f"{j}: not a judged file of bench/exploit.py")
+        if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
+            raise SystemExit(f"{j}: its play file must be a file name beside it, got {jh.get('play')!r}")
+        sources.append((j, verdicts, read_results(j.parent / jh["play"]).rows))
     header = {"header": HEADER, "judged": [j.name for j in judged], "premiums": premiums, "rollouts": args.rollouts}
     seen = {(r["judged"], r["offer"]) for r in resume_lines(out, header, args.resume)}
     with out.open("a", encoding="utf-8") as fh:
-        for j in judged:
-            jh, verdicts = read_lines(j)
-            if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
-                raise SystemExit(f"{j}: not a judged file of bench/exploit.py")
-            if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
-                raise SystemExit(f"{j}: its play file must be a file name beside it, got {jh.get('play')!r}")
-            rows = read_results(j.parent / jh["play"]).rows
+        for j, verdicts, rows in sources:
             for v in verdicts:
                 if (j.name, v["offer"]) in seen:
                     continue
