@@ -26,7 +26,9 @@ rollout policy's 100 (twice the price), a seat one short of a group buys the mis
 within a few turns in most rollouts, so the "not now" branch already holds the completion the
 offer would give, and the trading evaluation is nearly uncorrelated with games played to the end
 by ``strategic`` agents on the adversary's judged offers (r = 0.07 over 83 offers; 0.66 at 400,
-0.76 at 1,000; docs/benchmarks.md, issue 39's exploitability, session 26).
+0.76 at 1,000; docs/benchmarks.md, issue 39's exploitability, session 26). A higher premium
+is not the default: an adversary searching against ``answer_premium=400`` found the other side
+of the error (the agent paying too much to complete its own sets).
 """
 
 from __future__ import annotations
