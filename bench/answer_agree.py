@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from engine.sim.rollout import simulate  # noqa: E402
-from engine.tournament.results import read_results  # noqa: E402
+from answer_screen import judged_source, offer_of  # noqa: E402
 from exploit import read_lines, resume_lines  # noqa: E402
 from models.io import load_state  # noqa: E402
 from models.trade import Trade  # noqa: E402
@@ -117,17 +117,13 @@ def agreement(estimate: np.ndarray, reference: np.ndarray) -> tuple[float, float
 
 
 def cmd_levels(args: argparse.Namespace) -> int:
-    judged = Path(args.judged[0])
-    jh, _ = read_lines(judged)
-    if jh is None or not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
-        raise SystemExit(f"{judged}: not a judged file of bench/exploit.py")
     if not 1 <= args.games <= 4000 or not 1 <= args.rollouts <= MAX_ROLLOUTS:
         raise SystemExit(f"--games: 1 to 4000; --rollouts: 1 to {MAX_ROLLOUTS}")
+    play, _, rows = judged_source(Path(args.judged[0]))
     try:
-        g, k = (int(x) for x in args.offer.split(":"))
-        offer = read_results(judged.parent / jh["play"]).rows[g]["offers"][k]
+        offer = offer_of(rows, args.offer)
     except (ValueError, KeyError, IndexError):
-        raise SystemExit(f"--offer: {args.offer!r} is not an offer G:K of {jh['play']}") from None
+        raise SystemExit(f"--offer: {args.offer!r} is not an offer G:K of {play.name}") from None
     state, trade = load_state(offer["state"]), Trade.from_dict(offer["trade"])
     after = trade_after(state, trade)
     names = [p.name for p in state.players]
@@ -153,12 +149,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise SystemExit(f"--premiums: whole percentages 0 to 100000; --rollouts: 1 to {MAX_ROLLOUTS}")
     sources = []
     for j in judged:
-        jh, verdicts = read_lines(j)
-        if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
-            raise SystemExit(f"{j}: not a judged file of bench/exploit.py")
-        if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
-            raise SystemExit(f"{j}: its play file must be a file name beside it, got {jh.get('play')!r}")
-        sources.append((j, verdicts, read_results(j.parent / jh["play"]).rows))
+        _, verdicts, rows = judged_source(j)
+        sources.append((j, verdicts, rows))
     header = {"header": HEADER, "judged": [j.name for j in judged], "premiums": premiums, "rollouts": args.rollouts}
     seen = {(r["judged"], r["offer"]) for r in resume_lines(out, header, args.resume)}
     with out.open("a", encoding="utf-8") as fh:
@@ -166,8 +158,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             for v in verdicts:
                 if (j.name, v["offer"]) in seen:
                     continue
-                g, k = map(int, v["offer"].split(":"))
-                offer = rows[g]["offers"][k]
+                offer = offer_of(rows, v["offer"])
                 row: dict[str, Any] = {"judged": j.name, "offer": v["offer"], "target": v["target"], "target_se": v["target_se"], "harmful": v["harmful"]}
                 per = [estimates(offer, p, args.rollouts) for p in premiums]
                 for kind in EVALUATIONS:

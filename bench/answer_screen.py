@@ -155,6 +155,25 @@ def harmful_share(weights: np.ndarray, harmful: np.ndarray, seed: int = 0) -> tu
     return share, float(lo), float(hi)
 
 
+def judged_source(judged: Path) -> tuple[Path, list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """A judged file of ``bench/exploit.py judge``: its play file (named in its header, beside it),
+    its verdicts, and the play file's games by number. Exits with a one-line message when the file
+    is not a judged file or names its play file with a path."""
+    jh, verdicts = read_lines(judged)
+    if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
+        raise SystemExit(f"{judged}: not a judged file of bench/exploit.py")
+    if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
+        raise SystemExit(f"{judged}: its play file must be a file name beside it, got {jh.get('play')!r}")
+    play = judged.parent / jh["play"]
+    return play, verdicts, read_results(play).rows
+
+
+def offer_of(rows: dict[int, dict[str, Any]], key: str) -> dict[str, Any]:
+    """The offer ``G:K`` (game ``G``'s offer ``K``) of a play file's games."""
+    g, k = (int(x) for x in key.split(":"))
+    return dict(rows[g]["offers"][k])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     judged, out = Path(args.judged), Path(args.out)
     variants = [v.strip() for v in args.variants.split(";") if v.strip()]
@@ -163,21 +182,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     for v in variants:
         if parse_spec(v)[0].name != "subgraph":
             raise SystemExit(f"--variants: {v!r} is not a subgraph spec")
-    jh, verdicts = read_lines(judged)
-    if jh is None or not str(jh.get("header", "")).startswith("exploit-judge/"):
-        raise SystemExit(f"{judged}: not a judged file of bench/exploit.py")
-    if not isinstance(jh.get("play"), str) or Path(jh["play"]).name != jh["play"]:
-        raise SystemExit(f"{judged}: its play file must be a file name beside it, got {jh.get('play')!r}")
-    play = judged.parent / jh["play"]
-    rows = read_results(play).rows
+    play, verdicts, rows = judged_source(judged)
     header = {"header": HEADER, "judged": judged.name, "play": play.name, "variants": variants, "seeds": args.seeds}
     seen = {r["offer"] for r in resume_lines(out, header, args.resume)}
     with out.open("a", encoding="utf-8") as fh:
         for v in verdicts:
             if v["offer"] in seen:
                 continue
-            g, k = map(int, v["offer"].split(":"))
-            offer = rows[g]["offers"][k]
+            offer = offer_of(rows, v["offer"])
             row = {"offer": v["offer"], "target": v["target"], "target_se": v["target_se"], "harmful": v["harmful"]}
             row["accepts"] = [answers(offer, spec, args.seeds) for spec in variants]
             fh.write(json.dumps(row) + "\n")
