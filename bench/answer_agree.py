@@ -2,7 +2,7 @@
 
     python bench/answer_agree.py run --judged A.jsonl [--judged B.jsonl ...] --premiums 100,400,1000 --rollouts 2000 --out F [--resume]
     python bench/answer_agree.py report --out F
-    python bench/answer_agree.py levels --judged A.jsonl --offer G:K [--games 400] [--rollouts 4000] [--workers 2]
+    python bench/answer_agree.py levels --judged A.jsonl --offer G:K [--games 400] [--rollouts 4000] [--workers 2] [--pricing value]
 
 The judged files of ``bench/exploit.py judge`` hold offers the target accepted from the
 ``adversary``, each with the target's change in win probability measured on up to 4,000 paired
@@ -10,7 +10,9 @@ games played to the end by ``strategic`` agents in every seat (the reference; it
 beside it). For every judged offer and every premium ``p`` this script computes the change the
 agent's answer sees in its two evaluations (:mod:`solver.decisions.answering`), with the other
 seats of its rollouts asking ``p`` percent over the printed price for a lot that completes a
-group (``AgentSettings(sell_premium=p)``, the answer's ``answer_premium``):
+group (``AgentSettings(sell_premium=p)``, the answer's ``answer_premium``), or with ``p =
+value`` pricing such lots as the baseline ``strategic`` does, by the split of the static surplus
+(``AgentSettings(rollout_pricing="value")``, :mod:`engine.sim.rollout_values`):
 
 ``hold``
     the first evaluation: the agent's seat holding in the rollouts (``hold=True``);
@@ -32,7 +34,8 @@ estimate (its se is 0.00-0.03), so ``r`` is bounded below 1 even for a perfect e
 win probability before and after the trade, in games played to the end by four ``strategic``
 (``--games`` games per branch, the judge's seed 11 and streams, the trade barred in the branch
 without it, as :func:`played_out.paired_block_ends` plays them) and in the rollout policy played to the end
-(``--rollouts`` games of at most 1,000 rounds, every seat trading at the default premium, seed 0).
+(``--rollouts`` games of at most 1,000 rounds, every seat trading at the default premium, seed 0;
+with ``--pricing value`` pricing by static value as well).
 
 One JSON line per judged offer under a header (``answer-agree/1``: the judged files, the
 premiums, the rollouts); resumable (the header must match).
@@ -55,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from engine.sim.rollout import simulate  # noqa: E402
+from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
 from answer_screen import judged_source, offer_of  # noqa: E402
 from exploit import read_lines, resume_lines  # noqa: E402
 from models.io import load_state  # noqa: E402
@@ -71,15 +75,16 @@ EVALUATIONS = ("hold", "check")
 MAX_ROLLOUTS = 20_000
 
 
-def estimates(offer: dict[str, Any], premium: int, rollouts: int) -> dict[str, float]:
+def estimates(offer: dict[str, Any], premium: int | str, rollouts: int) -> dict[str, float]:
     """The target's change in win probability in the answer's two evaluations of one recorded offer.
 
     Parameters
     ----------
     offer : dict
         A play file's accepted offer (its ``state``, ``trade`` and ``counterparty``).
-    premium : int
-        The rollout policy's asking premium, in percent.
+    premium : int or "value"
+        The rollout policy's asking premium, in percent, or ``"value"``: its seats price by
+        static value (``AgentSettings(rollout_pricing="value")``).
     rollouts : int
         Games per evaluation.
 
@@ -90,7 +95,7 @@ def estimates(offer: dict[str, Any], premium: int, rollouts: int) -> dict[str, f
     """
     state, trade, me = load_state(offer["state"]), Trade.from_dict(offer["trade"]), int(offer["counterparty"])
     name = state.players[me].name
-    base = AgentSettings(sell_premium=premium)
+    base = AgentSettings(rollout_pricing="value") if premium == "value" else AgentSettings(sell_premium=int(premium))
     out = {}
     for kind in EVALUATIONS:
         memory = AgentMemory()
@@ -129,9 +134,10 @@ def cmd_levels(args: argparse.Namespace) -> int:
     names = [p.name for p in state.players]
     print(f"{args.offer}: target {names[int(offer['counterparty'])]}; {trade.to_dict()['transfers']}")
     print("model                  branch  " + "  ".join(f"{n:>6}" for n in names))
-    for label, s in (("before", state), ("after", after)):
-        r = simulate(s, args.rollouts, 1000, 0)
-        print(f"rollout policy         {label:>6}  " + "  ".join(f"{r.win_prob[n]:6.3f}" for n in names))
+    for pricing in ("premium", "value") if args.pricing == "value" else ("premium",):
+        for label, s in (("before", state), ("after", after)):
+            r = simulate(s, args.rollouts, 1000, 0, policy=RolloutPolicy(pricing=pricing))
+            print(f"{'rollout policy, ' + pricing:<21}  {label:>6}  " + "  ".join(f"{r.win_prob[n]:6.3f}" for n in names))
     jobs = [(state, 11, i, trade) for i in range(args.games)] + [(after, 11, i) for i in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         ends = list(pool.map(_play_ended, jobs, chunksize=20))
@@ -144,9 +150,12 @@ def cmd_levels(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     judged = [Path(j) for j in args.judged]
     out = Path(args.out)
-    premiums = [int(p) for p in args.premiums.split(",") if p.strip()]
-    if not premiums or any(not 0 <= p <= 100_000 for p in premiums) or not 1 <= args.rollouts <= MAX_ROLLOUTS:
-        raise SystemExit(f"--premiums: whole percentages 0 to 100000; --rollouts: 1 to {MAX_ROLLOUTS}")
+    try:
+        premiums: list[int | str] = [p.strip() if p.strip() == "value" else int(p) for p in args.premiums.split(",") if p.strip()]
+    except ValueError:
+        premiums = []
+    if not premiums or any(p != "value" and not 0 <= int(p) <= 100_000 for p in premiums) or not 1 <= args.rollouts <= MAX_ROLLOUTS:
+        raise SystemExit(f"--premiums: whole percentages 0 to 100000 or 'value'; --rollouts: 1 to {MAX_ROLLOUTS}")
     sources = []
     for j in judged:
         _, verdicts, rows = judged_source(j)
@@ -193,11 +202,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("command", choices=("run", "report", "levels"))
     ap.add_argument("--judged", action="append", default=[], help="run: a judged file of bench/exploit.py (its play file beside it); repeatable")
-    ap.add_argument("--premiums", default="100,400,1000", help="run: ','-separated asking premiums, in percent")
+    ap.add_argument("--premiums", default="100,400,1000", help="run: ','-separated asking premiums, in percent, or 'value' (static-value pricing)")
     ap.add_argument("--rollouts", type=int, default=2000)
     ap.add_argument("--offer", help="levels: the judged offer, G:K")
     ap.add_argument("--games", type=int, default=400, help="levels: games per branch played to the end")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--pricing", choices=("premium", "value"), default="premium", help="levels: also the rollout policy pricing by static value")
     ap.add_argument("--out", help="run, report: the agreement file")
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()

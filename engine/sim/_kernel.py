@@ -7,7 +7,7 @@ same game, turn by turn. Tables come from :mod:`engine.sim.rollout_tables`.
 
 Arguments are bundled in two tuples so that signatures stay short:
 
-``B`` (constant): ``(SQ, GL, GI, RR, UM, CD, NC, R, CDF, POL)``
+``B`` (constant): ``(SQ, GL, GI, RR, UM, CD, NC, R, CDF, POL, VT)``
 ``X`` (one game's mutable state): ``(PL, OWN, HOU, MOR, M, PILE, HELD, STACK, SCR)``
 
 and passed as pointers to them, ``Bp`` and ``Xp`` (see below).
@@ -158,8 +158,10 @@ R_RLIMIT = 23  # round_limit (rounds; 0: none)
 R_LEN = 24
 POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
-P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL, P_ACCEPT = range(11)
-P_LEN = 11
+P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL, P_ACCEPT, P_VALUE = range(12)
+P_LEN = 12
+# --- VT (B[10], engine.sim.rollout_values.value_table): VT[s, k, n], k one of ----
+V_LONE, V_MONO = 0, 1
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5
 SKIP_VER, SKIP_NEED, VER = 6, 7, 8  # see VER below
@@ -1399,6 +1401,49 @@ def _lot_for_sale(Bp, Xp, q, g):
 
 
 @jit_inline
+def _n_opp(Bp, Xp):
+    """The seats still in the game less one, at least 1 (``n`` of :mod:`engine.sim.rollout_values`)."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    n = B[7][R_NPL] - X[4][NBK] - 1
+    return n if n > 1 else 1
+
+
+@jit_inline
+def _lot_value(Bp, Xp, t, kind, n):
+    """:func:`engine.sim.rollout_values.lot_value` of lot ``t`` with stream ``VT[t, kind, n]``."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    SQ, VT = B[0], B[10]
+    stream = VT[t, kind, n]
+    if X[3][t]:
+        v = stream - SQ[t, UNMORT]
+        return v if v > 0 else 0
+    return stream + SQ[t, MVAL]
+
+
+@jit
+def _completion_gain(Bp, Xp, p, s, n):
+    """``p``'s static gain from receiving ``s`` (unmortgaged), which completes its group:
+    ``s``'s value in the set plus, for each of ``p``'s lots of the group, its value in the set
+    less its value outside it (:func:`engine.sim.rollout_policy.completion_gain`)."""
+    B, X = _unpin(Bp), _unpin(Xp)
+    SQ, GL, GI, VT = B[0], B[1], B[2], B[10]
+    OWN = X[1]
+    g = SQ[s, GROUP]
+    gain = VT[s, V_MONO, n] + SQ[s, MVAL]
+    for k in range(GI[g, G_N]):
+        t = GL[g, k]
+        if t != s and OWN[t] == p:
+            gain += _lot_value(Bp, Xp, t, V_MONO, n) - _lot_value(Bp, Xp, t, V_LONE, n)
+    return gain
+
+
+@jit_inline
+def _half_up(x):
+    """:func:`engine.sim.rollout_values.half_up`."""
+    return (x + 1) // 2 if x >= 0 else -((-x + 1) // 2)
+
+
+@jit_inline
 def _trade(Bp, Xp, p):
     """``p``'s proposal (:mod:`engine.sim.rollout_policy`, rules (a) then (b)), carried
     out: the other side's acceptance is a known rule that the proposal meets.
@@ -1445,24 +1490,42 @@ def _trade(Bp, Xp, p):
                         t = _lot_for_sale(Bp, Xp, p, h)
                         if t < 0:
                             continue
-                        diff = GI[g, G_PRICE] - GI[h, G_PRICE]
-                        if diff > 0:
-                            c = min(diff // 2, max(0, PL[p, CASH] - POL[p, P_BUILD]))
+                        if POL[q, P_VALUE]:
+                            # the split of the static surplus, if the payer keeps its reserve
+                            n = _n_opp(Bp, Xp)
+                            gp = _completion_gain(Bp, Xp, p, s, n) - _lot_value(Bp, Xp, t, V_LONE, n)
+                            gq = _completion_gain(Bp, Xp, q, t, n) - _lot_value(Bp, Xp, s, V_LONE, n)
+                            c = _half_up(gp - gq)  # p -> q
+                            if (c > 0 and PL[p, CASH] - c < POL[p, P_BUILD]) or (c < 0 and PL[q, CASH] + c < POL[q, P_BUILD]):
+                                need = 0  # a price that moves with cash and seats out: no skip cache
+                                continue
                             PL[p, CASH] -= c
                             PL[q, CASH] += c
                         else:
-                            c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
-                            PL[q, CASH] -= c
-                            PL[p, CASH] += c
+                            diff = GI[g, G_PRICE] - GI[h, G_PRICE]
+                            if diff > 0:
+                                c = min(diff // 2, max(0, PL[p, CASH] - POL[p, P_BUILD]))
+                                PL[p, CASH] -= c
+                                PL[q, CASH] += c
+                            else:
+                                c = min((-diff) // 2, max(0, PL[q, CASH] - POL[q, P_BUILD]))
+                                PL[q, CASH] -= c
+                                PL[p, CASH] += c
                         set_owner(Bp, Xp, s, p)
                         set_owner(Bp, Xp, t, q)
                         return True, NEVER
                 if buy < 0:
-                    offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
+                    if POL[q, P_VALUE]:
+                        n = _n_opp(Bp, Xp)
+                        offer = _half_up(_completion_gain(Bp, Xp, p, s, n) + _lot_value(Bp, Xp, s, V_LONE, n))
+                    else:
+                        offer = SQ[s, PRICE] * (100 + POL[q, P_PREMIUM]) // 100
                     if PL[p, CASH] - offer >= POL[p, P_BUILD]:
                         buy = s
                         seller = q
                         price = offer
+                    elif POL[q, P_VALUE]:
+                        need = 0  # the price moves when a seat goes out: no skip cache
                     else:
                         need = min(need, offer + POL[p, P_BUILD])
     if buy >= 0:

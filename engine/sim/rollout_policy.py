@@ -85,6 +85,18 @@ Trades
     proposes nothing to ``q`` for the whole game. A draw per game, not per proposal: a seat
     that refuses an offer in real play refuses the same offer next turn, and a fresh draw at
     each act phase would make every trade happen within a few turns whatever the rate.
+Value pricing
+    A seat with ``pricing="value"`` prices as the baseline ``strategic`` does, by static
+    values (:mod:`engine.sim.rollout_values`; ``n`` the seats still in less one): it asks a
+    buyer ``p`` for a lot ``s`` that completes ``p``'s group :func:`value_price`, half of
+    ``p``'s static gain (:func:`completion_gain`) plus its own loss (``s``'s value outside a
+    set); in a swap (a) the cash is :func:`swap_cash`, half the difference of the two sides'
+    gains, and a swap whose payer would not keep its ``build_reserve`` is passed over for the
+    next one (never capped, as ``strategic`` does not propose what it cannot pay). It
+    accepts a sale of a lot completing the buyer's group for at least :func:`value_price`
+    and a swap (a) for at least its :func:`swap_cash`. The asked seat's ``pricing`` decides
+    the price. Such a price moves with the cash and the seats still in, so a phase short of
+    one is never skipped by the kernel's cache (``VER``).
 ``raise_cash``
     Nothing: the engine's fixed liquidation order (:meth:`engine.rules.game.Game.liquidate`).
 Shortage auctions, lifting a received mortgage
@@ -127,11 +139,14 @@ from engine.rules.agents import BaseAgent
 from engine.rules.seeding import SeedLike
 from engine.rules.streams import counter_uniform
 from engine.rules.view import GameView
+from engine.sim.rollout_values import LONE, MONO, half_up, lot_value, value_table
 from models.board import HOTEL
 from models.errors import InvalidArgumentError
 from models.trade import Trade
 
 NON_STREET_GROUPS = ("railroad", "utility")
+PRICINGS = ("premium", "value")
+"""The values of :attr:`RolloutPolicy.pricing`, in the order of their kernel codes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,17 +191,23 @@ class RolloutPolicy:
         The chance, in percent, that the seat accepts a given proposer's trades in a game
         (drawn once per game and proposer, module docstring); 100: every trade its rule
         accepts.
+    pricing : {"premium", "value"}, default "premium"
+        How the seat prices a lot it sells or swaps to complete another seat's group:
+        ``"premium"``, the asking premium on the printed price and half the difference of
+        the groups' printed prices in a swap; ``"value"``, the split of the static surplus
+        that the baseline ``strategic`` uses (module docstring, "Value pricing").
 
     Raises
     ------
     InvalidArgumentError
         A ``jail`` other than ``roll`` or ``pay``, ``max_level`` outside 0..5, a negative
-        reserve or premium, a premium that is not whole, or ``accept`` outside 0..100.
+        reserve or premium, a premium that is not whole, ``accept`` outside 0..100, or a
+        ``pricing`` other than ``premium`` or ``value``.
 
     Examples
     --------
     >>> RolloutPolicy().as_array(), RolloutPolicy(trade=False, jail="pay", accept=40).as_array()
-    ([0, 150, 300, 0, 5, 1, 1, 100, 0, 0, 100], [0, 150, 300, 1, 5, 0, 1, 100, 0, 0, 40])
+    ([0, 150, 300, 0, 5, 1, 1, 100, 0, 0, 100, 0], [0, 150, 300, 1, 5, 0, 1, 100, 0, 0, 40, 0])
     >>> RolloutPolicy(jail="wait")
     Traceback (most recent call last):
     ...
@@ -204,6 +225,7 @@ class RolloutPolicy:
     wait_turns: int = 0
     wait_declines: bool = False
     accept: int = 100
+    pricing: str = "premium"
 
     def __post_init__(self) -> None:
         if self.jail not in ("roll", "pay"):
@@ -223,16 +245,19 @@ class RolloutPolicy:
             raise InvalidArgumentError("sell_premium is a whole percentage")
         if self.accept != int(self.accept) or not 0 <= self.accept <= 100:
             raise InvalidArgumentError(f"accept must be a whole percentage in 0..100, got {self.accept}")
+        if self.pricing not in PRICINGS:
+            raise InvalidArgumentError(f"pricing must be 'premium' or 'value', got {self.pricing!r}")
 
     def as_array(self) -> list[int]:
         """The kernel's encoding (one row of its ``POL`` table): ``[buy, build,
         unmortgage reserves, jail pays (0/1), max_level, trade (0/1),
-        mortgage_to_build (0/1), sell_premium, wait_turns, wait_declines (0/1), accept]``.
+        mortgage_to_build (0/1), sell_premium, wait_turns, wait_declines (0/1), accept,
+        pricing (0: premium, 1: value)]``.
 
         Returns
         -------
         list of int
-            Eleven integers.
+            Twelve integers.
         """
         return [
             self.buy_reserve,
@@ -246,6 +271,7 @@ class RolloutPolicy:
             int(self.wait_turns),
             int(self.wait_declines),
             int(self.accept),
+            PRICINGS.index(self.pricing),
         ]
 
     def asking_price(self, price: int) -> int:
@@ -398,6 +424,89 @@ def _spare(cash: int, reserve: int) -> int:
     return max(0, cash - reserve)
 
 
+def _n_opp(view: GameView) -> int:
+    """The seats still in the game less one, at least 1."""
+    return max(1, sum(not view.player(i).bankrupt for i in range(view.n_players)) - 1)
+
+
+def _value(view: GameView, sq: int, kind: int, n: int) -> int:
+    """Lot ``sq``'s static value for its holder with stream kind ``kind`` (:func:`lot_value`)."""
+    vt = value_table(view.board, view.rules, view.n_players)
+    mv = view.mortgage_value(sq)
+    return lot_value(int(vt[sq, kind, n]), mv, view.rules.unmortgage_cost(mv), view.is_mortgaged(sq))
+
+
+def completion_gain(view: GameView, p: int, s: int) -> int:
+    """Seat ``p``'s static gain from receiving the unmortgaged lot ``s`` that completes its group
+    (module docstring, "Value pricing").
+
+    Parameters
+    ----------
+    view : GameView
+        What a seat sees.
+    p : int
+        The receiving seat, one short of ``s``'s group.
+    s : int
+        The lot.
+
+    Returns
+    -------
+    int
+        ``s``'s value in the set plus, for each of ``p``'s other lots of the group, its value in
+        the set less its value outside it (whole dollars).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> completion_gain(GameView(state, 0), 0, 19)  # Ann receives New York Avenue
+    6951
+    """
+    n = _n_opp(view)
+    g = view.board.squares[s].group or ""
+    gain = int(value_table(view.board, view.rules, view.n_players)[s, MONO, n]) + view.mortgage_value(s)
+    for t in view.board.groups[g]:
+        if t != s and view.owner_of(t) == p:
+            gain += _value(view, t, MONO, n) - _value(view, t, LONE, n)
+    return gain
+
+
+def value_price(view: GameView, p: int, s: int) -> int:
+    """What a seat with ``pricing="value"`` asks seat ``p`` for lot ``s``, which completes ``p``'s group:
+    half the sum of ``p``'s gain (:func:`completion_gain`) and the seller's loss (``s``'s value
+    outside a set), rounded up, so that both sides gain the same static worth.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> value_price(GameView(state, 0), 0, 19), RolloutPolicy().asking_price(200)
+    (3549, 400)
+    """
+    return half_up(completion_gain(view, p, s) + _value(view, s, LONE, _n_opp(view)))
+
+
+def swap_cash(view: GameView, p: int, s: int, q: int, t: int) -> int:
+    """The cash ``p`` pays ``q`` (negative: receives) when ``p`` receives ``s`` and gives ``t``, each
+    lot completing the receiver's group, under ``pricing="value"``: half the difference of the
+    two sides' static gains, so that both gain the same.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from engine.rules.view import GameView
+    >>> state = load_state("instances/midgame-no-monopolies.json")
+    >>> swap_cash(GameView(state, 2), 2, 14, 3, 26)  # Cy gets Virginia, gives Atlantic
+    -1235
+    """
+    n = _n_opp(view)
+    gp = completion_gain(view, p, s) - _value(view, t, LONE, n)
+    gq = completion_gain(view, q, t) - _value(view, s, LONE, n)
+    return half_up(gp - gq)
+
+
 def find_trade(
     view: GameView,
     p: int,
@@ -468,13 +577,20 @@ def find_trade(
                 t = _lot_for_sale(view, p, h)
                 if t is None:
                     continue
-                diff = _group_price(view, g) - _group_price(view, h)
-                if diff > 0:
-                    cash = min(diff // 2, _spare(view.cash(p), pol.build_reserve))
+                if policies[q].pricing == "value":
+                    cash = swap_cash(view, p, s, q, t)
+                    if (cash > 0 and view.cash(p) - cash < pol.build_reserve) or (
+                        cash < 0 and view.cash(q) + cash < policies[q].build_reserve
+                    ):
+                        continue  # the payer would not keep its reserve: the next swap
                 else:
-                    cash = -min(
-                        -diff // 2, _spare(view.cash(q), policies[q].build_reserve)
-                    )
+                    diff = _group_price(view, g) - _group_price(view, h)
+                    if diff > 0:
+                        cash = min(diff // 2, _spare(view.cash(p), pol.build_reserve))
+                    else:
+                        cash = -min(
+                            -diff // 2, _spare(view.cash(q), policies[q].build_reserve)
+                        )
                 return Trade.bilateral(
                     view.name(p), view.name(q), (name[t].name,), (name[s].name,), cash
                 )
@@ -483,7 +599,10 @@ def find_trade(
             s = _lot_for_sale(view, q, g)
             if s is None:
                 continue
-            offer = policies[q].asking_price(name[s].price)
+            if policies[q].pricing == "value":
+                offer = value_price(view, p, s)
+            else:
+                offer = policies[q].asking_price(name[s].price)
             if view.cash(p) - offer >= pol.build_reserve:
                 return Trade.bilateral(
                     view.name(p), view.name(q), (), (name[s].name,), offer
@@ -603,6 +722,11 @@ def accepts(view: GameView, me: int, policy: RolloutPolicy, trade: Trade) -> boo
         return False
     net = trade.net_cash(my_name)
     if not got:
+        if policy.pricing == "value":
+            g = board.squares[gave[0]].group or ""
+            if g in NON_STREET_GROUPS or not _one_short(view, other_i, g):
+                return False  # it sells only a lot that completes the buyer's group
+            return net >= value_price(view, other_i, gave[0])
         return net >= policy.asking_price(board.squares[gave[0]].price)
     got_group = board.squares[got[0]].group or ""
     if (
@@ -613,6 +737,8 @@ def accepts(view: GameView, me: int, policy: RolloutPolicy, trade: Trade) -> boo
         return False
     if not (_one_short(view, me, got_group) and _one_short(view, other_i, given_group)):
         return False
+    if policy.pricing == "value":
+        return net >= -swap_cash(view, me, got[0], other_i, gave[0])
     return -net <= max(
         0, (_group_price(view, got_group) - _group_price(view, given_group)) // 2
     )
@@ -881,7 +1007,10 @@ __all__ = [
     "accepts",
     "accepts_from",
     "build_targets",
+    "completion_gain",
     "find_trade",
     "seat_policies",
+    "swap_cash",
+    "value_price",
     "waiting",
 ]

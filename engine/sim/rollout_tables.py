@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.sim import _kernel as k
 from engine.sim.rollout_policy import NON_STREET_GROUPS, PolicyLike, seat_policies
+from engine.sim.rollout_values import value_table
 from models.errors import InvalidStateError
 from models.state import GameState, Phase
 
@@ -280,7 +281,8 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     board = state.board
     pol = np.array([p.as_array() for p in seat_policies(policy, len(state.players))], dtype=np.int64)
     assert pol.shape[1] == k.P_LEN
-    b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol)
+    vt = value_table(board, state.rules, len(state.players))
+    b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol, vt)
     x0 = _initial_state(state, max_rounds, nc, group_ids)
     _mark_groups(x0[0], gi, gl, x0[1], x0[3])
     return Tables(b, x0, len(state.players), board.size)

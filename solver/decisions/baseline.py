@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.chains.markov import chain_for, columns
+from engine.chains.markov import exact_landings_per_turn  # kept importable from here (its home is the engine)
 from engine.rules.view import GameView
 from models.board import Board
 from models.rules import Rules
@@ -181,39 +181,6 @@ def building_reserve(rules: BaselineRules, worst: int) -> float:
     650.0
     """
     return rules.reserve + rules.danger * worst
-
-
-@lru_cache(maxsize=16)
-def exact_landings_per_turn(board: Board, rules: Rules) -> tuple[float, ...]:
-    """Long-run expected landings per turn on each square (any arrival kind),
-    from the exact position chain with the long jail policy (computed once per board and rules).
-
-    Parameters
-    ----------
-    board : Board
-        The board.
-    rules : Rules
-        The rules.
-
-    Returns
-    -------
-    tuple of float
-        One figure per square; they sum to the landings per turn outside jail (more than 1:
-        doubles roll again).
-
-    Examples
-    --------
-    >>> from models.board import standard_board
-    >>> from models.rules import Rules
-    >>> landings = exact_landings_per_turn(standard_board(), Rules())
-    >>> len(landings), round(landings[24], 4), landings[30], round(sum(landings), 4)  # Illinois; Go To Jail
-    (40, 0.0349, 0.0, 1.0565)
-    """
-    chain = chain_for(board, rules, "long")
-    lpt = chain.landings_per_turn
-    cols = columns(board.size)
-    per = lpt[cols["plain"]] + lpt[cols["rr"]] + lpt[cols["ut"]]
-    return tuple(float(x) for x in per)
 
 
 def static_valuation(board: Board, rules: Rules, horizon: float = STATIC_HORIZON) -> StaticValuation:

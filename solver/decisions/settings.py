@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.rules.agents import check_options
 from engine.sim.rollout import SCORINGS
-from engine.sim.rollout_policy import RolloutPolicy
+from engine.sim.rollout_policy import PRICINGS, RolloutPolicy
 from solver.decisions.baseline import BaselineRules
 from solver.trades.purchases import DENY
 from solver.trades.space import TradeSettings
@@ -190,6 +190,13 @@ class AgentSettings:
         that completes a group while the agent weighs an offer. ``-1``: ``sell_premium`` (one
         premium for every simulation, as before the option). The agent's other simulations
         keep ``sell_premium`` whatever this is.
+    rollout_pricing : str, default "premium"
+        How the trading rollout policy's seats price a lot that completes another seat's group
+        (``RolloutPolicy.pricing``): ``"premium"``, ``sell_premium`` on the printed price (and
+        half the groups' price difference in a swap); ``"value"``, the split of the static
+        surplus, as the baseline ``strategic`` prices (:mod:`engine.sim.rollout_values`). In
+        every simulation of the agent, with ``answer_premium`` still setting the premium of
+        the answer's under ``"premium"``.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -258,6 +265,7 @@ class AgentSettings:
     answer_check: str = "trading"
     check_z: float = ANSWER_Z
     answer_premium: int = -1  # -1: sell_premium
+    rollout_pricing: str = "premium"
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -297,6 +305,7 @@ class AgentSettings:
         "answer_check": ANSWER_CHECKS,
         "check_z": (0.0, 5.0),
         "answer_premium": (-1, 100_000),
+        "rollout_pricing": PRICINGS,
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 
@@ -358,9 +367,10 @@ class AgentSettings:
 
     @cached_property
     def rollout_policy(self) -> RolloutPolicy:
-        """Every seat's rollout policy (``rollout_trades``, ``sell_premium``, ``rollout_mortgage``)."""
+        """Every seat's rollout policy (``rollout_trades``, ``sell_premium``, ``rollout_mortgage``,
+        ``rollout_pricing``)."""
         if self.rollout_trades:
-            return RolloutPolicy(sell_premium=self.sell_premium, mortgage_to_build=self.rollout_mortgage)
+            return RolloutPolicy(sell_premium=self.sell_premium, mortgage_to_build=self.rollout_mortgage, pricing=self.rollout_pricing)
         return RolloutPolicy(trade=False, mortgage_to_build=False)
 
 
