@@ -206,7 +206,8 @@ built), on the bank's supply of houses and hotels, and through trades on the
 groups it holds a lot of, and on nothing else of the other players' but
 their cash (which only sets the amount of a swap or a purchase). So ``p``'s
 version moves when one of its lots changes hands, is mortgaged, lifted or
-built on; when a lot of a street group it holds a lot of changes hands and
+built on; when any seat goes out of the game (the prices of ``pricing="value"``
+count the seats still in: :func:`_mark_bankrupt`); when a lot of a street group it holds a lot of changes hands and
 ``p`` is one short of the group, or its old or new owner became or stopped
 being one short of it (:func:`set_owner`); when a lot of such a group is
 lifted and ``p`` is one short of it (:func:`lifted`); when such a group's
@@ -214,7 +215,9 @@ buildings change (:func:`set_level`, :func:`touch`); and when the bank's
 supply runs out or comes back (:func:`bump_all`). Railroads and utilities
 are never traded, so their changes reach only their owners. The phase's
 options depend only on those and on ``p``'s cash, each option through a
-threshold (its cost plus the policy's reserve). A phase that finds nothing
+threshold (its cost plus the policy's reserve), except a value-priced swap that its payer
+cannot pay: its price moves with the other side's cash and mortgages, so a phase that
+passes one over is never skipped (``need`` 0). A phase that finds nothing
 records the version and the lowest threshold it was short of
 (``SKIP_NEED``); the phase need not run again until the version changes or
 the cash reaches that threshold. Extra bumps only cost time; a missing one
@@ -921,6 +924,7 @@ def _mark_bankrupt(Xp, p):
     PL[p, INJ] = 0
     PL[p, JT] = 0
     M[NBK] += 1
+    bump_all(Xp)  # the value prices count the seats still in (VER)
 
 
 @jit
@@ -1497,7 +1501,7 @@ def _trade(Bp, Xp, p):
                             gq = _completion_gain(Bp, Xp, q, t, n) - _lot_value(Bp, Xp, s, V_LONE, n)
                             c = _half_up(gp - gq)  # p -> q
                             if (c > 0 and PL[p, CASH] - c < POL[p, P_BUILD]) or (c < 0 and PL[q, CASH] + c < POL[q, P_BUILD]):
-                                need = 0  # a price that moves with cash and seats out: no skip cache
+                                need = 0  # the payer's cash and lots decide: no skip cache
                                 continue
                             PL[p, CASH] -= c
                             PL[q, CASH] += c
@@ -1524,9 +1528,7 @@ def _trade(Bp, Xp, p):
                         buy = s
                         seller = q
                         price = offer
-                    elif POL[q, P_VALUE]:
-                        need = 0  # the price moves when a seat goes out: no skip cache
-                    else:
+                    else:  # a value price moves only with p's own lots and the seats in (VER)
                         need = min(need, offer + POL[p, P_BUILD])
     if buy >= 0:
         PL[p, CASH] -= price

@@ -308,6 +308,38 @@ def test_acceptance_moods() -> None:
     assert differ >= 2, f"accept changed only {differ} of 8 games"
 
 
+def test_value_pricing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats pricing by static value (``pricing="value"``, every seat or every other seat, the
+    others at the premium) play the same games in both engines. The path must matter: the
+    reference makes value-priced sales and swaps, and some games differ from the premium's."""
+    import engine.sim.rollout_policy as rp
+
+    made: collections.Counter[str] = collections.Counter()
+    find = rp.find_trade
+
+    def counting(view, p, policies, turns=None, key=None):  # type: ignore[no-untyped-def]
+        trade = find(view, p, policies, turns, key)
+        if trade is not None:
+            q = next(i for i in range(view.n_players) if i != p and view.name(i) in trade.participants())
+            if policies[q].pricing == "value":
+                made["swap" if trade.properties_given(view.name(p)) else "sale"] += 1
+        return trade
+
+    monkeypatch.setattr(rp, "find_trade", counting)
+    differ = 0
+    for name in ("midgame-no-monopolies.json", "cycle-orange-red-yellow.json"):
+        state = load_state(INSTANCES[0].parent / name)
+        n = len(state.players)
+        mixed = tuple(RolloutPolicy(pricing=("value", "premium")[q % 2], build_reserve=100 + 50 * (q % 2)) for q in range(n))
+        for key in stream_keys(31, 4):
+            premium = _compare(state, int(key), RolloutPolicy())
+            value = _compare(state, int(key), RolloutPolicy(pricing="value"))
+            _compare(state, int(key), mixed)
+            differ += premium.shape != value.shape or bool((premium != value).any())
+    assert made["sale"] >= 3 and made["swap"] >= 3, made
+    assert differ >= 2, f"value pricing changed only {differ} of 8 games"
+
+
 def test_nobody_accepting_is_nobody_trading() -> None:
     """Every seat at ``accept=0`` proposes to nobody, so the games are those of every seat with
     trading off (an identity of two different paths through the kernel: the moods against the
