@@ -477,6 +477,20 @@ def value_price(view: GameView, p: int, s: int) -> int:
     half the sum of ``p``'s gain (:func:`completion_gain`) and the seller's loss (``s``'s value
     outside a set), rounded up, so that both sides gain the same static worth.
 
+    Parameters
+    ----------
+    view : GameView
+        What a seat sees.
+    p : int
+        The buyer, one short of ``s``'s group.
+    s : int
+        The lot, unmortgaged.
+
+    Returns
+    -------
+    int
+        The price in whole dollars.
+
     Examples
     --------
     >>> from models.io import load_state
@@ -492,6 +506,20 @@ def swap_cash(view: GameView, p: int, s: int, q: int, t: int) -> int:
     """The cash ``p`` pays ``q`` (negative: receives) when ``p`` receives ``s`` and gives ``t``, each
     lot completing the receiver's group, under ``pricing="value"``: half the difference of the
     two sides' static gains, so that both gain the same.
+
+    Parameters
+    ----------
+    view : GameView
+        What a seat sees.
+    p, q : int
+        The two seats.
+    s, t : int
+        The lot ``p`` receives (``q``'s) and the lot it gives, both unmortgaged.
+
+    Returns
+    -------
+    int
+        Whole dollars from ``p`` to ``q``; ``swap_cash(view, q, t, p, s)`` is its negative.
 
     Examples
     --------
