@@ -29,6 +29,11 @@ by ``strategic`` agents on the adversary's judged offers (r = 0.07 over 83 offer
 0.76 at 1,000; docs/benchmarks.md, issue 39's exploitability, session 26). A higher premium
 is not the default: an adversary searching against ``answer_premium=400`` found the other side
 of the error (the agent paying too much to complete its own sets).
+
+``answer_pricing`` (``"rollout"``, the default: ``rollout_pricing``) sets how the other seats of
+the answer's two simulations price such lots: ``"value"`` prices them as ``strategic`` does, by
+the split of the static surplus (:mod:`engine.sim.rollout_values`), where both evaluations agree
+best with games played to the end (r = 0.73 and 0.80 on the 83 offers; session 27).
 """
 
 from __future__ import annotations
@@ -85,6 +90,8 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     state = view.copy()
     if settings.answer_premium >= 0 and settings.answer_premium != settings.sell_premium:
         settings = dataclasses.replace(settings, sell_premium=settings.answer_premium)
+    if settings.answer_pricing != "rollout" and settings.answer_pricing != settings.rollout_pricing:
+        settings = dataclasses.replace(settings, rollout_pricing=settings.answer_pricing)
     holding = settings.hold or settings.answer_hold
     rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=holding)
     name = state.players[me].name

@@ -197,6 +197,11 @@ class AgentSettings:
         surplus, as the baseline ``strategic`` prices (:mod:`engine.sim.rollout_values`). In
         every simulation of the agent, with ``answer_premium`` still setting the premium of
         the answer's under ``"premium"``.
+    answer_pricing : str, default "rollout"
+        The trading rollout policy's ``pricing`` in the answer's simulations only (both
+        evaluations of an offer): ``"rollout"``, ``rollout_pricing``; ``"premium"`` or
+        ``"value"`` (``RolloutPolicy.pricing``). The agent's other simulations keep
+        ``rollout_pricing``.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -266,6 +271,7 @@ class AgentSettings:
     check_z: float = ANSWER_Z
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
+    answer_pricing: str = "rollout"  # rollout: rollout_pricing
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -306,6 +312,7 @@ class AgentSettings:
         "check_z": (0.0, 5.0),
         "answer_premium": (-1, 100_000),
         "rollout_pricing": PRICINGS,
+        "answer_pricing": ("rollout", *PRICINGS),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 

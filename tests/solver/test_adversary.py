@@ -290,6 +290,31 @@ def test_answer_premium_prices_completions_in_the_answer_only() -> None:
     assert [(a, d["win_delta"]) for a, _, d in same] == [(a, d["win_delta"]) for a, _, d in dear]
 
 
+def test_answer_pricing_by_value_refuses_the_harmful_and_takes_the_good() -> None:
+    """With the answer's other seats pricing completions as ``strategic`` does
+    (``answer_pricing="value"``, session 27), offer 124:2 of the run against ``tiebreak=off``
+    (harmful, played out -0.238) is refused on seeds 0-2 where the default accepts it, and offer
+    30:1 of the hardened run (the target gains +0.44 played out) is accepted on seeds 0-2 where the
+    default refuses two of them. ``rollout_pricing="value"`` answers the same (the answer follows
+    it), and ``answer_pricing`` leaves the agent's other simulations at ``rollout_pricing``."""
+    from solver.decisions.settings import AgentSettings
+
+    verdict, view, me, trade = _kept_offer("124:2", "off")
+    assert verdict["harmful"]
+    assert [a for a, _, _ in _answers(view, me, trade, seeds=3)] == [True] * 3
+    value = _answers(view, me, trade, seeds=3, answer_pricing="value")
+    assert [a for a, _, _ in value] == [False] * 3
+    good, gview, gme, gtrade = _kept_offer("30:1", "hardened")
+    assert not good["harmful"] and good["target"] > 0.4
+    assert sum(a for a, _, _ in _answers(gview, gme, gtrade, seeds=3)) == 1
+    gvalue = _answers(gview, gme, gtrade, seeds=3, answer_pricing="value")
+    assert [a for a, _, _ in gvalue] == [True] * 3
+    same = _answers(gview, gme, gtrade, seeds=3, rollout_pricing="value")
+    assert [(a, d["win_delta"]) for a, _, d in same] == [(a, d["win_delta"]) for a, _, d in gvalue]
+    settings = AgentSettings(answer_pricing="value")
+    assert settings.rollout_policy.pricing == "premium"
+
+
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
     """The check runs only on an offer the holding evaluation accepts: a refusal is the same
     answer with no second simulation (the seed counter moves once), and with ``hold=False`` the
