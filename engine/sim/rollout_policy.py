@@ -95,8 +95,10 @@ Value pricing
     next one (never capped, as ``strategic`` does not propose what it cannot pay). It
     accepts a sale of a lot completing the buyer's group for at least :func:`value_price`
     and a swap (a) for at least its :func:`swap_cash`. The asked seat's ``pricing`` decides
-    the price. Such a price moves with the cash and the seats still in, so a phase short of
-    one is never skipped by the kernel's cache (``VER``).
+    the price. A sale's price moves only with the buyer's own lots and the seats still in,
+    so the kernel caches its cash threshold as any other (a bankruptcy re-opens every seat's
+    phase); a swap's moves with the other side's cash and mortgages, so a phase that passes
+    one over is never skipped (``VER``).
 ``raise_cash``
     Nothing: the engine's fixed liquidation order (:meth:`engine.rules.game.Game.liquidate`).
 Shortage auctions, lifting a received mortgage
