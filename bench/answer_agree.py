@@ -1,6 +1,7 @@
 """How well the answer's two evaluations agree with games played to the end, by the rollouts' asking premium (issue 39 item 3).
 
     python bench/answer_agree.py run --judged A.jsonl [--judged B.jsonl ...] --premiums 100,400,1000 --rollouts 2000 --out F [--resume]
+    python bench/answer_agree.py run --judged A.jsonl ... --variants "subgraph:rollout_pricing=value;subgraph:rollout_pricing=value,rollout_mortgage=false" ...
     python bench/answer_agree.py report --out F
     python bench/answer_agree.py levels --judged A.jsonl --offer G:K [--games 400] [--rollouts 4000] [--workers 2] [--pricing value]
 
@@ -12,7 +13,9 @@ agent's answer sees in its two evaluations (:mod:`solver.decisions.answering`), 
 seats of its rollouts asking ``p`` percent over the printed price for a lot that completes a
 group (``AgentSettings(sell_premium=p)``, the answer's ``answer_premium``), or with ``p =
 value`` pricing such lots as the baseline ``strategic`` does, by the split of the static surplus
-(``AgentSettings(rollout_pricing="value")``, :mod:`engine.sim.rollout_values`):
+(``AgentSettings(rollout_pricing="value")``, :mod:`engine.sim.rollout_values`). ``--variants``
+takes ``subgraph`` specs instead (``;``-separated), each evaluation run with that spec's settings
+(the spec is the row's label):
 
 ``hold``
     the first evaluation: the agent's seat holding in the rollouts (``hold=True``);
@@ -61,7 +64,9 @@ from engine.sim.rollout import simulate  # noqa: E402
 from engine.sim.rollout_policy import RolloutPolicy  # noqa: E402
 from answer_screen import judged_source, offer_of  # noqa: E402
 from exploit import read_lines, resume_lines  # noqa: E402
+from models.errors import InvalidArgumentError  # noqa: E402
 from models.io import load_state  # noqa: E402
+from solver.agents.registry import parse_spec  # noqa: E402
 from models.trade import Trade  # noqa: E402
 from solver.decisions.memory import AgentMemory  # noqa: E402
 from solver.decisions.settings import AgentSettings  # noqa: E402
@@ -75,6 +80,24 @@ EVALUATIONS = ("hold", "check")
 MAX_ROLLOUTS = 20_000
 
 
+def settings_of(premium: int | str) -> AgentSettings:
+    """The agent's settings for one column: a premium in percent, ``"value"``, or a ``subgraph`` spec.
+
+    Examples
+    --------
+    >>> settings_of(400).sell_premium, settings_of("value").rollout_pricing
+    (400, 'value')
+    >>> settings_of("subgraph:rollout_pricing=value,rollout_mortgage=false").rollout_mortgage
+    False
+    """
+    if isinstance(premium, str) and premium != "value" and not premium.isdigit():
+        entry, options = parse_spec(premium)
+        if entry.name != "subgraph":
+            raise SystemExit(f"--variants: {premium!r} is not a subgraph spec")
+        return AgentSettings(**options)
+    return AgentSettings(rollout_pricing="value") if premium == "value" else AgentSettings(sell_premium=int(premium))
+
+
 def estimates(offer: dict[str, Any], premium: int | str, rollouts: int) -> dict[str, float]:
     """The target's change in win probability in the answer's two evaluations of one recorded offer.
 
@@ -82,9 +105,10 @@ def estimates(offer: dict[str, Any], premium: int | str, rollouts: int) -> dict[
     ----------
     offer : dict
         A play file's accepted offer (its ``state``, ``trade`` and ``counterparty``).
-    premium : int or "value"
-        The rollout policy's asking premium, in percent, or ``"value"``: its seats price by
-        static value (``AgentSettings(rollout_pricing="value")``).
+    premium : int or str
+        The rollout policy's asking premium, in percent, ``"value"`` (its seats price by static
+        value, ``AgentSettings(rollout_pricing="value")``) or a ``subgraph`` spec
+        (:func:`settings_of`).
     rollouts : int
         Games per evaluation.
 
@@ -95,7 +119,7 @@ def estimates(offer: dict[str, Any], premium: int | str, rollouts: int) -> dict[
     """
     state, trade, me = load_state(offer["state"]), Trade.from_dict(offer["trade"]), int(offer["counterparty"])
     name = state.players[me].name
-    base = AgentSettings(rollout_pricing="value") if premium == "value" else AgentSettings(sell_premium=int(premium))
+    base = settings_of(premium)
     out = {}
     for kind in EVALUATIONS:
         memory = AgentMemory()
@@ -150,12 +174,23 @@ def cmd_levels(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     judged = [Path(j) for j in args.judged]
     out = Path(args.out)
-    try:
-        premiums: list[int | str] = [p.strip() if p.strip() == "value" else int(p) for p in args.premiums.split(",") if p.strip()]
-    except ValueError:
-        premiums = []
-    if not premiums or any(p != "value" and not 0 <= int(p) <= 100_000 for p in premiums) or not 1 <= args.rollouts <= MAX_ROLLOUTS:
-        raise SystemExit(f"--premiums: whole percentages 0 to 100000 or 'value'; --rollouts: 1 to {MAX_ROLLOUTS}")
+    premiums: list[int | str]
+    if args.variants:
+        premiums = [v.strip() for v in args.variants.split(";") if v.strip()]
+        try:
+            for v in premiums:
+                settings_of(v)
+        except (InvalidArgumentError, ValueError) as err:
+            raise SystemExit(f"--variants: {err}") from None
+    else:
+        try:
+            premiums = [p.strip() if p.strip() == "value" else int(p) for p in args.premiums.split(",") if p.strip()]
+        except ValueError:
+            premiums = []
+        if not premiums or any(p != "value" and not 0 <= int(p) <= 100_000 for p in premiums):
+            raise SystemExit("--premiums: whole percentages 0 to 100000 or 'value'")
+    if not premiums or not 1 <= args.rollouts <= MAX_ROLLOUTS:
+        raise SystemExit(f"--variants: one spec at least; --rollouts: 1 to {MAX_ROLLOUTS}")
     sources = []
     for j in judged:
         _, verdicts, rows = judged_source(j)
@@ -203,6 +238,7 @@ def main() -> int:
     ap.add_argument("command", choices=("run", "report", "levels"))
     ap.add_argument("--judged", action="append", default=[], help="run: a judged file of bench/exploit.py (its play file beside it); repeatable")
     ap.add_argument("--premiums", default="100,400,1000", help="run: ','-separated asking premiums, in percent, or 'value' (static-value pricing)")
+    ap.add_argument("--variants", help="run: ';'-separated subgraph specs, in place of --premiums")
     ap.add_argument("--rollouts", type=int, default=2000)
     ap.add_argument("--offer", help="levels: the judged offer, G:K")
     ap.add_argument("--games", type=int, default=400, help="levels: games per branch played to the end")
