@@ -160,7 +160,7 @@ POT_OFF, POT_TAXES, POT_BANK = 0, 1, 2
 # --- POL (policy: one row per seat, RolloutPolicy.as_array) ----------------------
 P_BUY, P_BUILD, P_UNMORT, P_JAILPAY, P_MAXLVL, P_TRADE, P_MTB, P_PREMIUM, P_WAIT, P_WAITDECL, P_ACCEPT, P_VALUE = range(12)
 P_LEN = 12
-# --- VT (B[10], engine.sim.rollout_values.value_table): VT[s, k, n], k one of ----
+# --- VT (B[10], engine.sim.rollout_values.value_table; a 1x2x1 placeholder when no seat prices by value) ---
 V_LONE, V_MONO = 0, 1
 # --- PL columns (one row per player) ---------------------------------------------
 CASH, POS, INJ, JT, JC, BK = 0, 1, 2, 3, 4, 5

@@ -233,6 +233,10 @@ def _mark_groups(pl: np.ndarray, gi: np.ndarray, gl: np.ndarray, own: np.ndarray
             pl[:, k.CNT0 + n_groups + kind * words + w] = (part << np.arange(part.shape[1], dtype=np.int64)).sum(axis=1)
 
 
+_NO_VALUES = np.zeros((1, 2, 1), dtype=np.int64)
+"""``VT`` when no seat prices by value: the kernel's tuple keeps its type, and reads it never."""
+_NO_VALUES.setflags(write=False)
+
 _BOARD_TABLES: list[tuple[object, object, tuple[Any, ...]]] = []
 """The tables that depend only on the board and the rules, for the last few (board, rules) pairs,
 recognised by identity (:func:`_board_tables`)."""
@@ -241,7 +245,7 @@ BOARD_TABLES_KEPT = 8
 
 
 def _board_tables(state: GameState) -> tuple[Any, ...]:
-    """``(names, group_ids, sq_t, gl, gi, cd, nc, rr, um, vt)`` of the state's board and rules.
+    """``(names, group_ids, sq_t, gl, gi, cd, nc, rr, um)`` of the state's board and rules.
 
     They are a function of the board and the rules alone (a lot's mortgage value is its price
     times the rules' rate), and building them is about half of :func:`encode` (0.7 of 1.5 ms
@@ -261,8 +265,7 @@ def _board_tables(state: GameState) -> tuple[Any, ...]:
     cd, nc = _card_tables(state)
     rr = np.array(board.railroad_rents or (0,), dtype=np.int64)
     um = np.array(board.utility_multipliers or (0,), dtype=np.int64)
-    vt = value_table(board, rules)  # the value prices' streams (every seat count a saved state allows)
-    tables = (names, group_ids, sq_t, gl, gi, cd, nc, rr, um, vt)
+    tables = (names, group_ids, sq_t, gl, gi, cd, nc, rr, um)
     _BOARD_TABLES.insert(0, (board, rules, tables))
     del _BOARD_TABLES[BOARD_TABLES_KEPT:]
     return tables
@@ -277,13 +280,14 @@ def encode(state: GameState, policy: PolicyLike, max_rounds: int) -> Tables:
     never end, dice that always roll doubles with an endless doubles run, are refused
     by :class:`models.rules.Rules` itself).
     """
-    names, group_ids, sq_t, gl, gi, cd, nc, rr, um, vt = _board_tables(state)
+    names, group_ids, sq_t, gl, gi, cd, nc, rr, um = _board_tables(state)
     r, cdf = _rules_table(state)
     board = state.board
-    pol = np.array([p.as_array() for p in seat_policies(policy, len(state.players))], dtype=np.int64)
+    policies = seat_policies(policy, len(state.players))
+    pol = np.array([p.as_array() for p in policies], dtype=np.int64)
     assert pol.shape[1] == k.P_LEN
-    if vt.shape[2] < len(state.players):  # more seats than a saved state may have: a wider table
-        vt = value_table(board, state.rules, len(state.players))
+    # the value prices' streams only when a seat prices by value (the kernel reads VT for no other)
+    vt = value_table(board, state.rules, len(state.players)) if any(p.pricing == "value" for p in policies) else _NO_VALUES
     b = (sq_t, gl, gi, rr, um, cd, nc, r, cdf, pol, vt)
     x0 = _initial_state(state, max_rounds, nc, group_ids)
     _mark_groups(x0[0], gi, gl, x0[1], x0[3])
