@@ -128,6 +128,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine.rules.actions import (
     Action,
     Build,
@@ -431,9 +433,8 @@ def _n_opp(view: GameView) -> int:
     return max(1, sum(not view.player(i).bankrupt for i in range(view.n_players)) - 1)
 
 
-def _value(view: GameView, sq: int, kind: int, n: int) -> int:
-    """Lot ``sq``'s static value for its holder with stream kind ``kind`` (:func:`lot_value`)."""
-    vt = value_table(view.board, view.rules, view.n_players)
+def _value(view: GameView, vt: np.ndarray, sq: int, kind: int, n: int) -> int:
+    """Lot ``sq``'s static value for its holder with stream kind ``kind`` of the table ``vt`` (:func:`lot_value`)."""
     mv = view.mortgage_value(sq)
     return lot_value(int(vt[sq, kind, n]), mv, view.rules.unmortgage_cost(mv), view.is_mortgaged(sq))
 
@@ -466,11 +467,12 @@ def completion_gain(view: GameView, p: int, s: int) -> int:
     6951
     """
     n = _n_opp(view)
+    vt = value_table(view.board, view.rules, view.n_players)
     g = view.board.squares[s].group or ""
-    gain = int(value_table(view.board, view.rules, view.n_players)[s, MONO, n]) + view.mortgage_value(s)
+    gain = int(vt[s, MONO, n]) + view.mortgage_value(s)
     for t in view.board.groups[g]:
         if t != s and view.owner_of(t) == p:
-            gain += _value(view, t, MONO, n) - _value(view, t, LONE, n)
+            gain += _value(view, vt, t, MONO, n) - _value(view, vt, t, LONE, n)
     return gain
 
 
@@ -501,7 +503,7 @@ def value_price(view: GameView, p: int, s: int) -> int:
     >>> value_price(GameView(state, 0), 0, 19), RolloutPolicy().asking_price(200)
     (3549, 400)
     """
-    return half_up(completion_gain(view, p, s) + _value(view, s, LONE, _n_opp(view)))
+    return half_up(completion_gain(view, p, s) + _value(view, value_table(view.board, view.rules, view.n_players), s, LONE, _n_opp(view)))
 
 
 def swap_cash(view: GameView, p: int, s: int, q: int, t: int) -> int:
@@ -532,8 +534,9 @@ def swap_cash(view: GameView, p: int, s: int, q: int, t: int) -> int:
     -1235
     """
     n = _n_opp(view)
-    gp = completion_gain(view, p, s) - _value(view, t, LONE, n)
-    gq = completion_gain(view, q, t) - _value(view, s, LONE, n)
+    vt = value_table(view.board, view.rules, view.n_players)
+    gp = completion_gain(view, p, s) - _value(view, vt, t, LONE, n)
+    gq = completion_gain(view, q, t) - _value(view, vt, s, LONE, n)
     return half_up(gp - gq)
 
 
