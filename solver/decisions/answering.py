@@ -14,7 +14,8 @@ risk-neutral rule. An offer the rules do not allow is refused (the seed is drawn
 
 With ``answer_check="trading"``, an offer the holding evaluation accepts is judged a second time
 with the agent's seat trading in the rollouts (the "not now" evaluation, the seat refusing offers
-while it waits, on the next seed): a loss there beyond the noise (``check_z``) refuses it.
+while it waits, on the next seed): a loss there beyond the noise (``check_z``) refuses it, or,
+with ``check_margin`` above 0, a change short of that gain beyond the noise.
 Holding values the lots given away as if nothing could later complete or sell them, and the
 trading evaluation as if every later trade at the policy's prices were there to be had; an
 offer both must pass is accepted only when neither way of valuing the lots shows it losing
@@ -110,10 +111,13 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
         second = judge(state, trade, me, check, z=settings.check_z)
         d, se = second.win_delta[name], second.win_delta_se[name]
         details["check"] = {"win_delta": d, "win_delta_se": se, "seed": check.seed}
-        if beyond_noise(-d, se, settings.check_z):
-            reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
+        if beyond_noise(settings.check_margin - d, se, settings.check_z):
+            if settings.check_margin > 0:
+                reason = f"{v.reason}; but with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), short of the margin {settings.check_margin:+.3f} beyond the noise: refuse"
+            else:
+                reason = f"{v.reason}; but with {name} trading in the rollouts it loses {d:+.3f} (se {se:.3f}), beyond the noise: refuse"
             return AgentChoice("offer", False, "refuse", reason, "simulation", details)
-        reason = f"{v.reason}; with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), not a loss beyond the noise"
+        reason = f"{v.reason}; with {name} trading in the rollouts {d:+.3f} (se {se:.3f}), not {'short of the margin' if settings.check_margin > 0 else 'a loss'} beyond the noise"
     return AgentChoice("offer", v.verdict == "accept", v.verdict, reason, "simulation", details)
 
 

@@ -184,6 +184,12 @@ class AgentSettings:
         The second evaluation's threshold (``answer_check="trading"``): refuse when its change
         is a loss beyond ``check_z`` standard errors (one-sided); ``0`` refuses any loss in
         its estimate. Apart from ``answer_z`` (the first evaluation's) so the two can differ.
+    check_margin : float, default 0.0
+        The gain in win probability the second evaluation must show (``answer_check="trading"``):
+        refuse when its change falls short of ``check_margin`` beyond ``check_z`` standard
+        errors (``beyond_noise(check_margin - d, se, check_z)``). ``0``: refuse only a loss beyond
+        the noise (the rule before the option); with ``check_z=0``, refuse unless the estimate is
+        at least ``check_margin``.
     answer_premium : int, default -1
         The trading rollout policy's ``sell_premium`` in the answer's simulations (both
         evaluations of an offer): what the other seats are modelled to ask and pay for a lot
@@ -269,6 +275,7 @@ class AgentSettings:
     tiebreak: str = "no_loss"
     answer_check: str = "trading"
     check_z: float = ANSWER_Z
+    check_margin: float = 0.0
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing
@@ -310,6 +317,7 @@ class AgentSettings:
         "tiebreak": TIEBREAKS,
         "answer_check": ANSWER_CHECKS,
         "check_z": (0.0, 5.0),
+        "check_margin": (0.0, 0.5),
         "answer_premium": (-1, 100_000),
         "rollout_pricing": PRICINGS,
         "answer_pricing": ("rollout", *PRICINGS),

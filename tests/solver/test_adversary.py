@@ -267,6 +267,30 @@ def test_check_z_is_the_second_evaluations_threshold() -> None:
     assert not b and "it loses" in why and e["check"] == d["check"] and e["win_delta"] == d["win_delta"]
 
 
+def test_check_margin_asks_the_second_evaluation_for_a_gain() -> None:
+    """The same offer 246:1 on seed 0: ``check_margin`` moves the second evaluation's bar from
+    "not a loss" to "at least this gain", on the same estimate (same seeds). With ``check_z=0``
+    the bar is the estimate itself: a margin just below the estimate accepts, just above it
+    refuses; with the default ``check_z`` a margin refuses only when the estimate falls short of
+    it by more than ``check_z`` standard errors (hand-checked against the estimate and its se)."""
+    from solver.trades.rescore import beyond_noise
+
+    _, view, me, trade = _kept_offer("246:1")
+    (a, _, d), = _answers(view, me, trade, seeds=1, answer_pricing="value")
+    c = d["check"]
+    assert a and "check" in d
+    dw, se = c["win_delta"], c["win_delta_se"]
+    above, below = round(dw + 0.001, 6), round(dw - 0.001, 6)
+    if below > 0:  # the estimate is a gain: a margin just under it passes
+        (b, _, e), = _answers(view, me, trade, seeds=1, answer_pricing="value", check_z=0.0, check_margin=below)
+        assert b and e["check"] == c
+    (b, why, e), = _answers(view, me, trade, seeds=1, answer_pricing="value", check_z=0.0, check_margin=max(above, 0.001))
+    assert not b and "short of the margin" in why and e["check"] == c
+    for m in (0.02, 0.05, 0.1):
+        (b, _, e), = _answers(view, me, trade, seeds=1, answer_pricing="value", check_margin=m)
+        assert e["check"] == c and b == (not beyond_noise(m - dw, se, 1.645)) == (dw >= m - 1.645 * se)
+
+
 def test_answer_premium_prices_completions_in_the_answer_only() -> None:
     """Offer 124:2 of the run against ``tiebreak=off`` (the target gives St. James Place and $200
     for St. Charles Place, leaving the adversary two oranges with New York Avenue unowned; played
