@@ -12,6 +12,11 @@ only when the change's estimate is not a loss, ``"off"``: never). ``answer_z=0``
 risk-neutral rule. An offer the rules do not allow is refused (the seed is drawn all the same).
 ``respond`` also proposes a counter-offer; the agent does not counter in play.
 
+``answer_sets`` refuses some offers by their shape before any simulation (the seed drawn all the
+same): ``"own"`` every offer that takes a lot from the agent and completes no street group for it
+(a gift, or a lot bought for cash, is still simulated), ``"no_gift"`` one that completes a group
+for another participant and none for the agent (:func:`refused_shape`).
+
 With ``answer_check="trading"``, an offer the holding evaluation accepts is judged a second time
 with the agent's seat trading in the rollouts (the "not now" evaluation, the seat refusing offers
 while it waits, on the next seed): a loss there beyond the noise (``check_z``) refuses it, or,
@@ -45,14 +50,58 @@ import dataclasses
 
 from engine.rules.view import GameView
 from models.errors import InvalidTradeError
+from models.state import GameState
 from models.trade import Trade
 from solver.decisions.caches import DecisionCaches
 from solver.decisions.choice import AgentChoice
 from solver.decisions.memory import AgentMemory
-from solver.decisions.settings import AgentSettings
+from solver.decisions.settings import ANSWER_SETS, AgentSettings
 from solver.decisions.simulation import rescore_settings
 from solver.evaluate import judge
 from solver.trades.rescore import beyond_noise, trade_after
+
+
+def completed(before: GameState, after: GameState, seat: int) -> list[str]:
+    """The street groups ``seat`` holds whole in ``after`` and not in ``before``."""
+    return [g for g in before.board.street_groups if after.has_monopoly(seat, g) and not before.has_monopoly(seat, g)]
+
+
+def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, rule: str) -> str | None:
+    """The reason ``answer_sets`` refuses the offer by the groups it completes, or ``None``.
+
+    ``"any"`` refuses nothing; ``"own"`` every offer that takes a lot from ``me`` and completes
+    no street group for ``me`` (a gift, or a lot bought for cash, is still weighed by the
+    simulation); ``"no_gift"`` one completing a group for another participant and none for
+    ``me`` (the shape of ``strategic``'s caution, without its static-worth exception).
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.rescore import trade_after
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> sale = Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 400)  # Ann's light blue
+    >>> for r in ANSWER_SETS:
+    ...     print(r, refused_shape(s, trade_after(s, sale), 2, sale, r))
+    any None
+    no_gift the offer completes light_blue for Ann and no street group for Cy (answer_sets=no_gift): refuse
+    own the offer takes a lot from Cy and completes no street group for Cy (answer_sets=own): refuse
+    >>> gift = Trade.bilateral("Ann", "Cy", [], [], 300)  # $300 from Ann to Cy
+    >>> refused_shape(s, trade_after(s, gift), 2, gift, "own") is None
+    True
+    """
+    if rule == "any" or completed(before, after, me):
+        return None
+    name = before.players[me].name
+    if rule == "own":
+        if trade.properties_given(name):
+            return f"the offer takes a lot from {name} and completes no street group for {name} (answer_sets=own): refuse"
+        return None
+    idx = {p.name: i for i, p in enumerate(before.players)}
+    for who in trade.participants():
+        if idx[who] != me and completed(before, after, idx[who]):
+            groups = ", ".join(completed(before, after, idx[who]))
+            return f"the offer completes {groups} for {who} and no street group for {name} (answer_sets=no_gift): refuse"
+    return None
 
 
 def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings, memory: AgentMemory, caches: DecisionCaches) -> AgentChoice:
@@ -99,9 +148,12 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     rs = rescore_settings(state, me, settings, memory, settings.accept_rollouts, hold=holding)
     name = state.players[me].name
     try:
-        trade_after(state, trade)
+        after = trade_after(state, trade)
     except InvalidTradeError as err:  # an offer the engine would refuse anyway
         return AgentChoice("offer", False, "refuse", f"the offer is not valid here ({err}): refuse", "rule")
+    shape = refused_shape(state, after, me, trade, settings.answer_sets)
+    if shape is not None:  # the seed above is drawn all the same, so later simulations keep their seeds
+        return AgentChoice("offer", False, "refuse", shape, "rule")
     ev = judge(state, trade, me, rs, z=settings.answer_z, worth_tiebreak=settings.tiebreak != "off", tiebreak_on_loss=settings.tiebreak == "worth")
     v = ev.verdicts[name]
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
@@ -121,4 +173,4 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     return AgentChoice("offer", v.verdict == "accept", v.verdict, reason, "simulation", details)
 
 
-__all__ = ["offer_choice"]
+__all__ = ["completed", "offer_choice", "refused_shape"]

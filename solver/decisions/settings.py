@@ -39,6 +39,9 @@ TIEBREAKS = ("worth", "no_loss", "off")
 ANSWER_CHECKS = ("off", "trading")
 """The choices of ``AgentSettings.answer_check``."""
 
+ANSWER_SETS = ("any", "no_gift", "own")
+"""The choices of ``AgentSettings.answer_sets``."""
+
 
 @dataclass(frozen=True)
 class AgentSettings:
@@ -190,6 +193,14 @@ class AgentSettings:
         errors (``beyond_noise(check_margin - d, se, check_z)``). ``0``: refuse only a loss beyond
         the noise (the rule before the option); with ``check_z=0``, refuse unless the estimate is
         at least ``check_margin``.
+    answer_sets : str, default "any"
+        Which offers the agent weighs at all, by the groups they complete (a rule before any
+        simulation): ``"any"``, every offer; ``"no_gift"``, refuse an offer that completes a street
+        group for another participant while completing none for the agent; ``"own"``, refuse
+        every offer that takes a lot from the agent and completes no street group for it (a
+        gift, or a lot bought for cash, is still simulated). On the ``adversary``'s judged
+        offers, those completing nothing for the target were the harmful ones (docs/benchmarks.md,
+        issue 39's exploitability, session 29).
     answer_premium : int, default -1
         The trading rollout policy's ``sell_premium`` in the answer's simulations (both
         evaluations of an offer): what the other seats are modelled to ask and pay for a lot
@@ -276,6 +287,7 @@ class AgentSettings:
     answer_check: str = "trading"
     check_z: float = ANSWER_Z
     check_margin: float = 0.0
+    answer_sets: str = "any"
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing
@@ -318,6 +330,7 @@ class AgentSettings:
         "answer_check": ANSWER_CHECKS,
         "check_z": (0.0, 5.0),
         "check_margin": (0.0, 0.5),
+        "answer_sets": ANSWER_SETS,
         "answer_premium": (-1, 100_000),
         "rollout_pricing": PRICINGS,
         "answer_pricing": ("rollout", *PRICINGS),
@@ -389,4 +402,4 @@ class AgentSettings:
         return RolloutPolicy(trade=False, mortgage_to_build=False)
 
 
-__all__ = ["ANSWER_CHECKS", "ANSWER_Z", "AUCTIONS", "TIEBREAKS", "AgentSettings"]
+__all__ = ["ANSWER_CHECKS", "ANSWER_SETS", "ANSWER_Z", "AUCTIONS", "TIEBREAKS", "AgentSettings"]

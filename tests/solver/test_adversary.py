@@ -357,3 +357,86 @@ def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> Non
     plain = _answers(view, me, trade, seeds=3, hold=False, answer_check="off")
     checked = _answers(view, me, trade, seeds=3, hold=False, answer_check="trading")
     assert [(a, r) for a, r, _ in plain] == [(a, r) for a, r, _ in checked]
+
+
+JUDGED_RUNS = {"subgraph": 34, "hardened": 25, "off": 24, "premium": 24, "value": 9, "margin": 7}
+"""The kept judged samples and how many of their first offers the shape test reads (all judged at
+session 29; a resumed judgement adds rows after them)."""
+
+
+def _judged_shapes() -> list[tuple[str, bool, bool, bool, bool]]:
+    """Every judged offer of the six kept runs: (key, harmful, whether the target completes a
+    street group, whether another participant does, whether the target gives a lot), the groups
+    counted by hand from the owners before and after (no use of the engine's ``has_monopoly``)."""
+    from engine.tournament.results import read_results
+    from models.board import standard_board
+
+    board = standard_board()
+    groups = {g: [board.squares[i].name for i in board.groups[g]] for g in board.street_groups}
+    out = []
+    for run, first in JUDGED_RUNS.items():
+        runs = ROOT / "bench" / "runs"
+        judged = [json.loads(x) for x in (runs / f"exploit-judge-{run}-0-1000-4000.jsonl").read_text().splitlines()[1 : 1 + first]]
+        rows = read_results(runs / f"exploit-play-{run}-0-1000.jsonl").rows
+        for v in judged:
+            game, index = (int(x) for x in v["offer"].split(":"))
+            offer = rows[game]["offers"][index]
+            owner = {k: p.get("owner") for k, p in offer["state"]["properties"].items()}
+            after = dict(owner)
+            for leg in offer["trade"]["transfers"]:
+                for lot in leg["properties"]:
+                    after[lot] = leg["to"]
+            def new_sets(who: str) -> bool:
+                return any(all(after.get(n) == who for n in ns) and not all(owner.get(n) == who for n in ns) for ns in groups.values())
+            me = offer["state"]["players"][offer["counterparty"]]["name"]
+            others = {leg["from"] for leg in offer["trade"]["transfers"]} | {leg["to"] for leg in offer["trade"]["transfers"]}
+            gives = any(leg["from"] == me and leg["properties"] for leg in offer["trade"]["transfers"])
+            out.append((f"{run}/{v['offer']}", v["harmful"], new_sets(me), any(new_sets(o) for o in others - {me}), gives))
+    return out
+
+
+def test_answer_sets_refuses_by_shape_as_counted_by_hand() -> None:
+    """``answer_sets`` on every judged offer of the six kept exploitability runs (123 offers, 30
+    harmful): ``own`` refuses exactly the offers taking a lot from the target and completing no
+    group for it (by the hand count of :func:`_judged_shapes`; every one of the 70 completing
+    none takes a lot) and keeps 53 with 5 harmful; ``no_gift`` refuses the 28 completing a group
+    for the adversary only (13 of them harmful). The refusal is a rule (no simulation) and draws
+    the answer's seed as a simulated answer does; a gift of cash is still simulated (and taken)."""
+    from solver.decisions.answering import offer_choice, refused_shape
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+    from solver.trades.rescore import trade_after
+
+    shapes = {k: (h, t, a, g) for k, h, t, a, g in _judged_shapes()}
+    assert len(shapes) == 123 and sum(h for h, _, _, _ in shapes.values()) == 30
+    assert all(g for _, t, _, g in shapes.values() if not t)
+    by_shape: dict[tuple[bool, bool], list[int]] = {}
+    for h, t, a, _ in shapes.values():
+        by_shape.setdefault((t, a), [0, 0])[0] += 1
+        by_shape[(t, a)][1] += h
+    assert by_shape == {(True, False): [45, 2], (True, True): [8, 3], (False, True): [28, 13], (False, False): [42, 12]}  # docs/benchmarks.md
+    kept: dict[str, list[bool]] = {"own": [], "no_gift": []}
+    for key, (harmful, t, a, g) in shapes.items():
+        run, offer = key.split("/")
+        _, view, me, trade = _kept_offer(offer, run)
+        state = view.copy()
+        after = trade_after(state, trade)
+        assert refused_shape(state, after, me, trade, "any") is None
+        assert (refused_shape(state, after, me, trade, "own") is None) == (t or not g)
+        assert (refused_shape(state, after, me, trade, "no_gift") is None) == (t or not a)
+        for rule in kept:
+            if refused_shape(state, after, me, trade, rule) is None:
+                kept[rule].append(harmful)
+    assert (len(kept["own"]), sum(kept["own"])) == (53, 5)
+    assert (len(kept["no_gift"]), sum(kept["no_gift"])) == (95, 17)
+    _, view, me, trade = _kept_offer("211:0")  # a sale of a lone lot for $325 (harmful, -0.040)
+    memory = AgentMemory()
+    c = offer_choice(view, me, trade, AgentSettings(answer_sets="own"), memory, DecisionCaches())
+    assert (c.answer, c.method, memory.seeds) == (False, "rule", 1) and "answer_sets=own" in c.reason
+    memory = AgentMemory()
+    assert offer_choice(view, me, trade, AgentSettings(accept_rollouts=8), memory, DecisionCaches()).method == "simulation" and memory.seeds == 1
+    name = view.copy().players[me].name
+    gift = Trade.bilateral(next(p.name for p in view.copy().players if p.name != name), name, [], [], 300)
+    c = offer_choice(view, me, gift, AgentSettings(answer_sets="own", accept_rollouts=16), AgentMemory(), DecisionCaches())
+    assert (c.answer, c.method) == (True, "simulation")
