@@ -62,7 +62,28 @@ from solver.trades.rescore import beyond_noise, trade_after
 
 
 def completed(before: GameState, after: GameState, seat: int) -> list[str]:
-    """The street groups ``seat`` holds whole in ``after`` and not in ``before``."""
+    """The street groups ``seat`` holds whole in ``after`` and not in ``before``.
+
+    Parameters
+    ----------
+    before, after : GameState
+        The position before and after a trade.
+    seat : int
+        The player.
+
+    Returns
+    -------
+    list of str
+        The groups, in board order.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> from solver.trades.rescore import trade_after
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> completed(s, trade_after(s, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 400)), 0)
+    ['light_blue']
+    """
     return [g for g in before.board.street_groups if after.has_monopoly(seat, g) and not before.has_monopoly(seat, g)]
 
 
@@ -73,6 +94,22 @@ def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, ru
     no street group for ``me`` (a gift, or a lot bought for cash, is still weighed by the
     simulation); ``"no_gift"`` one completing a group for another participant and none for
     ``me`` (the shape of ``strategic``'s caution, without its static-worth exception).
+
+    Parameters
+    ----------
+    before, after : GameState
+        The position before and after the offer (:func:`solver.trades.rescore.trade_after`).
+    me : int
+        The seat answering.
+    trade : Trade
+        The offer.
+    rule : str
+        ``AgentSettings.answer_sets``.
+
+    Returns
+    -------
+    str or None
+        The refusal's reason; ``None`` when the rule lets the simulation weigh the offer.
 
     Examples
     --------

@@ -198,9 +198,9 @@ class AgentSettings:
         simulation): ``"any"``, every offer; ``"no_gift"``, refuse an offer that completes a street
         group for another participant while completing none for the agent; ``"own"``, refuse
         every offer that takes a lot from the agent and completes no street group for it (a
-        gift, or a lot bought for cash, is still simulated). On the ``adversary``'s judged
-        offers, those completing nothing for the target were the harmful ones (docs/benchmarks.md,
-        issue 39's exploitability, session 29).
+        gift, or a lot bought for cash, is still simulated). Of the ``adversary``'s 123 judged
+        offers, the 70 completing nothing for the target held 25 of the 30 harmful ones
+        (docs/benchmarks.md, issue 39's exploitability, session 29).
     answer_premium : int, default -1
         The trading rollout policy's ``sell_premium`` in the answer's simulations (both
         evaluations of an offer): what the other seats are modelled to ask and pay for a lot
