@@ -59,32 +59,7 @@ from solver.decisions.settings import ANSWER_SETS, AgentSettings
 from solver.decisions.simulation import rescore_settings
 from solver.evaluate import judge
 from solver.trades.rescore import beyond_noise, trade_after
-
-
-def completed(before: GameState, after: GameState, seat: int) -> list[str]:
-    """The street groups ``seat`` holds whole in ``after`` and not in ``before``.
-
-    Parameters
-    ----------
-    before, after : GameState
-        The position before and after a trade.
-    seat : int
-        The player.
-
-    Returns
-    -------
-    list of str
-        The groups, in board order.
-
-    Examples
-    --------
-    >>> from models.io import load_state
-    >>> from solver.trades.rescore import trade_after
-    >>> s = load_state("instances/midgame-no-monopolies.json")
-    >>> completed(s, trade_after(s, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 400)), 0)
-    ['light_blue']
-    """
-    return [g for g in before.board.street_groups if after.has_monopoly(seat, g) and not before.has_monopoly(seat, g)]
+from solver.trades.rules import new_completions
 
 
 def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, rule: str) -> str | None:
@@ -126,7 +101,7 @@ def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, ru
     >>> refused_shape(s, trade_after(s, gift), 2, gift, "own") is None
     True
     """
-    if rule == "any" or completed(before, after, me):
+    if rule == "any" or new_completions(before, after, me):
         return None
     name = before.players[me].name
     if rule == "own":
@@ -135,9 +110,10 @@ def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, ru
         return None
     idx = {p.name: i for i, p in enumerate(before.players)}
     for who in trade.participants():
-        if idx[who] != me and completed(before, after, idx[who]):
-            groups = ", ".join(completed(before, after, idx[who]))
-            return f"the offer completes {groups} for {who} and no street group for {name} (answer_sets=no_gift): refuse"
+        q = idx[who]
+        groups = [] if q == me else [g for g in before.board.street_groups if after.has_monopoly(q, g) and not before.has_monopoly(q, g)]
+        if groups:
+            return f"the offer completes {', '.join(groups)} for {who} and no street group for {name} (answer_sets=no_gift): refuse"
     return None
 
 
@@ -210,4 +186,4 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     return AgentChoice("offer", v.verdict == "accept", v.verdict, reason, "simulation", details)
 
 
-__all__ = ["completed", "offer_choice", "refused_shape"]
+__all__ = ["offer_choice", "refused_shape"]
