@@ -268,17 +268,25 @@ class SubgraphTradeAgent(BaseAgent):
     >>> from engine.rules.view import GameView
     >>> state = load_state("instances/midgame-no-monopolies.json")
     >>> names = tuple(p.name for p in state.players)
-    >>> ann, cy = SubgraphTradeAgent(seed=0, rollouts=16), SubgraphTradeAgent(seed=0, accept_rollouts=16)
+    >>> ann, cy = SubgraphTradeAgent(seed=0, rollouts=16), SubgraphTradeAgent(seed=0, accept_rollouts=16, answer_sets="any")
     >>> ann.start_game(0, names); cy.start_game(2, names)
     >>> offer = ann.find_trade(GameView(state, 0))
     >>> offer.properties_received("Ann"), offer.net_cash("Ann"), ann.memory.searches
     (['Connecticut Avenue'], 0, 1)
 
-    Cy's answers, on simulated games, to the same lot at three prices:
+    Cy's answers, on simulated games (``answer_sets="any"``), to the same lot at three prices:
 
     >>> offers = [Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], cash) for cash in (0, 100, 400)]
     >>> [cy.accept_trade(GameView(state, 2), t) for t in offers]
     [False, False, True]
+
+    With the default ``answer_sets="own"`` Cy sells no lot for cash alone (the sale completes no
+    group for Cy), whatever the price:
+
+    >>> cy_own = SubgraphTradeAgent(seed=0)
+    >>> cy_own.start_game(2, names)
+    >>> [cy_own.accept_trade(GameView(state, 2), t) for t in offers]
+    [False, False, False]
 
     Boardwalk completes Cy's dark blues: the bidding game buys it at list price and bids to $447:
 

@@ -139,18 +139,26 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     -------
     AgentChoice
         ``question`` ``offer``; ``answer`` a ``bool``; ``action`` ``accept`` or ``refuse``;
-        ``method`` ``simulation``; details ``win_delta`` and ``win_delta_se`` (every player's), and ``check`` (the second
+        ``method`` ``simulation`` (``rule`` for an invalid offer or one ``answer_sets`` refuses); details ``win_delta`` and ``win_delta_se`` (every player's), and ``check`` (the second
         evaluation's change and se for the seat) when ``answer_check`` ran.
 
     Examples
     --------
-    Cy's answers to Connecticut Avenue for $0 and for $400 (16 games, for the example):
+    Cy's answers to Connecticut Avenue for $0 and for $400, weighed on simulated games
+    (``answer_sets="any"``; 16 games, for the example):
 
     >>> from models.io import load_state
     >>> view = GameView(load_state("instances/midgame-no-monopolies.json"), 2)
-    >>> s, m = AgentSettings(accept_rollouts=16), AgentMemory()
+    >>> s, m = AgentSettings(accept_rollouts=16, answer_sets="any"), AgentMemory()
     >>> [offer_choice(view, 2, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], c), s, m, DecisionCaches()).action for c in (0, 400)]
     ['refuse', 'accept']
+
+    The default (``answer_sets="own"``) refuses the sale before any simulation: it completes no
+    group for Cy.
+
+    >>> c = offer_choice(view, 2, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 400), AgentSettings(), m, DecisionCaches())
+    >>> c.action, c.method, c.reason
+    ('refuse', 'rule', 'the offer takes a lot from Cy and completes no street group for Cy (answer_sets=own): refuse')
     """
     state = view.copy()
     if settings.answer_premium >= 0 and settings.answer_premium != settings.sell_premium:

@@ -193,7 +193,7 @@ class AgentSettings:
         errors (``beyond_noise(check_margin - d, se, check_z)``). ``0``: refuse only a loss beyond
         the noise (the rule before the option); with ``check_z=0``, refuse unless the estimate is
         at least ``check_margin``.
-    answer_sets : str, default "any"
+    answer_sets : str, default "own"
         Which offers the agent weighs at all, by the groups they complete (a rule before any
         simulation): ``"any"``, every offer; ``"no_gift"``, refuse an offer that completes a street
         group for another participant while completing none for the agent; ``"own"``, refuse
@@ -287,7 +287,7 @@ class AgentSettings:
     answer_check: str = "trading"
     check_z: float = ANSWER_Z
     check_margin: float = 0.0
-    answer_sets: str = "any"
+    answer_sets: str = "own"
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing

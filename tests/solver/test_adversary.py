@@ -204,12 +204,15 @@ def _kept_offer(key: str, run: str = "subgraph") -> tuple[dict, GameView, int, T
 
 
 def _answers(view: GameView, me: int, trade: Trade, seeds: int = 10, **options: object) -> list[tuple[bool, str, dict]]:
-    """The agent's answer (``offer_choice`` with ``options``) on the seed counters ``0 .. seeds - 1``."""
+    """The agent's answer (``offer_choice`` with ``options``) on the seed counters ``0 .. seeds - 1``;
+    ``answer_sets="any"`` unless the options say otherwise (the simulation is what these tests
+    examine; the default ``own`` refuses a lone lot's sale before simulating it)."""
     from solver.decisions.answering import offer_choice
     from solver.decisions.caches import DecisionCaches
     from solver.decisions.memory import AgentMemory
     from solver.decisions.settings import AgentSettings
 
+    options.setdefault("answer_sets", "any")
     out = []
     for seed in range(seeds):
         memory = AgentMemory()
@@ -432,10 +435,10 @@ def test_answer_sets_refuses_by_shape_as_counted_by_hand() -> None:
     assert (len(kept["no_gift"]), sum(kept["no_gift"])) == (95, 17)
     _, view, me, trade = _kept_offer("211:0")  # a sale of a lone lot for $325 (harmful, -0.040)
     memory = AgentMemory()
-    c = offer_choice(view, me, trade, AgentSettings(answer_sets="own"), memory, DecisionCaches())
+    c = offer_choice(view, me, trade, AgentSettings(), memory, DecisionCaches())  # own: the default
     assert (c.answer, c.method, memory.seeds) == (False, "rule", 1) and "answer_sets=own" in c.reason
     memory = AgentMemory()
-    assert offer_choice(view, me, trade, AgentSettings(accept_rollouts=8), memory, DecisionCaches()).method == "simulation" and memory.seeds == 1
+    assert offer_choice(view, me, trade, AgentSettings(accept_rollouts=8, answer_sets="any"), memory, DecisionCaches()).method == "simulation" and memory.seeds == 1
     name = view.copy().players[me].name
     gift = Trade.bilateral(next(p.name for p in view.copy().players if p.name != name), name, [], [], 300)
     c = offer_choice(view, me, gift, AgentSettings(answer_sets="own", accept_rollouts=16), AgentMemory(), DecisionCaches())

@@ -104,8 +104,9 @@ def _digest(lineup: list[str], game: int) -> dict[str, Any]:
     return {"winner": row["winner"], "rounds": row["rounds"], "turns": row["turns"], "digest": h.hexdigest()[:16]}
 
 
-OLD = "subgraph:tiebreak=worth,answer_check=off"
-"""The agent with the answer's defaults before session 25 (the pins were played with them)."""
+OLD = "subgraph:tiebreak=worth,answer_check=off,answer_sets=any"
+"""The agent with the answer's defaults before session 25 (the pins were played with them; and
+``answer_sets=any``, the default before session 30)."""
 
 PINNED = [
     ([OLD, "strategic", "value", "random"], 0, {"winner": OLD, "rounds": 23, "turns": 75, "digest": "185a7a21fa360d38"}),
