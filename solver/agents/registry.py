@@ -186,8 +186,10 @@ def listing() -> str:
     return "\n".join(lines) + "\n"
 
 
-MAX_OPTION_CHARS = 64
-"""Longest option value read (longer text is refused before any conversion)."""
+MAX_OPTION_CHARS = 128
+"""Longest option value read (longer text is refused before any conversion). 128: the
+``adversary``'s ``target=`` carries a whole agent spec (the kept runs' longest, 74 characters,
+``subgraph:answer_pricing=value/check_z=0/check_margin=0.04/answer_sets=any``)."""
 
 
 def _convert(value: str, default: Any, where: str) -> Any:
