@@ -188,7 +188,7 @@ def listing() -> str:
 
 MAX_OPTION_CHARS = 128
 """Longest option value read (longer text is refused before any conversion). 128: the
-``adversary``'s ``target=`` carries a whole agent spec (the kept runs' longest, 74 characters,
+``adversary``'s ``target=`` carries a whole agent spec (the kept runs' longest, 73 characters,
 ``subgraph:answer_pricing=value/check_z=0/check_margin=0.04/answer_sets=any``)."""
 
 

@@ -200,7 +200,10 @@ class AgentSettings:
         every offer that takes a lot from the agent and completes no street group for it (a
         gift, or a lot bought for cash, is still simulated). Of the ``adversary``'s 123 judged
         offers, the 70 completing nothing for the target held 25 of the 30 harmful ones
-        (docs/benchmarks.md, issue 39's exploitability, session 29).
+        (docs/benchmarks.md, issue 39's exploitability, session 29). ``"own"`` is the default since
+        session 30 (``"any"`` before): 2,000 games against three ``strategic`` paired with
+        ``"any"``, -0.0030 [-0.0061, +0.0001]; of the adversary's offers it accepts, 10 of 99 are
+        harmful (20% of 25 with ``"any"``).
     answer_premium : int, default -1
         The trading rollout policy's ``sell_premium`` in the answer's simulations (both
         evaluations of an offer): what the other seats are modelled to ask and pay for a lot

@@ -60,7 +60,7 @@ def test_play_refuses_a_bad_option_with_exit_2(capsys: pytest.CaptureFixture[str
 
 
 def test_an_option_value_is_bounded_at_128_characters() -> None:
-    """The ``adversary``'s ``target=`` holds a whole agent spec: the kept runs' longest (74
+    """The ``adversary``'s ``target=`` holds a whole agent spec: the kept runs' longest (73
     characters) is read; a value longer than ``MAX_OPTION_CHARS`` is refused before conversion."""
     from solver.agents.registry import MAX_OPTION_CHARS
 
