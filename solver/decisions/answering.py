@@ -41,7 +41,8 @@ the answer's two simulations price such lots: ``"value"`` prices them as ``strat
 the split of the static surplus (:mod:`engine.sim.rollout_values`), where both evaluations agree
 best with games played to the end (r = 0.73 and 0.80 on the 83 offers; session 27). It is not the
 default: the adversary, searching against it, wins 16.7% of 1,000 games (11.6% against the
-default; paired +0.051 [+0.025, +0.077]).
+default; paired +0.051 [+0.025, +0.077]). ``check_pricing`` sets the pricing of the second
+evaluation alone (``"answer"``, the default: as the first).
 """
 
 from __future__ import annotations
@@ -180,7 +181,10 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     reason = v.reason
     if v.verdict == "accept" and settings.answer_check == "trading" and holding:
-        check = rescore_settings(state, me, dataclasses.replace(settings, wait_declines=True), memory, settings.accept_rollouts, hold=False)
+        second_settings = dataclasses.replace(settings, wait_declines=True)
+        if settings.check_pricing != "answer":
+            second_settings = dataclasses.replace(second_settings, rollout_pricing=settings.check_pricing)
+        check = rescore_settings(state, me, second_settings, memory, settings.accept_rollouts, hold=False)
         second = judge(state, trade, me, check, z=settings.check_z)
         d, se = second.win_delta[name], second.win_delta_se[name]
         details["check"] = {"win_delta": d, "win_delta_se": se, "seed": check.seed}

@@ -222,6 +222,12 @@ class AgentSettings:
         evaluations of an offer): ``"rollout"``, ``rollout_pricing``; ``"premium"`` or
         ``"value"`` (``RolloutPolicy.pricing``). The agent's other simulations keep
         ``rollout_pricing``.
+    check_pricing : str, default "answer"
+        The trading rollout policy's ``pricing`` in the answer's second evaluation only
+        (``answer_check="trading"``): ``"answer"``, as the first evaluation prices (``answer_pricing``);
+        ``"premium"`` or ``"value"`` (``RolloutPolicy.pricing``). With ``"value"`` an offer must pass
+        a premium-priced holding evaluation and a value-priced trading one, two ways of valuing the
+        lots that err on different offers (docs/benchmarks.md, issue 39's exploitability, session 31).
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -294,6 +300,7 @@ class AgentSettings:
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing
+    check_pricing: str = "answer"  # answer: the first evaluation's pricing
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -337,6 +344,7 @@ class AgentSettings:
         "answer_premium": (-1, 100_000),
         "rollout_pricing": PRICINGS,
         "answer_pricing": ("rollout", *PRICINGS),
+        "check_pricing": ("answer", *PRICINGS),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 
