@@ -342,6 +342,42 @@ def test_answer_pricing_by_value_refuses_the_harmful_and_takes_the_good() -> Non
     assert settings.rollout_policy.pricing == "premium"
 
 
+def test_check_pricing_prices_the_second_evaluation_alone() -> None:
+    """Offer 171:1 of the census against ``answer_sets=own`` (the target gives St. James Place and
+    $200 for Oriental Avenue: its light blues against the adversary's oranges; played out -0.398,
+    the costliest harmful offer). On seed 0 the default's two evaluations pass it (holding
+    +0.05, trading -0.014 within the noise). With ``check_pricing="value"`` the first evaluation
+    is the same (same seed, same estimate) and the second is, to the last digit, the kernel's
+    paired change with every seat pricing completions by value and the target waiting out its
+    turn refusing offers (a simulation built here by hand: seed 2, 240 games of 20 rounds);
+    with the margin of the screen (``check_z=0, check_margin=0.03``) it refuses on seeds 0-2,
+    while offer 103:0 (a swap of completions played out +0.445) is still taken on each."""
+    import dataclasses
+
+    from engine.sim.rollout import paired_delta, simulate
+    from engine.sim.rollout_policy import RolloutPolicy
+
+    verdict, view, me, trade = _kept_offer("171:1", "own")
+    assert verdict["harmful"] and verdict["target"] < -0.3
+    state = view.copy()
+    name = state.players[me].name
+    (a, reason, d), = _answers(view, me, trade, seeds=1, answer_sets="own")
+    (b, _, e), = _answers(view, me, trade, seeds=1, answer_sets="own", check_pricing="value")
+    assert a and "not a loss beyond the noise" in reason and e["win_delta"] == d["win_delta"]
+    after = state.copy()
+    trade.apply(after)
+    seats = [RolloutPolicy(pricing="value")] * len(state.players)
+    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
+    by_hand = [simulate(s, 240, 20, seed=2, policy=tuple(seats)) for s in (state, after)]
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert e["check"]["win_delta"] != d["check"]["win_delta"]
+    strict = {"answer_sets": "own", "check_pricing": "value", "check_z": 0.0, "check_margin": 0.03}
+    assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, **strict))
+    good, gview, gme, gtrade = _kept_offer("103:0", "own")
+    assert not good["harmful"] and good["target"] > 0.4
+    assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, **strict))
+
+
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
     """The check runs only on an offer the holding evaluation accepts: a refusal is the same
     answer with no second simulation (the seed counter moves once), and with ``hold=False`` the
