@@ -8,7 +8,7 @@ a flag. Non-property squares are always ``BANK``, 0, ``False``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -502,6 +502,44 @@ class GameState:
         ['red', 'yellow']
         """
         return [g for g in self.board.street_groups if self.has_monopoly(player, g)]
+
+    def newly_complete(self, after: GameState, player: int, groups: Iterable[str] | None = None) -> list[str]:
+        """The street groups ``player`` holds complete in ``after`` and not in this state, in board order.
+
+        What a trade (or any change from this state to ``after``) completes for a seat: the one
+        predicate behind the trade rules' completion test, the agents' answers by shape and the
+        opponent model's features.
+
+        Parameters
+        ----------
+        after:
+            The state after the change (the same board).
+        player:
+            A seat.
+        groups:
+            Look only among these groups (those a trade touches, the only ones it can complete);
+            ``None``: every street group. Railroads and utilities never count.
+
+        Returns
+        -------
+        list[str]
+            The groups' names.
+
+        Examples
+        --------
+        Cy gives Connecticut Avenue to Ann, who holds the other two light blues:
+
+        >>> from models.io import load_state
+        >>> from models.trade import Trade
+        >>> before = load_state("instances/midgame-no-monopolies.json")
+        >>> after = before.copy()
+        >>> _ = Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 0).apply(after)
+        >>> before.newly_complete(after, 0), before.newly_complete(after, 2), before.newly_complete(after, 0, ["orange"])
+        (['light_blue'], [], [])
+        """
+        street = self.board.street_groups
+        look = street if groups is None else [g for g in street if g in set(groups)]
+        return [g for g in look if after.has_monopoly(player, g) and not self.has_monopoly(player, g)]
 
     def group_has_buildings(self, group: str) -> bool:
         """Whether any lot of ``group`` carries a house or a hotel (a group's lots then cannot be traded).

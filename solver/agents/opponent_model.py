@@ -60,14 +60,8 @@ def _sigmoid(z: np.ndarray | float) -> np.ndarray:
 def offer_features(before: GameState, after: GameState, q: int, gain: float) -> np.ndarray:
     """The feature vector of an offer to ``q`` (module docstring), from the states before and
     after the trade and ``q``'s simulated win delta ``gain``."""
-    groups = before.board.street_groups
-    gets = any(after.has_monopoly(q, g) and not before.has_monopoly(q, g) for g in groups)
-    gives = any(
-        after.has_monopoly(o, g) and not before.has_monopoly(o, g)
-        for o in range(len(before.players))
-        if o != q
-        for g in groups
-    )
+    gets = bool(before.newly_complete(after, q))
+    gives = any(before.newly_complete(after, o) for o in range(len(before.players)) if o != q)
     return np.array([1.0, float(gain), after.players[q].cash / 1000.0, float(gets), float(gives), float(gives and not gets)])
 
 

@@ -455,17 +455,14 @@ class StrategicTradeAgent(BaseAgent):
             return False
         after = state.copy()
         trade.apply(after)
-        me_completes = any(
-            after.has_monopoly(self.me, g) and not state.has_monopoly(self.me, g) for g in state.board.street_groups
-        )
-        if me_completes:
+        if state.newly_complete(after, self.me):
             return True
         idx = {p.name: i for i, p in enumerate(state.players)}
         for name in trade.participants():
             q = idx[name]
             if q == self.me:
                 continue
-            if any(after.has_monopoly(q, g) and not state.has_monopoly(q, g) for g in state.board.street_groups):
+            if state.newly_complete(after, q):
                 theirs = self._gain(state, trade, q)
                 if theirs is not None and mine + 1.0 < theirs:
                     return False

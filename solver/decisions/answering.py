@@ -112,7 +112,7 @@ def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, ru
     idx = {p.name: i for i, p in enumerate(before.players)}
     for who in trade.participants():
         q = idx[who]
-        groups = [] if q == me else [g for g in before.board.street_groups if after.has_monopoly(q, g) and not before.has_monopoly(q, g)]
+        groups = [] if q == me else before.newly_complete(after, q)
         if groups:
             return f"the offer completes {', '.join(groups)} for {who} and no street group for {name} (answer_sets=no_gift): refuse"
     return None

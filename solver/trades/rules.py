@@ -44,12 +44,9 @@ RULES = ("completion", "proposer", "counterparty", "cash", "domination")
 
 def new_completions(state: GameState, after: GameState, player: int, groups: Iterable[str] | None = None) -> bool:
     """Whether ``player`` holds a colour group complete in ``after`` that it did not in ``state``
-    (among ``groups`` when given: the groups a trade touches, the only ones it can complete)."""
-    street = state.board.street_groups
-    return any(
-        after.has_monopoly(player, g) and not state.has_monopoly(player, g)
-        for g in (street if groups is None else (g for g in groups if g in street))
-    )
+    (among ``groups`` when given: the groups a trade touches, the only ones it can complete;
+    :meth:`models.state.GameState.newly_complete` lists them)."""
+    return bool(state.newly_complete(after, player, groups))
 
 
 @cache
