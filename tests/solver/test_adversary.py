@@ -165,6 +165,13 @@ def test_exploit_bench_end_to_end(tmp_path: Path) -> None:
         assert 2 <= v["games"] <= 6 and (v["games"] == 6 or not v["harmful"])  # blocks of 2: an early stop is never harmful
     out = subprocess.run(run + ["report", *common], check=True, capture_output=True, text=True).stdout
     assert "adversary wins" in out and "2 games" in out
+    first = tmp_path / "judge-first.jsonl"  # the first game of the two, as of a play still running
+    one = common[:-3] + [str(first), "--workers", "1"]
+    subprocess.run(run + ["judge", "--games", "2", "--block", "2", "--sample", "1", "--games-play", "1", *one], check=True, capture_output=True, text=True)
+    head = json.loads(first.read_text().splitlines()[0])
+    assert head["games_play"] == 1 and head["accepted"] == sum(o["accepted"] is True for r in rows[1:] if r["game"] == 0 for o in r["offers"])
+    short = subprocess.run(run + ["judge", "--games", "2", "--sample", "1", "--games-play", "3", *common], capture_output=True, text=True)
+    assert short.returncode != 0 and "2 of its first 3 games" in short.stderr
     bad = subprocess.run(run + ["play", "--games", "2", "--seed", "1", "--resume", *adv, *common], capture_output=True, text=True)
     assert bad.returncode != 0 and "seed 0" in bad.stderr
 
