@@ -536,10 +536,14 @@ class GameState:
         >>> _ = Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 0).apply(after)
         >>> before.newly_complete(after, 0), before.newly_complete(after, 2), before.newly_complete(after, 0, ["orange"])
         (['light_blue'], [], [])
+        >>> before.newly_complete(after, 0, iter(["orange", "light_blue"]))
+        ['light_blue']
         """
         street = self.board.street_groups
-        look = street if groups is None else [g for g in street if g in set(groups)]
-        return [g for g in look if after.has_monopoly(player, g) and not self.has_monopoly(player, g)]
+        if groups is not None:
+            wanted = set(groups)  # once: ``groups`` may be an iterator
+            street = [g for g in street if g in wanted]
+        return [g for g in street if after.has_monopoly(player, g) and not self.has_monopoly(player, g)]
 
     def group_has_buildings(self, group: str) -> bool:
         """Whether any lot of ``group`` carries a house or a hotel (a group's lots then cannot be traded).
