@@ -539,7 +539,7 @@ class GameState:
         >>> before.newly_complete(after, 0, iter(["orange", "light_blue"]))
         ['light_blue']
         """
-        street = self.board.street_groups
+        street: Iterable[str] = self.board.street_groups
         if groups is not None:
             wanted = set(groups)  # once: ``groups`` may be an iterator
             street = [g for g in street if g in wanted]
