@@ -40,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solver.agents.registry import split_agents  # noqa: E402
 from solver.decisions.settings import AgentSettings  # noqa: E402
 
 MAX_FILE_BYTES = 200_000_000
@@ -190,17 +191,6 @@ def relabel_text(text: str, was: list[tuple[str, str]], after: str | None = None
     return _SPEC.sub(lambda m: '"' + relabel_agent(m.group(1), was, after) + '"', text)
 
 
-def _split_agents(s: str) -> list[str]:
-    """``--agents`` split into specs (an option ``k=v`` after a comma belongs to the spec before)."""
-    items: list[str] = []
-    for part in s.split(","):
-        if items and "=" in part and ":" not in part:
-            items[-1] += "," + part
-        else:
-            items.append(part)
-    return items
-
-
 def relabel_command(text: str, was: list[tuple[str, str]], after: str | None = None) -> str:
     """A shell command's (or a table row's) specs relabelled (module docstring).
 
@@ -233,7 +223,7 @@ def relabel_command(text: str, was: list[tuple[str, str]], after: str | None = N
         return ";".join(a if a.startswith("$") else one(a) for a in s.split(";"))
 
     text = re.sub(r"(--(?:agent|base-agent|target) )([^\s`\"]+)", lambda m: m.group(1) + one(m.group(2)), text)
-    text = re.sub(r"(--agents )([^\s`\"]+)", lambda m: m.group(1) + ",".join(one(a) for a in _split_agents(m.group(2))), text)
+    text = re.sub(r"(--agents )([^\s`\"]+)", lambda m: m.group(1) + ",".join(one(a) for a in split_agents(m.group(2))), text)
     text = re.sub(r'(--variants ")([^"]*)(")', lambda m: m.group(1) + variants(m.group(2)) + m.group(3), text)
     text = re.sub(r'^(V=")([^"]*)(")', lambda m: m.group(1) + variants(m.group(2)) + m.group(3), text)
     return text

@@ -324,12 +324,42 @@ def factory(spec: str) -> AgentFactory:
     return AgentMaker(entry.cls, tuple(sorted(kwargs.items())))
 
 
+def split_agents(specs: str) -> list[str]:
+    """``--agents`` text split into agent specs, without resolving them.
+
+    Commas separate agents, except inside a ``name:key=value,key=value`` option list: an item
+    containing ``=`` and no ``:`` continues the options of the agent before it. Items are
+    stripped; an empty item stays (as ``""``) for the caller to refuse.
+
+    Parameters
+    ----------
+    specs : str
+        The ``--agents`` text.
+
+    Returns
+    -------
+    list of str
+        The specs, in order.
+
+    Examples
+    --------
+    >>> split_agents("strategic,random:p_stop=0.5,p_trade=0.1,random")
+    ['strategic', 'random:p_stop=0.5,p_trade=0.1', 'random']
+    """
+    items: list[str] = []
+    for part in specs.split(","):
+        part = part.strip()
+        if part and "=" in part and ":" not in part and items:
+            items[-1] += "," + part
+        else:
+            items.append(part)
+    return items
+
+
 def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:
     """``"strategic,random:p_stop=0.5,random"`` -> [(spec, factory), ...].
 
-    Commas separate agents, except inside a ``name:key=value,key=value``
-    option list: an item containing ``=`` and no ``:`` continues the options of
-    the agent before it.
+    The specs as :func:`split_agents` splits them, each resolved by :func:`factory`.
 
     Parameters
     ----------
@@ -355,15 +385,9 @@ def parse_agents(specs: str) -> list[tuple[str, AgentFactory]]:
     ...
     solver.agents.registry.UnknownAgentError: empty agent name in --agents
     """
-    items: list[str] = []
-    for part in specs.split(","):
-        part = part.strip()
-        if not part:
-            raise UnknownAgentError("empty agent name in --agents")
-        if "=" in part and ":" not in part and items:
-            items[-1] += "," + part
-        else:
-            items.append(part)
+    items = split_agents(specs)
+    if "" in items:
+        raise UnknownAgentError("empty agent name in --agents")
     return [(item, factory(item)) for item in items]
 
 
