@@ -42,7 +42,12 @@ the split of the static surplus (:mod:`engine.sim.rollout_values`), where both e
 best with games played to the end (r = 0.73 and 0.80 on the 83 offers; session 27). It is not the
 default: the adversary, searching against it, wins 16.7% of 1,000 games (11.6% against the
 default; paired +0.051 [+0.025, +0.077]). ``check_pricing`` sets the pricing of the second
-evaluation alone (``"answer"``, the default: as the first).
+evaluation alone (``"answer"``, the default: as the first), and ``check_mortgage="off"`` has its
+seats build from cash alone, as ``strategic`` does, rather than mortgage lots outside their sets to
+build (``rollout_mortgage``): a cash-poor set built at once on mortgages is the rollouts' way of
+making an offer that takes most of the seat's cash look good; ``check_horizon`` sets the
+rounds of its games (``0``, the default: ``horizon``), since such a set's cost shows only later
+(docs/benchmarks.md, session 32).
 """
 
 from __future__ import annotations
@@ -184,6 +189,10 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
         second_settings = dataclasses.replace(settings, wait_declines=True)
         if settings.check_pricing != "answer":
             second_settings = dataclasses.replace(second_settings, rollout_pricing=settings.check_pricing)
+        if settings.check_mortgage == "off":
+            second_settings = dataclasses.replace(second_settings, rollout_mortgage=False)
+        if settings.check_horizon:
+            second_settings = dataclasses.replace(second_settings, horizon=settings.check_horizon)
         check = rescore_settings(state, me, second_settings, memory, settings.accept_rollouts, hold=False)
         second = judge(state, trade, me, check, z=settings.check_z)
         d, se = second.win_delta[name], second.win_delta_se[name]

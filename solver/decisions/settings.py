@@ -228,6 +228,16 @@ class AgentSettings:
         ``"premium"`` or ``"value"`` (``RolloutPolicy.pricing``). With ``"value"`` an offer must pass
         a premium-priced holding evaluation and a value-priced trading one, two ways of valuing the
         lots that err on different offers (docs/benchmarks.md, issue 39's exploitability, session 31).
+    check_mortgage : str, default "answer"
+        Whether the seats of the answer's second evaluation mortgage lots outside their sets to
+        build (``RolloutPolicy.mortgage_to_build``): ``"answer"``, as in the first evaluation
+        (``rollout_mortgage``); ``"off"``, they build from cash alone, as the baseline
+        ``strategic`` does (docs/benchmarks.md, issue 39's exploitability, session 32).
+    check_horizon : int, default 0
+        The rounds of the answer's second evaluation's games: ``0``, ``horizon`` (as the first);
+        otherwise this many. A set bought with most of a seat's cash is built at once and pays
+        within 20 rounds, while the cash it cost would have bought the lots still for sale: the
+        loss shows later (docs/benchmarks.md, session 32).
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -301,6 +311,8 @@ class AgentSettings:
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing
     check_pricing: str = "answer"  # answer: the first evaluation's pricing
+    check_mortgage: str = "answer"  # answer: the first evaluation's rollout_mortgage
+    check_horizon: int = 0  # 0: horizon
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -345,6 +357,8 @@ class AgentSettings:
         "rollout_pricing": PRICINGS,
         "answer_pricing": ("rollout", *PRICINGS),
         "check_pricing": ("answer", *PRICINGS),
+        "check_mortgage": ("answer", "off"),
+        "check_horizon": (0, 1000),
     }
     """The range or the choices of each option (a class attribute, not an option)."""
 

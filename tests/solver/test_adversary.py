@@ -196,13 +196,13 @@ def test_exploit_sample_is_uniform_and_in_game_order() -> None:
     assert all(500 < c < 700 for c in counts), counts
 
 
-def _kept_offer(key: str, run: str = "subgraph") -> tuple[dict, GameView, int, Trade]:
-    """A judged offer of a kept exploitability run (``exploit-play-RUN-0-1000.jsonl``): its judged
-    verdict, the target's view, seat and the trade."""
+def _kept_offer(key: str, run: str = "subgraph", games: int = 1000) -> tuple[dict, GameView, int, Trade]:
+    """A judged offer of a kept exploitability run (``exploit-play-RUN-0-1000.jsonl``, judged in
+    ``exploit-judge-RUN-0-GAMES-4000.jsonl``): its judged verdict, the target's view, seat and the trade."""
     from engine.tournament.results import read_results
 
     runs = ROOT / "bench" / "runs"
-    judged = [json.loads(x) for x in (runs / f"exploit-judge-{run}-0-1000-4000.jsonl").read_text().splitlines()[1:]]
+    judged = [json.loads(x) for x in (runs / f"exploit-judge-{run}-0-{games}-4000.jsonl").read_text().splitlines()[1:]]
     verdict = next(v for v in judged if v["offer"] == key)
     game, index = (int(x) for x in key.split(":"))
     offer = read_results(runs / f"exploit-play-{run}-0-1000.jsonl").rows[game]["offers"][index]
@@ -383,6 +383,73 @@ def test_check_pricing_prices_the_second_evaluation_alone() -> None:
     good, gview, gme, gtrade = _kept_offer("103:0", "own")
     assert not good["harmful"] and good["target"] > 0.4
     assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, **strict))
+
+
+def test_check_mortgage_builds_from_cash_in_the_second_evaluation_alone() -> None:
+    """Offer 72:1 of the census against the value-priced check (the target pays $370 of its $562
+    for Baltic Avenue, the last brown; played out -0.296, the costliest harmful offer there). The
+    value-priced check with the screen's margin takes it on seed 0 (its seats mortgage lots outside
+    their sets to build, so the cash-poor browns are built at once). With ``check_mortgage="off"``
+    the first evaluation is the same, and the second is, to the last digit, the kernel's paired
+    change with every seat pricing by value and building from cash alone, the target waiting out
+    its turn refusing offers (built here by hand: seed 2, 240 games of 20 rounds); it then refuses
+    the offer on seeds 0-2, while offer 107:0 of the same census (played out +0.375) is still taken
+    on each."""
+    import dataclasses
+
+    from engine.sim.rollout import paired_delta, simulate
+    from engine.sim.rollout_policy import RolloutPolicy
+
+    verdict, view, me, trade = _kept_offer("72:1", "check", 200)
+    assert verdict["harmful"] and verdict["target"] < -0.25
+    state = view.copy()
+    name = state.players[me].name
+    strict = {"answer_sets": "own", "check_pricing": "value", "check_z": 0.0, "check_margin": 0.03}
+    (a, reason, d), = _answers(view, me, trade, seeds=1, **strict)
+    (b, _, e), = _answers(view, me, trade, seeds=1, check_mortgage="off", **strict)
+    assert a and "not short of the margin" in reason and e["win_delta"] == d["win_delta"]
+    after = state.copy()
+    trade.apply(after)
+    seats = [RolloutPolicy(pricing="value", mortgage_to_build=False)] * len(state.players)
+    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
+    by_hand = [simulate(s, 240, 20, seed=2, policy=tuple(seats)) for s in (state, after)]
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert e["check"]["win_delta"] < d["check"]["win_delta"]
+    assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, check_mortgage="off", **strict))
+    good, gview, gme, gtrade = _kept_offer("107:0", "check", 200)
+    assert not good["harmful"] and good["target"] > 0.3
+    assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, check_mortgage="off", **strict))
+
+
+def test_check_horizon_sets_the_rounds_of_the_second_evaluation_alone() -> None:
+    """Offer 27:0 of the same census (the target pays all its $458 for Mediterranean Avenue, the
+    last brown; played out -0.126). Building from cash, the check of 20 rounds still takes it on
+    seed 0 (the browns pay before the lots the cash would have bought are missed); with
+    ``check_horizon=100`` the first evaluation is the same, and the second is, to the last digit,
+    the kernel's paired change over 100 rounds (built here by hand, seed 2, 240 games); it refuses
+    the offer on seeds 0-2, and still takes offer 107:0 (played out +0.375) on each."""
+    import dataclasses
+
+    from engine.sim.rollout import paired_delta, simulate
+    from engine.sim.rollout_policy import RolloutPolicy
+
+    verdict, view, me, trade = _kept_offer("27:0", "check", 200)
+    assert verdict["harmful"] and verdict["target"] < -0.1
+    state = view.copy()
+    name = state.players[me].name
+    strict = {"answer_sets": "own", "check_pricing": "value", "check_mortgage": "off", "check_z": 0.0, "check_margin": 0.03}
+    (a, _, d), = _answers(view, me, trade, seeds=1, **strict)
+    (b, _, e), = _answers(view, me, trade, seeds=1, check_horizon=100, **strict)
+    assert a and e["win_delta"] == d["win_delta"]
+    after = state.copy()
+    trade.apply(after)
+    seats = [RolloutPolicy(pricing="value", mortgage_to_build=False)] * len(state.players)
+    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
+    by_hand = [simulate(s, 240, 100, seed=2, policy=tuple(seats)) for s in (state, after)]
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, check_horizon=100, **strict))
+    _, gview, gme, gtrade = _kept_offer("107:0", "check", 200)
+    assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, check_horizon=100, **strict))
 
 
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:
