@@ -286,6 +286,30 @@ def test_kept_exploit_judgement_is_whole_and_consistent(path: Path) -> None:
     _documented(path)
 
 
+def test_an_offer_judged_in_two_kept_files_is_judged_alike() -> None:
+    """What ``bench/exploit.py judge --reuse`` rests on: an offer's judgement is a function of the
+    offer (:func:`exploit.offer_key`) and the judging settings. Every offer judged, not reused, in
+    two kept files with the same settings has the same figures there (the adversary's early games
+    against two targets often make the same offers)."""
+    seen: dict[tuple[object, ...], tuple[str, dict]] = {}
+    pairs = 0
+    for path in EXPLOIT_JUDGED:
+        header, rows = _whole_rows(path)
+        games = read_results(RUNS / header["play"]).rows
+        for r in rows:
+            if "reused" in r:
+                continue
+            g, k = (int(x) for x in r["offer"].split(":"))
+            key = (exploit.offer_key(games[g]["offers"][k], games[g]["adversary_seat"]), *(header[f] for f in exploit.JUDGING))
+            figures = {f: r[f] for f in ("games", "target", "target_se", "adversary", "adversary_se", "harmful")}
+            if key in seen:
+                pairs += 1
+                assert seen[key][1] == figures, f"{path.name} {r['offer']} and {seen[key][0]} are the same offer, judged apart"
+            else:
+                seen[key] = (f"{path.name} {r['offer']}", figures)
+    assert pairs >= 4  # 4:0, 7:0, 12:0 and 13:0 of the censuses of session 31's and 32's adversaries
+
+
 @pytest.mark.parametrize("path", SCREENS, ids=lambda p: p.name)
 def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"

@@ -165,6 +165,14 @@ def test_exploit_bench_end_to_end(tmp_path: Path) -> None:
         assert 2 <= v["games"] <= 6 and (v["games"] == 6 or not v["harmful"])  # blocks of 2: an early stop is never harmful
     out = subprocess.run(run + ["report", *common], check=True, capture_output=True, text=True).stdout
     assert "adversary wins" in out and "2 games" in out
+    again = tmp_path / "judge-again.jsonl"  # the same offers, their judgements copied from the first file
+    other = common[:-3] + [str(again), "--workers", "1"]
+    subprocess.run(run + ["judge", "--games", "6", "--block", "2", "--sample", "1", "--games-play", "2", "--reuse", str(judged), *other], check=True, capture_output=True, text=True)
+    copied = [json.loads(x) for x in again.read_text().splitlines()]
+    assert copied[0] == header and [{k: v for k, v in c.items() if k != "reused"} for c in copied[1:]] == verdicts
+    assert all(c["reused"] == f"judge.jsonl {c['offer']}" for c in copied[1:])
+    unlike = subprocess.run(run + ["judge", "--games", "8", "--block", "2", "--sample", "1", "--games-play", "2", "--reuse", str(judged), *common[:-3], str(tmp_path / "j3.jsonl"), "--workers", "1"], capture_output=True, text=True)
+    assert unlike.returncode != 0 and "not judged as this run judges (games=8" in unlike.stderr
     first = tmp_path / "judge-first.jsonl"  # the first game of the two, as of a play still running
     one = common[:-3] + [str(first), "--workers", "1"]
     subprocess.run(run + ["judge", "--games", "2", "--block", "2", "--sample", "1", "--games-play", "1", *one], check=True, capture_output=True, text=True)
