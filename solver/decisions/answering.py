@@ -186,13 +186,14 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     reason = v.reason
     if v.verdict == "accept" and settings.answer_check == "trading" and holding:
-        second_settings = dataclasses.replace(settings, wait_declines=True)
+        changes: dict[str, object] = {"wait_declines": True}
         if settings.check_pricing != "answer":
-            second_settings = dataclasses.replace(second_settings, rollout_pricing=settings.check_pricing)
+            changes["rollout_pricing"] = settings.check_pricing
         if settings.check_mortgage == "off":
-            second_settings = dataclasses.replace(second_settings, rollout_mortgage=False)
+            changes["rollout_mortgage"] = False
         if settings.check_horizon:
-            second_settings = dataclasses.replace(second_settings, horizon=settings.check_horizon)
+            changes["horizon"] = settings.check_horizon
+        second_settings = dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
         check = rescore_settings(state, me, second_settings, memory, settings.accept_rollouts, hold=False)
         second = judge(state, trade, me, check, z=settings.check_z)
         d, se = second.win_delta[name], second.win_delta_se[name]

@@ -237,6 +237,24 @@ def _answers(view: GameView, me: int, trade: Trade, seeds: int = 10, **options: 
     return out
 
 
+def _check_by_hand(view: GameView, me: int, trade: Trade, rounds: int = 20, **policy: object) -> tuple[float, float]:
+    """The answer's second evaluation built by hand: the kernel's paired change of ``me`` over 240
+    games of ``rounds`` rounds on seed 2 (the seed counter's third seed), every seat playing
+    ``RolloutPolicy(**policy)`` and ``me`` waiting out its turn refusing offers."""
+    import dataclasses
+
+    from engine.sim.rollout import paired_delta, simulate
+    from engine.sim.rollout_policy import RolloutPolicy
+
+    state = view.copy()
+    after = state.copy()
+    trade.apply(after)
+    seats = [RolloutPolicy(**policy)] * len(state.players)  # type: ignore[arg-type]
+    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
+    before_games, after_games = (simulate(s, 240, rounds, seed=2, policy=tuple(seats)) for s in (state, after))
+    return paired_delta(before_games, after_games, state.players[me].name)
+
+
 @pytest.mark.parametrize("key", ["164:2", "288:0"])
 def test_no_loss_tiebreak_refuses_the_harmful_offer_the_default_accepts(key: str) -> None:
     """Harmful offers of the kept exploitability run (game 164's third offer: `P4` gives
@@ -367,24 +385,12 @@ def test_check_pricing_prices_the_second_evaluation_alone() -> None:
     turn refusing offers (a simulation built here by hand: seed 2, 240 games of 20 rounds);
     with the margin of the screen (``check_z=0, check_margin=0.03``) it refuses on seeds 0-2,
     while offer 103:0 (a swap of completions played out +0.445) is still taken on each."""
-    import dataclasses
-
-    from engine.sim.rollout import paired_delta, simulate
-    from engine.sim.rollout_policy import RolloutPolicy
-
     verdict, view, me, trade = _kept_offer("171:1", "own")
     assert verdict["harmful"] and verdict["target"] < -0.3
-    state = view.copy()
-    name = state.players[me].name
     (a, reason, d), = _answers(view, me, trade, seeds=1, answer_sets="own")
     (b, _, e), = _answers(view, me, trade, seeds=1, answer_sets="own", check_pricing="value")
     assert a and "not a loss beyond the noise" in reason and e["win_delta"] == d["win_delta"]
-    after = state.copy()
-    trade.apply(after)
-    seats = [RolloutPolicy(pricing="value")] * len(state.players)
-    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
-    by_hand = [simulate(s, 240, 20, seed=2, policy=tuple(seats)) for s in (state, after)]
-    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == _check_by_hand(view, me, trade, pricing="value")
     assert e["check"]["win_delta"] != d["check"]["win_delta"]
     strict = {"answer_sets": "own", "check_pricing": "value", "check_z": 0.0, "check_margin": 0.03}
     assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, **strict))
@@ -403,25 +409,13 @@ def test_check_mortgage_builds_from_cash_in_the_second_evaluation_alone() -> Non
     its turn refusing offers (built here by hand: seed 2, 240 games of 20 rounds); it then refuses
     the offer on seeds 0-2, while offer 107:0 of the same census (played out +0.375) is still taken
     on each."""
-    import dataclasses
-
-    from engine.sim.rollout import paired_delta, simulate
-    from engine.sim.rollout_policy import RolloutPolicy
-
     verdict, view, me, trade = _kept_offer("72:1", "check", 200)
     assert verdict["harmful"] and verdict["target"] < -0.25
-    state = view.copy()
-    name = state.players[me].name
     strict = {"answer_sets": "own", "check_pricing": "value", "check_z": 0.0, "check_margin": 0.03}
     (a, reason, d), = _answers(view, me, trade, seeds=1, **strict)
     (b, _, e), = _answers(view, me, trade, seeds=1, check_mortgage="off", **strict)
     assert a and "not short of the margin" in reason and e["win_delta"] == d["win_delta"]
-    after = state.copy()
-    trade.apply(after)
-    seats = [RolloutPolicy(pricing="value", mortgage_to_build=False)] * len(state.players)
-    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
-    by_hand = [simulate(s, 240, 20, seed=2, policy=tuple(seats)) for s in (state, after)]
-    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == _check_by_hand(view, me, trade, pricing="value", mortgage_to_build=False)
     assert e["check"]["win_delta"] < d["check"]["win_delta"]
     assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, check_mortgage="off", **strict))
     good, gview, gme, gtrade = _kept_offer("107:0", "check", 200)
@@ -436,25 +430,13 @@ def test_check_horizon_sets_the_rounds_of_the_second_evaluation_alone() -> None:
     ``check_horizon=100`` the first evaluation is the same, and the second is, to the last digit,
     the kernel's paired change over 100 rounds (built here by hand, seed 2, 240 games); it refuses
     the offer on seeds 0-2, and still takes offer 107:0 (played out +0.375) on each."""
-    import dataclasses
-
-    from engine.sim.rollout import paired_delta, simulate
-    from engine.sim.rollout_policy import RolloutPolicy
-
     verdict, view, me, trade = _kept_offer("27:0", "check", 200)
     assert verdict["harmful"] and verdict["target"] < -0.1
-    state = view.copy()
-    name = state.players[me].name
     strict = {"answer_sets": "own", "check_pricing": "value", "check_mortgage": "off", "check_z": 0.0, "check_margin": 0.03}
     (a, _, d), = _answers(view, me, trade, seeds=1, **strict)
     (b, _, e), = _answers(view, me, trade, seeds=1, check_horizon=100, **strict)
     assert a and e["win_delta"] == d["win_delta"]
-    after = state.copy()
-    trade.apply(after)
-    seats = [RolloutPolicy(pricing="value", mortgage_to_build=False)] * len(state.players)
-    seats[me] = dataclasses.replace(seats[me], wait_turns=2 if state.to_move == me else 1, wait_declines=True)
-    by_hand = [simulate(s, 240, 100, seed=2, policy=tuple(seats)) for s in (state, after)]
-    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == paired_delta(*by_hand, name)
+    assert (e["check"]["win_delta"], e["check"]["win_delta_se"]) == _check_by_hand(view, me, trade, 100, pricing="value", mortgage_to_build=False)
     assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, check_horizon=100, **strict))
     _, gview, gme, gtrade = _kept_offer("107:0", "check", 200)
     assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, check_horizon=100, **strict))
