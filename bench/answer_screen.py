@@ -168,6 +168,23 @@ def judged_source(judged: Path) -> tuple[Path, list[dict[str, Any]], dict[int, d
     return play, verdicts, read_results(play).rows
 
 
+def target_spec(play: Path) -> str:
+    """The spec of the target in an adversary's play file: its first seat that is not the adversary."""
+    agents = (read_results(play).header or {}).get("agents") or []
+    for spec in agents:
+        if isinstance(spec, str) and not spec.startswith("adversary"):
+            return spec
+    raise SystemExit(f"{play}: no target among its agents {agents!r}")
+
+
+def check_first_variant(variants: list[str], play: Path) -> None:
+    """Exit in one line unless the first variant plays as the target did (same settings, whatever
+    their spelling): the keep weights are relative to its answers (module docstring)."""
+    target = target_spec(play)
+    if agent_settings(variants[0]) != agent_settings(target):
+        raise SystemExit(f"--variants: the first, {variants[0]!r}, is not the target as it played in {play.name} ({target!r})")
+
+
 def offer_of(rows: dict[int, dict[str, Any]], key: str) -> dict[str, Any]:
     """The offer ``G:K`` (game ``G``'s offer ``K``) of a play file's games."""
     g, k = (int(x) for x in key.split(":"))
@@ -183,6 +200,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if parse_spec(v)[0].name != "subgraph":
             raise SystemExit(f"--variants: {v!r} is not a subgraph spec")
     play, verdicts, rows = judged_source(judged)
+    check_first_variant(variants, play)
     header = {"header": HEADER, "judged": judged.name, "play": play.name, "variants": variants, "seeds": args.seeds}
     seen = {r["offer"] for r in resume_lines(out, header, args.resume)}
     with out.open("a", encoding="utf-8") as fh:

@@ -319,6 +319,7 @@ def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     assert judged in EXPLOIT_JUDGED, f"{path.name}: its judged file {header['judged']} is not kept"
     verdicts = _whole_rows(judged)[1]
     assert json.loads(_first_line(judged))["play"] == header["play"]
+    answer_screen.check_first_variant(header["variants"], RUNS / header["play"])  # the weights' reference
     assert len(rows) <= len(verdicts)
     for r, v in zip(rows, verdicts):
         assert (r["offer"], r["target"], r["target_se"], r["harmful"]) == (v["offer"], v["target"], v["target_se"], v["harmful"])
@@ -329,6 +330,18 @@ def test_kept_answer_screen_is_whole_and_replays(path: Path) -> None:
     for spec, recorded in zip(header["variants"], rows[0]["accepts"]):
         seeds = min(2, header["seeds"])
         assert answer_screen.answers(offer, spec, seeds) == recorded[:seeds], f"{path.name}: {spec} no longer answers as recorded"
+
+
+def test_answer_screen_refuses_a_first_variant_other_than_the_target() -> None:
+    """The screen's weights are relative to the first variant's answers, so it must be the target as
+    it played: the same settings in any spelling pass, other settings stop the run in one line."""
+    play = RUNS / "exploit-play-horizon-0-1000.jsonl"
+    target = answer_screen.target_spec(play)
+    assert target.startswith("subgraph:") and "check_horizon=100" in target
+    name, options = target.split(":")
+    answer_screen.check_first_variant([name + ":" + ",".join(reversed(options.split(","))), "subgraph"], play)
+    with pytest.raises(SystemExit, match="is not the target as it played in exploit-play-horizon-0-1000.jsonl"):
+        answer_screen.check_first_variant(["subgraph", target], play)
 
 
 @pytest.mark.parametrize("path", AGREES, ids=lambda p: p.name)
