@@ -340,8 +340,9 @@ def test_answer_screen_refuses_a_first_variant_other_than_the_target() -> None:
     assert target.startswith("subgraph:") and "check_horizon=100" in target
     name, options = target.split(":")
     answer_screen.check_first_variant([name + ":" + ",".join(reversed(options.split(","))), "subgraph"], play)
+    answer_screen.check_first_variant(["subgraph"], play)  # the defaults since session 33
     with pytest.raises(SystemExit, match="is not the target as it played in exploit-play-horizon-0-1000.jsonl"):
-        answer_screen.check_first_variant(["subgraph", target], play)
+        answer_screen.check_first_variant(["subgraph:check_horizon=0", target], play)
 
 
 @pytest.mark.parametrize("path", AGREES, ids=lambda p: p.name)

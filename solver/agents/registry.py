@@ -186,10 +186,11 @@ def listing() -> str:
     return "\n".join(lines) + "\n"
 
 
-MAX_OPTION_CHARS = 128
-"""Longest option value read (longer text is refused before any conversion). 128: the
-``adversary``'s ``target=`` carries a whole agent spec (the kept runs' longest, 73 characters,
-``subgraph:answer_pricing=value/check_z=0/check_margin=0.04/answer_sets=any``)."""
+MAX_OPTION_CHARS = 256
+"""Longest option value read (longer text is refused before any conversion). 256: the
+``adversary``'s ``target=`` carries a whole agent spec, and the kept runs' specs grow as
+defaults change (``bench/relabel.py`` spells out the old ones): the longest, 152 characters,
+``subgraph:tiebreak=no_loss/answer_check=trading/answer_sets=any/check_pricing=answer/check_mortgage=answer/check_horizon=0/check_z=1.645/check_margin=0.0``."""
 
 
 def _convert(value: str, default: Any, where: str) -> Any:

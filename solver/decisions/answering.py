@@ -68,6 +68,46 @@ from solver.trades.rescore import beyond_noise, trade_after
 from solver.trades.rules import new_completions
 
 
+def costs_nothing(state: GameState, me: int, trade: Trade) -> bool:
+    """Whether the offer takes nothing from ``me`` and gives it no mortgaged lot: a gift.
+
+    Cash, a card or an unmortgaged lot received cannot lower a seat's chances (a lot it has no
+    use for it can hold or mortgage), so the trading check, whose margin asks an offer that gives
+    something away for a clear gain, does not judge a gift. A mortgaged lot costs its receiver the
+    bank's interest at once (``Rules.mortgage_interest``, :mod:`engine.rules.trading`), so it is
+    not a gift.
+
+    Parameters
+    ----------
+    state : GameState
+        The position before the offer.
+    me : int
+        The seat answering.
+    trade : Trade
+        The offer.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/midgame-no-monopolies.json")
+    >>> costs_nothing(s, 2, Trade.bilateral("Ann", "Cy", [], [], 300))  # $300 from Ann to Cy
+    True
+    >>> costs_nothing(s, 2, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], 400))
+    False
+    """
+    name = state.players[me].name
+    for t in trade.transfers:
+        if t.frm == name and (t.properties or t.cash > 0 or t.jail_cards > 0):
+            return False
+        if t.to == name and any(state.mortgaged[state.square_of(p)] for p in t.properties):
+            return False
+    return True
+
+
 def refused_shape(before: GameState, after: GameState, me: int, trade: Trade, rule: str) -> str | None:
     """The reason ``answer_sets`` refuses the offer by the groups it completes, or ``None``.
 
@@ -151,11 +191,11 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     Examples
     --------
     Cy's answers to Connecticut Avenue for $0 and for $400, weighed on simulated games
-    (``answer_sets="any"``; 16 games, for the example):
+    (``answer_sets="any"``; 64 games, for the example):
 
     >>> from models.io import load_state
     >>> view = GameView(load_state("instances/midgame-no-monopolies.json"), 2)
-    >>> s, m = AgentSettings(accept_rollouts=16, answer_sets="any"), AgentMemory()
+    >>> s, m = AgentSettings(accept_rollouts=64, answer_sets="any"), AgentMemory()
     >>> [offer_choice(view, 2, Trade.bilateral("Ann", "Cy", [], ["Connecticut Avenue"], c), s, m, DecisionCaches()).action for c in (0, 400)]
     ['refuse', 'accept']
 
@@ -185,7 +225,10 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     v = ev.verdicts[name]
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     reason = v.reason
-    if v.verdict == "accept" and settings.answer_check == "trading" and holding:
+    if v.verdict == "accept" and settings.answer_check == "trading" and holding and costs_nothing(state, me, trade):
+        memory.seeds += 1  # the check's seed, drawn all the same, so later simulations keep their seeds
+        reason = f"{v.reason}; it costs {name} nothing, so no second evaluation"
+    elif v.verdict == "accept" and settings.answer_check == "trading" and holding:
         changes: dict[str, object] = {"wait_declines": True}
         if settings.check_pricing != "answer":
             changes["rollout_pricing"] = settings.check_pricing
@@ -208,4 +251,4 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     return AgentChoice("offer", v.verdict == "accept", v.verdict, reason, "simulation", details)
 
 
-__all__ = ["offer_choice", "refused_shape"]
+__all__ = ["costs_nothing", "offer_choice", "refused_shape"]

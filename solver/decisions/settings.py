@@ -183,16 +183,17 @@ class AgentSettings:
         adversary's harmful offers the holding evaluation said the target gains where games
         played to the end said it loses (docs/benchmarks.md, issue 39's exploitability).
         ``"off"``: one evaluation.
-    check_z : float, default 1.645
+    check_z : float, default 0.0
         The second evaluation's threshold (``answer_check="trading"``): refuse when its change
         is a loss beyond ``check_z`` standard errors (one-sided); ``0`` refuses any loss in
         its estimate. Apart from ``answer_z`` (the first evaluation's) so the two can differ.
-    check_margin : float, default 0.0
+        ``0`` is the default since session 33 (1.645 before; see ``check_horizon``).
+    check_margin : float, default 0.03
         The gain in win probability the second evaluation must show (``answer_check="trading"``):
         refuse when its change falls short of ``check_margin`` beyond ``check_z`` standard
         errors (``beyond_noise(check_margin - d, se, check_z)``). ``0``: refuse only a loss beyond
         the noise (the rule before the option); with ``check_z=0``, refuse unless the estimate is
-        at least ``check_margin``.
+        at least ``check_margin``. ``0.03`` is the default since session 33 (``0`` before).
     answer_sets : str, default "own"
         Which offers the agent weighs at all, by the groups they complete (a rule before any
         simulation): ``"any"``, every offer; ``"no_gift"``, refuse an offer that completes a street
@@ -222,22 +223,28 @@ class AgentSettings:
         evaluations of an offer): ``"rollout"``, ``rollout_pricing``; ``"premium"`` or
         ``"value"`` (``RolloutPolicy.pricing``). The agent's other simulations keep
         ``rollout_pricing``.
-    check_pricing : str, default "answer"
+    check_pricing : str, default "value"
         The trading rollout policy's ``pricing`` in the answer's second evaluation only
         (``answer_check="trading"``): ``"answer"``, as the first evaluation prices (``answer_pricing``);
         ``"premium"`` or ``"value"`` (``RolloutPolicy.pricing``). With ``"value"`` an offer must pass
         a premium-priced holding evaluation and a value-priced trading one, two ways of valuing the
         lots that err on different offers (docs/benchmarks.md, issue 39's exploitability, session 31).
-    check_mortgage : str, default "answer"
+        ``"value"`` is the default since session 33 (``"answer"`` before).
+    check_mortgage : str, default "off"
         Whether the seats of the answer's second evaluation mortgage lots outside their sets to
         build (``RolloutPolicy.mortgage_to_build``): ``"answer"``, as in the first evaluation
         (``rollout_mortgage``); ``"off"``, they build from cash alone, as the baseline
-        ``strategic`` does (docs/benchmarks.md, issue 39's exploitability, session 32).
-    check_horizon : int, default 0
+        ``strategic`` does (docs/benchmarks.md, issue 39's exploitability, session 32). ``"off"``
+        is the default since session 33 (``"answer"`` before).
+    check_horizon : int, default 100
         The rounds of the answer's second evaluation's games: ``0``, ``horizon`` (as the first);
         otherwise this many. A set bought with most of a seat's cash is built at once and pays
         within 20 rounds, while the cash it cost would have bought the lots still for sale: the
-        loss shows later (docs/benchmarks.md, session 32).
+        loss shows later (docs/benchmarks.md, session 32). ``100`` is the default since
+        session 33 (``0`` before), with ``check_pricing="value"``, ``check_mortgage="off"``,
+        ``check_z=0`` and ``check_margin=0.03``: 2,000 games against three ``strategic``
+        paired with the defaults before, +0.0035 [-0.0008, +0.0078]; against the ``adversary``,
+        CENSUS.
     LIMITS : dict
         A class attribute, not an option: the range or the choices of each option.
 
@@ -304,15 +311,15 @@ class AgentSettings:
     accept_prior: int = 100
     tiebreak: str = "no_loss"
     answer_check: str = "trading"
-    check_z: float = ANSWER_Z
-    check_margin: float = 0.0
+    check_z: float = 0.0
+    check_margin: float = 0.03
     answer_sets: str = "own"
     answer_premium: int = -1  # -1: sell_premium
     rollout_pricing: str = "premium"
     answer_pricing: str = "rollout"  # rollout: rollout_pricing
-    check_pricing: str = "answer"  # answer: the first evaluation's pricing
-    check_mortgage: str = "answer"  # answer: the first evaluation's rollout_mortgage
-    check_horizon: int = 0  # 0: horizon
+    check_pricing: str = "value"  # answer: the first evaluation's pricing
+    check_mortgage: str = "off"  # answer: the first evaluation's rollout_mortgage
+    check_horizon: int = 100  # 0: horizon
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

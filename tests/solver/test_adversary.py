@@ -218,16 +218,24 @@ def _kept_offer(key: str, run: str = "subgraph", games: int = 1000) -> tuple[dic
     return verdict, GameView(load_state(offer["state"]), me), me, Trade.from_dict(offer["trade"])
 
 
+OLD_CHECK = {"check_pricing": "answer", "check_mortgage": "answer", "check_horizon": 0, "check_z": 1.645, "check_margin": 0.0}
+"""The trading check's settings before session 33 (as the first evaluation; "not a loss beyond the
+noise"), which the tests of each option below start from."""
+
+
 def _answers(view: GameView, me: int, trade: Trade, seeds: int = 10, **options: object) -> list[tuple[bool, str, dict]]:
     """The agent's answer (``offer_choice`` with ``options``) on the seed counters ``0 .. seeds - 1``;
-    ``answer_sets="any"`` unless the options say otherwise (the simulation is what these tests
-    examine; the default ``own`` refuses a lone lot's sale before simulating it)."""
+    ``answer_sets="any"`` and the check of :data:`OLD_CHECK` unless the options say otherwise (the
+    simulation is what these tests examine, and each option of the check is tested from the check
+    as it was; the default ``own`` refuses a lone lot's sale before simulating it)."""
     from solver.decisions.answering import offer_choice
     from solver.decisions.caches import DecisionCaches
     from solver.decisions.memory import AgentMemory
     from solver.decisions.settings import AgentSettings
 
     options.setdefault("answer_sets", "any")
+    for k, v in OLD_CHECK.items():
+        options.setdefault(k, v)
     out = []
     for seed in range(seeds):
         memory = AgentMemory()
@@ -440,6 +448,35 @@ def test_check_horizon_sets_the_rounds_of_the_second_evaluation_alone() -> None:
     assert not any(x for x, _, _ in _answers(view, me, trade, seeds=3, check_horizon=100, **strict))
     _, gview, gme, gtrade = _kept_offer("107:0", "check", 200)
     assert all(x for x, _, _ in _answers(gview, gme, gtrade, seeds=3, check_horizon=100, **strict))
+    from solver.decisions.settings import AgentSettings
+
+    assert AgentSettings() == AgentSettings(check_horizon=100, **strict)  # the default since session 33
+
+
+def test_a_gift_is_not_checked_but_its_seed_is_drawn() -> None:
+    """A gift ($300 from Ann to Bob, who gives nothing) cannot lower Bob's chances, so the trading
+    check, whose margin (0.03 by default) asks a clear gain of an offer that gives something away,
+    does not judge it: accepted on the first evaluation alone, its reason says why, and the check's
+    seed is drawn all the same (the seed counter moves by two, as for an offer checked), so later
+    simulations keep their seeds. A mortgaged lot received costs its interest: not a gift."""
+    from solver.decisions.answering import costs_nothing, offer_choice
+    from solver.decisions.caches import DecisionCaches
+    from solver.decisions.memory import AgentMemory
+    from solver.decisions.settings import AgentSettings
+
+    state = load_state(ROOT / "instances" / "midgame-no-monopolies.json")
+    bob, ann = state.player_index("Bob"), state.player_index("Ann")
+    gift = Trade.bilateral("Ann", "Bob", [], [], 300)
+    assert costs_nothing(state, bob, gift) and not costs_nothing(state, bob, Trade.bilateral("Bob", "Ann", [], [], 300))
+    memory = AgentMemory()
+    c = offer_choice(GameView(state, bob), bob, gift, AgentSettings(), memory, DecisionCaches())
+    assert c.answer and "it costs Bob nothing, so no second evaluation" in c.reason and "check" not in c.details
+    assert memory.seeds == 2 and c.details["win_delta"]["Bob"] > 0
+    lot = next(sq for sq in range(len(state.owner)) if state.owner[sq] == ann and state.houses[sq] == 0)
+    given = Trade.bilateral("Ann", "Bob", [state.board.squares[lot].name], [], 0)
+    assert costs_nothing(state, bob, given)
+    state.mortgaged[lot] = True
+    assert not costs_nothing(state, bob, given)
 
 
 def test_trading_check_leaves_refusals_and_the_trading_evaluation_alone() -> None:

@@ -59,16 +59,17 @@ def test_play_refuses_a_bad_option_with_exit_2(capsys: pytest.CaptureFixture[str
         assert code == 2 and out == "" and needle in err and err.count("\n") == 1
 
 
-def test_an_option_value_is_bounded_at_128_characters() -> None:
-    """The ``adversary``'s ``target=`` holds a whole agent spec: the kept runs' longest (73
+def test_an_option_value_is_bounded_at_256_characters() -> None:
+    """The ``adversary``'s ``target=`` holds a whole agent spec: the kept runs' longest (152
     characters) is read; a value longer than ``MAX_OPTION_CHARS`` is refused before conversion."""
     from solver.agents.registry import MAX_OPTION_CHARS
 
-    kept = "subgraph:answer_pricing=value/check_z=0/check_margin=0.04/answer_sets=any"
+    kept = "subgraph:tiebreak=no_loss/answer_check=trading/answer_sets=any/check_pricing=answer/check_mortgage=answer/check_horizon=0/check_z=1.645/check_margin=0.0"
+    assert len(kept) == 152
     assert parse_spec(f"adversary:target={kept}")[1]["target"] == kept
-    long = "subgraph:" + "/".join(["answer_sets=any"] * 9)
-    assert len(long) > MAX_OPTION_CHARS == 128
-    with pytest.raises(UnknownAgentError, match="longer than 128 characters"):
+    long = "subgraph:" + "/".join(["answer_sets=any"] * 16)
+    assert len(long) > MAX_OPTION_CHARS == 256
+    with pytest.raises(UnknownAgentError, match="longer than 256 characters"):
         parse_spec(f"adversary:target={long}")
-    with pytest.raises(UnknownAgentError, match="longer than 128 characters"):
-        parse_spec("subgraph:answer_sets=" + "x" * 129)
+    with pytest.raises(UnknownAgentError, match="longer than 256 characters"):
+        parse_spec("subgraph:answer_sets=" + "x" * 257)
