@@ -42,12 +42,16 @@ the split of the static surplus (:mod:`engine.sim.rollout_values`), where both e
 best with games played to the end (r = 0.73 and 0.80 on the 83 offers; session 27). It is not the
 default: the adversary, searching against it, wins 16.7% of 1,000 games (11.6% against the
 default; paired +0.051 [+0.025, +0.077]). ``check_pricing`` sets the pricing of the second
-evaluation alone (``"answer"``, the default: as the first), and ``check_mortgage="off"`` has its
-seats build from cash alone, as ``strategic`` does, rather than mortgage lots outside their sets to
-build (``rollout_mortgage``): a cash-poor set built at once on mortgages is the rollouts' way of
-making an offer that takes most of the seat's cash look good; ``check_horizon`` sets the
-rounds of its games (``0``, the default: ``horizon``), since such a set's cost shows only later
-(docs/benchmarks.md, session 32).
+evaluation alone (``"value"``, the default since session 33; ``"answer"``: as the first), and
+``check_mortgage="off"`` (the default since session 33) has its seats build from cash alone, as
+``strategic`` does, rather than mortgage lots outside their sets to build (``rollout_mortgage``):
+a cash-poor set built at once on mortgages is the rollouts' way of making an offer that takes
+most of the seat's cash look good; ``check_horizon`` sets the rounds of its games (100 by default
+since session 33; ``0``: ``horizon``), since such a set's cost shows only later, and ``check_z=0,
+check_margin=0.03`` (the defaults since session 33) ask its estimate for a gain of 0.03
+(docs/benchmarks.md, sessions 32 and 33). A gift (the agent gives nothing and receives no
+mortgaged lot, :func:`costs_nothing`) is not checked: it cannot lower the agent's chances, and
+the margin would refuse a small one.
 """
 
 from __future__ import annotations
