@@ -229,10 +229,11 @@ def offer_choice(view: GameView, me: int, trade: Trade, settings: AgentSettings,
     v = ev.verdicts[name]
     details: dict[str, object] = {"win_delta": dict(ev.win_delta), "win_delta_se": dict(ev.win_delta_se), "rollouts": rs.rollouts, "seed": rs.seed}
     reason = v.reason
-    if v.verdict == "accept" and settings.answer_check == "trading" and holding and costs_nothing(state, me, trade):
-        memory.seeds += 1  # the check's seed, drawn all the same, so later simulations keep their seeds
+    checked = v.verdict == "accept" and settings.answer_check == "trading" and holding
+    if checked and costs_nothing(state, me, trade):
+        memory.seeds += 1  # the check's seed (rescore_settings draws it so), so later simulations keep their seeds
         reason = f"{v.reason}; it costs {name} nothing, so no second evaluation"
-    elif v.verdict == "accept" and settings.answer_check == "trading" and holding:
+    elif checked:
         changes: dict[str, object] = {"wait_declines": True}
         if settings.check_pricing != "answer":
             changes["rollout_pricing"] = settings.check_pricing
