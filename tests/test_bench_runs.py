@@ -31,7 +31,8 @@ its verdicts follow from its figures (not replayed: a judged offer is 400 paired
 least). A screen of answer variants on a judged file (``bench/answer_screen.py``,
 ``answer-screen/1``) is whole, named, holds the judged offers in order with their recorded
 figures, and its first offer answered again on two seeds by every variant gives the recorded
-answers. An agreement file of the answer's evaluations with the judged changes
+answers. A loss anatomy (``bench/loss_anatomy.py``, ``loss-anatomy/1``) is whole, named, one row a
+game, and its shortest game played again gives the same row. An agreement file of the answer's evaluations with the judged changes
 (``bench/answer_agree.py``, ``answer-agree/1``) likewise: whole, named, the judged offers in
 order with their figures, and its first offer's estimates computed again give the recorded ones.
 """
@@ -61,6 +62,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import answer_agree  # noqa: E402
 import answer_screen  # noqa: E402
 import exploit  # noqa: E402
+import loss_anatomy  # noqa: E402
 import tune  # noqa: E402
 
 VERDICT_HEADER = "verdict-reference/5"
@@ -102,7 +104,8 @@ EXPLOITS = sorted(p for p in RUNS.glob("*.jsonl") if '"kind": "exploit"' in _fir
 EXPLOIT_JUDGED = sorted(p for p in RUNS.glob("*.jsonl") if EXPLOIT_JUDGE_HEADER in _first_line(p))
 SCREENS = sorted(p for p in RUNS.glob("*.jsonl") if answer_screen.HEADER in _first_line(p))
 AGREES = sorted(p for p in RUNS.glob("*.jsonl") if answer_agree.HEADER in _first_line(p))
-FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED + SCREENS + AGREES)
+ANATOMIES = sorted(p for p in RUNS.glob("*.jsonl") if loss_anatomy.HEADER in _first_line(p))
+FILES = sorted(p for p in RUNS.glob("*.jsonl") if p not in VERDICTS + TUNES + CONFIRMS + EXPLOITS + EXPLOIT_JUDGED + SCREENS + AGREES + ANATOMIES)
 MAX_BYTES = 2_000_000
 """A bound on one kept file (about 10,000 games of a tournament)."""
 MAX_EXPLOIT_BYTES = 8_000_000
@@ -366,3 +369,16 @@ def test_kept_answer_agreement_is_whole_and_replays(path: Path) -> None:
     for i, premium in enumerate(header["premiums"]):
         again = answer_agree.estimates(offer, premium, header["rollouts"])
         assert _same([again[kind] for kind in answer_agree.EVALUATIONS], [first[kind][i] for kind in answer_agree.EVALUATIONS]), f"{path.name}: premium {premium} no longer estimates as recorded"
+
+
+@pytest.mark.parametrize("path", ANATOMIES, ids=lambda p: p.name)
+def test_kept_loss_anatomy_is_whole_and_replays(path: Path) -> None:
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name}: larger than {MAX_BYTES} bytes"
+    header, rows = _whole_rows(path)
+    assert header["header"] == loss_anatomy.HEADER and rows
+    games = [r["game"] for r in rows]
+    assert len(set(games)) == len(games), f"{path.name}: a game recorded twice"
+    _documented(path)
+    shortest = min(rows, key=lambda r: (r["rounds"], r["game"]))
+    again = loss_anatomy.play((header["agents"], header["seed"], shortest["game"], header["max_rounds"]))
+    assert again == shortest, f"{path.name}: game {shortest['game']} no longer plays as recorded"
