@@ -34,7 +34,7 @@ from solver.decisions.pricing import offer_for
 from solver.decisions.reserves import reserve_of
 from solver.decisions.settings import AgentSettings
 from solver.decisions.trade_search import may_haggle, search
-from solver.trades.purchases import consolidation_candidates, denial_candidates
+from solver.trades.purchases import bank_denial_candidates, consolidation_candidates, denial_candidates
 from solver.trades.space import Candidate, TradeSpace
 
 
@@ -191,9 +191,10 @@ def fresh_queue(state: GameState, me: int, settings: AgentSettings, memory: Agen
     space = TradeSpace(state, me)
     partial = bool(space.needed[me])  # bilateral and cyclic trades both need a partial set of the proposer
     extra: list[Candidate] = []
-    if settings.deny or settings.consolidate:
+    if settings.deny or settings.consolidate or settings.deny_bank:
         keep = reserve_of(state, me, settings, memory, caches)
         extra = denial_candidates(state, me, settings.deny, keep) + consolidation_candidates(state, me, settings.consolidate, keep)
+        extra += bank_denial_candidates(state, me, settings.deny_bank, keep)
         extra = [c for c in extra if not any(names[q] in deaf for q in c.players)]
     if not partial and not extra:
         return []

@@ -122,6 +122,10 @@ class AgentSettings:
         The most denial purchases added to a search (``DENY``); 0: none.
     consolidate : int, default 0
         The most consolidation purchases added to a search; 0: none.
+    deny_bank : int, default 0
+        The most bank denial purchases added to a search
+        (:func:`solver.trades.purchases.bank_denial_candidates`: one of an opponent's lots of a group
+        whose only other lot is still in the bank); 0: none.
     price_ladder : int, default 1
         The play price samples the generated cash and +-``price_step`` x 2^j for j < ``price_ladder``.
     haggle : int, default 2
@@ -320,6 +324,7 @@ class AgentSettings:
     check_pricing: str = "value"  # answer: the first evaluation's pricing
     check_mortgage: str = "off"  # answer: the first evaluation's rollout_mortgage
     check_horizon: int = 100  # 0: horizon
+    deny_bank: int = 0
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -345,6 +350,7 @@ class AgentSettings:
         "reserve_turns": (0, 100),
         "answer_z": (0.0, 5.0),
         "deny": (0, 20),
+        "deny_bank": (0, 20),
         "consolidate": (0, 20),
         "price_ladder": (1, 6),
         "haggle": (0, 2),

@@ -38,6 +38,21 @@ Which lots (all conditions together)
 Candidates are ordered by the group's printed value (the sum of its lots'
 prices: dearer sets collect more rent), then as above, and cut at ``limit``.
 
+Denial before the bank's lot is sold
+------------------------------------
+Where the last lot of a group is still in the bank, an opponent one lot short
+completes the group by landing on it and buying it, with no trade to go through
+(against three ``strategic``, the first set of nearly a quarter of ``subgraph``'s
+games was bought so, two-lot groups most often: docs/benchmarks.md, "Where the
+games are lost"). A *bank denial* buys one of that opponent's own lots of the
+group first, so that the bank's lot no longer completes anything for it
+(``subgraph``'s ``deny_bank``). Which lots: a colour group without buildings
+whose lots are held by players except exactly one still in the bank, the
+proposer holding none of it, an active opponent holding all the others; each
+of that opponent's lots of the group, for cash at its printed price, within the
+proposer's reserve. Ordered and judged like denial purchases
+(:func:`bank_denial_candidates`).
+
 Consolidation
 -------------
 A player holding one lot of each of several three-lot groups, the other
@@ -126,6 +141,58 @@ def denial_candidates(state: GameState, proposer: int, limit: int, reserve: int 
     return [c for _, _, c in ranked[:limit]]
 
 
+def bank_denial_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
+    """The bank denial purchases open to ``proposer`` in ``state`` (module docstring), best first.
+
+    Parameters
+    ----------
+    state:
+        The position.
+    proposer:
+        The buyer's player index.
+    limit:
+        At most this many candidates (0: none).
+    reserve:
+        Cash the proposer keeps after paying; a lot whose price would take it below is left out.
+
+    Returns
+    -------
+    list of Candidate
+        One lot each, from the opponent one lot short, at its printed price.
+
+    Examples
+    --------
+    Cy holds Park Place and Boardwalk is still in the bank: Ann may buy Park Place.
+
+    >>> from models.io import load_state
+    >>> s = load_state("instances/opening.json")
+    >>> s.owner[37] = 2
+    >>> [c.to_trade(s).properties_received("Ann") for c in bank_denial_candidates(s, 0, 3)]
+    [['Park Place']]
+    >>> s.owner[39] = 1  # Boardwalk sold to Bob: no longer the bank's question
+    >>> bank_denial_candidates(s, 0, 3)
+    []
+    """
+    if limit <= 0:
+        return []
+    ranked: list[tuple[int, int, Candidate]] = []
+    for group in state.board.street_groups:
+        lots = state.board.groups[group]
+        held = [state.owner[sq] for sq in lots]
+        if held.count(BANK) != 1 or proposer in held or state.group_has_buildings(group):
+            continue
+        holders = {h for h in held if h != BANK}
+        if len(holders) != 1:
+            continue
+        value = sum(state.board.squares[sq].price for sq in lots)
+        for sq in lots:
+            cand = _purchase(state, proposer, sq, reserve) if state.owner[sq] != BANK else None
+            if cand is not None:
+                ranked.append((-value, sq, cand))
+    ranked.sort(key=lambda t: (t[0], t[1]))
+    return [c for _, _, c in ranked[:limit]]
+
+
 def consolidation_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
     """The consolidation purchases open to ``proposer`` in ``state`` (module docstring), best
     first; ``limit`` and ``reserve`` as for :func:`denial_candidates`."""
@@ -145,4 +212,4 @@ def consolidation_candidates(state: GameState, proposer: int, limit: int, reserv
     return [c for _, _, c in ranked[:limit]]
 
 
-__all__ = ["DENY", "consolidation_candidates", "denial_candidates"]
+__all__ = ["DENY", "bank_denial_candidates", "consolidation_candidates", "denial_candidates"]

@@ -444,6 +444,36 @@ def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest
                                             trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
 
 
+def test_bank_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``deny_bank`` (and no other purchase) the agent searches although it has no partial
+    set, and re-scores the opponent's lots of a group whose last lot is in the bank; off, no search."""
+    import solver.decisions.trade_search as agent_mod
+    from tests.engine.rules_helpers import make_state
+
+    # B (1) holds Park Place, Boardwalk is in the bank; A (0) holds one railroad only
+    state = make_state(4, owner={37: 1, 5: 0, 21: 3})
+    scored: list[tuple[int, ...]] = []
+    real = agent_mod.rescore_one
+
+    def spy(state: GameState, c: object, *args: object, **kw: object) -> object:
+        scored.append(tuple(sq for sq, _, _ in c.moves))  # type: ignore[attr-defined]
+        return real(state, c, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(agent_mod, "rescore_one", spy)
+    names = tuple(p.name for p in state.players)
+    for deny_bank in (0, 2):
+        scored.clear()
+        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, deny=0, deny_bank=deny_bank)
+        agent.start_game(0, names)
+        offer = agent.find_trade(GameView(state.copy(), 0))
+        if deny_bank == 0:
+            assert agent.memory.searches == 0 and scored == [] and offer is None
+        else:
+            assert agent.memory.searches == 1 and scored == [(37,)]
+            if offer is not None:
+                assert offer.properties_received("A") == ["Park Place"]
+
+
 def test_default_rollout_policy_is_the_policys_own_default() -> None:
     """The agent's ``sell_premium`` and ``rollout_mortgage`` defaults leave the rollout policy at
     :class:`RolloutPolicy`'s defaults (the agent spells the premium out as a literal)."""

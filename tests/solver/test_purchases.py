@@ -1,4 +1,4 @@
-"""Denial and consolidation purchases (:mod:`solver.trades.purchases`).
+"""Denial, bank denial and consolidation purchases (:mod:`solver.trades.purchases`).
 
 Hand-made positions check the order, the prices and each exclusion; random
 ownerships check both families against independent formulations: a denial
@@ -14,7 +14,7 @@ import random
 
 from models.state import BANK, GameState
 from solver.analysis.subgraph import analyze
-from solver.trades.purchases import consolidation_candidates, denial_candidates
+from solver.trades.purchases import bank_denial_candidates, consolidation_candidates, denial_candidates
 from tests.engine.rules_helpers import make_state
 
 ORANGE = (16, 18, 19)
@@ -120,3 +120,48 @@ def test_both_families_against_independent_definitions() -> None:
         seen_denial += bool(got_d)
         seen_consolidation += bool(got_c)
     assert seen_denial > 20 and seen_consolidation > 20  # the random states do exercise both
+
+
+def test_bank_denial_buys_the_lots_of_the_opponent_one_bank_lot_short() -> None:
+    # B (1) holds two oranges, the third in the bank; C (2) holds one brown, the other in the bank
+    state = make_state(4, owner={16: 1, 18: 1, 1: 2})
+    got = _bought(bank_denial_candidates(state, 0, limit=10))
+    assert got == [(16, 1, 180), (18, 1, 180), (1, 2, 60)]  # dearer group first, then by square
+    assert _bought(bank_denial_candidates(state, 0, limit=1)) == got[:1]
+    assert bank_denial_candidates(state, 0, limit=0) == []
+    assert bank_denial_candidates(make_state(4, owner={16: 1, 18: 1, 19: 2}), 0, 10) == []  # no lot in the bank: denial's case
+    assert bank_denial_candidates(make_state(4, owner={16: 1}), 0, 10) == []  # two lots in the bank
+    assert bank_denial_candidates(make_state(4, owner={16: 1, 18: 2}), 0, 10) == []  # two holders: nobody one lot short
+    assert bank_denial_candidates(make_state(4, owner={16: 1, 18: 0}), 0, 10) == []  # the proposer blocks already
+    poor = make_state(4, owner={16: 1, 18: 1, 1: 2}, cash=[250, 1500, 1500, 1500])
+    assert _bought(bank_denial_candidates(poor, 0, 10, reserve=100)) == [(1, 2, 60)]  # 250 - 180 < 100
+
+
+def test_bank_denial_against_an_independent_definition() -> None:
+    """A candidate is a lot of an opponent who would hold the whole group by buying a lot from the
+    bank (tried on a copy with ``has_monopoly``), in a group the proposer holds none of and without
+    buildings, within the reserve; and every such lot is a candidate."""
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(300):
+        state = _random_state(rng)
+        me = rng.randrange(4)
+        reserve = rng.choice((0, 100, 300))
+        cash = state.players[me].cash
+        want = set()
+        for group in state.board.street_groups:
+            lots = state.board.groups[group]
+            if any(state.owner[sq] == me for sq in lots):
+                continue
+            for r in range(4):
+                if r == me or state.players[r].bankrupt:
+                    continue
+                for bank_lot in (sq for sq in lots if state.owner[sq] == BANK):
+                    trial = state.copy()
+                    trial.owner[bank_lot] = r
+                    if trial.has_monopoly(r, group):
+                        want |= {(sq, r) for sq in lots if state.owner[sq] == r and cash - state.board.squares[sq].price >= reserve}
+        got = {(sq, q) for sq, q, _ in _bought(bank_denial_candidates(state, me, 50, reserve))}
+        assert got == want
+        seen += bool(got)
+    assert seen > 20  # the random states do exercise it
