@@ -180,10 +180,10 @@ def report(header: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
     agents = header["agents"]
     out = [f"{n} games of {','.join(agents)} (seed {header['seed']}); {agents[0]} wins {wins}: {wins / n:.4f} [{lo:.4f}, {hi:.4f}]"]
     out.append("the first set of the game (not by bankruptcy) completed by | games | the agent wins [95%] | share of its losses")
+    firsts = [first_completion(r) for r in rows]
     cats: Counter[str] = Counter()
     cat_wins: Counter[str] = Counter()
-    for r, w in zip(rows, won, strict=True):
-        c = first_completion(r)
+    for c, w in zip(firsts, won, strict=True):
         cats[c] += 1
         cat_wins[c] += w
     for c, k in sorted(cats.items(), key=lambda kv: -kv[1]):
@@ -197,8 +197,8 @@ def report(header: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
             f"{(len(never) - sum(never)) / max(losses, 1):.1%} of its losses"
         )
     bought: Counter[str] = Counter()
-    for r in rows:
-        if first_completion(r) == "an opponent, buying":
+    for r, c in zip(rows, firsts, strict=True):
+        if c == "an opponent, buying":
             bought[next(g for _, s, g, how, _ in r["completions"] if how != "bankrupt")] += 1
     if bought:
         out.append("groups an opponent completed first by buying: " + ", ".join(f"{g} {k}" for g, k in bought.most_common()))

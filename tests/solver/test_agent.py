@@ -9,6 +9,7 @@ the agent really proposed, and the agent's own search counter.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -413,14 +414,11 @@ def test_recall_forgets_a_refusal_after_its_rounds(midgame: GameState) -> None:
         assert memory.refused_at[key] == (high if recall == 0 else high - 300)
 
 
-def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``deny`` the agent searches although it has no partial set, and its denial purchases
-    are re-scored like the generator's candidates; with ``deny=0`` no search runs at all."""
+def _purchase_search(monkeypatch: pytest.MonkeyPatch, state: GameState, **options: Any) -> tuple[int, list[tuple[int, ...]], Trade | None]:
+    """Seat 0's first trade search in ``state`` as a ``SubgraphTradeAgent`` with ``options``: the
+    searches run, the lots of every candidate re-scored (in order), and the offer."""
     import solver.decisions.trade_search as agent_mod
-    from tests.engine.rules_helpers import make_state
 
-    # B (1) holds two orange lots, C (2) the third: B is one short; A (0) holds one railroad only
-    state = make_state(4, owner={16: 1, 18: 1, 19: 2, 5: 0, 21: 3})
     scored: list[tuple[int, ...]] = []
     real = agent_mod.rescore_one
 
@@ -428,50 +426,41 @@ def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest
         scored.append(tuple(sq for sq, _, _ in c.moves))  # type: ignore[attr-defined]
         return real(state, c, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(agent_mod, "rescore_one", spy)
-    names = tuple(p.name for p in state.players)
-    for deny in (0, 2):
-        scored.clear()
-        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, deny=deny)
-        agent.start_game(0, names)
+    with monkeypatch.context() as m:  # undone on return: each call spies on the real function
+        m.setattr(agent_mod, "rescore_one", spy)
+        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, **options)
+        agent.start_game(0, tuple(p.name for p in state.players))
         offer = agent.find_trade(GameView(state.copy(), 0))
-        if deny == 0:
-            assert agent.memory.searches == 0 and scored == [] and offer is None
-        else:
-            assert agent.memory.searches == 1 and scored == [(19,), (16,)]  # the missing lot first, then B's
-            if offer is not None:
-                assert trade_key(offer) in {trade_key(Trade((Transfer("C", "A", ("New York Avenue",), 0),))),
-                                            trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
+    return agent.memory.searches, scored, offer
+
+
+def test_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``deny`` the agent searches although it has no partial set, and its denial purchases
+    are re-scored like the generator's candidates; with ``deny=0`` no search runs at all."""
+    from tests.engine.rules_helpers import make_state
+
+    # B (1) holds two orange lots, C (2) the third: B is one short; A (0) holds one railroad only
+    state = make_state(4, owner={16: 1, 18: 1, 19: 2, 5: 0, 21: 3})
+    assert _purchase_search(monkeypatch, state, deny=0) == (0, [], None)
+    searches, scored, offer = _purchase_search(monkeypatch, state, deny=2)
+    assert searches == 1 and scored == [(19,), (16,)]  # the missing lot first, then B's
+    if offer is not None:
+        assert trade_key(offer) in {trade_key(Trade((Transfer("C", "A", ("New York Avenue",), 0),))),
+                                    trade_key(Trade((Transfer("B", "A", ("St. James Place",), 0),)))}
 
 
 def test_bank_denial_purchases_are_searched_without_a_partial_set(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``deny_bank`` (and no other purchase) the agent searches although it has no partial
     set, and re-scores the opponent's lots of a group whose last lot is in the bank; off, no search."""
-    import solver.decisions.trade_search as agent_mod
     from tests.engine.rules_helpers import make_state
 
     # B (1) holds Park Place, Boardwalk is in the bank; A (0) holds one railroad only
     state = make_state(4, owner={37: 1, 5: 0, 21: 3})
-    scored: list[tuple[int, ...]] = []
-    real = agent_mod.rescore_one
-
-    def spy(state: GameState, c: object, *args: object, **kw: object) -> object:
-        scored.append(tuple(sq for sq, _, _ in c.moves))  # type: ignore[attr-defined]
-        return real(state, c, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(agent_mod, "rescore_one", spy)
-    names = tuple(p.name for p in state.players)
-    for deny_bank in (0, 2):
-        scored.clear()
-        agent = SubgraphTradeAgent(0, rollouts=60, horizon=10, deny=0, deny_bank=deny_bank)
-        agent.start_game(0, names)
-        offer = agent.find_trade(GameView(state.copy(), 0))
-        if deny_bank == 0:
-            assert agent.memory.searches == 0 and scored == [] and offer is None
-        else:
-            assert agent.memory.searches == 1 and scored == [(37,)]
-            if offer is not None:
-                assert offer.properties_received("A") == ["Park Place"]
+    assert _purchase_search(monkeypatch, state, deny=0, deny_bank=0) == (0, [], None)
+    searches, scored, offer = _purchase_search(monkeypatch, state, deny=0, deny_bank=2)
+    assert searches == 1 and scored == [(37,)]
+    if offer is not None:
+        assert offer.properties_received("A") == ["Park Place"]
 
 
 def test_default_rollout_policy_is_the_policys_own_default() -> None:
