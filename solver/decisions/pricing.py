@@ -11,7 +11,11 @@ searched (:attr:`AgentMemory.searched`), else on the next seed with a fresh base
 With ``haggle``, a structure the counterparty refused is offered again only at a price better for
 it by at least ``price_step`` than the best it refused (its memory's
 :attr:`AgentMemory.refused_at`; the sampled amounts are raised to that floor); nothing is
-offered when no such price leaves the agent a gain. ``price="generated"``, or a multi-way trade:
+offered when no such price leaves the agent a gain. With ``purchase_cap``, a purchase outside the
+agent's holdings (:func:`solver.trades.purchases.outside_purchase_price`) priced above
+``purchase_cap`` x the lot's printed price is not offered (the haggle ladder raises a refused
+purchase's price by ``price_step`` each time; against an opponent that holds out, it would
+otherwise pay any price the simulation still calls a gain). ``price="generated"``, or a multi-way trade:
 the generator's cash. With ``learn``, the features of the offer made wait in the memory for its
 answer (:meth:`solver.agents.opponent_model.OpponentModels.offered`).
 """
@@ -31,6 +35,7 @@ from solver.decisions.memory import AgentMemory, Queued
 from solver.decisions.settings import AgentSettings
 from solver.decisions.simulation import baseline_of, rescore_settings, settings_from_json, settings_key
 from solver.trades.bargaining import play_cash, trade_with_cash
+from solver.trades.purchases import outside_purchase_price
 from solver.trades.rescore import trade_after
 from solver.trades.space import TradeKind
 
@@ -75,7 +80,7 @@ def offer_for(state: GameState, me: int, queued: Queued, settings: AgentSettings
     queued : Queued
         The structure, at its generated cash.
     settings : AgentSettings
-        ``price``, ``price_step``, ``price_ladder``, ``haggle``, ``recall``, ``learn``.
+        ``price``, ``price_step``, ``price_ladder``, ``haggle``, ``recall``, ``learn``, ``purchase_cap``.
     memory : AgentMemory
         The search's settings, the refusals and price floors, the opponent models (written).
     caches : DecisionCaches
@@ -136,6 +141,10 @@ def offer_for(state: GameState, me: int, queued: Queued, settings: AgentSettings
                 gains[b] = bargain.u_b - base.win_prob[b]
             except InvalidTradeError:
                 pass
+    if settings.purchase_cap:
+        printed = outside_purchase_price(state, me, trade)
+        if printed is not None and -trade.net_cash(state.players[me].name) > settings.purchase_cap * printed:
+            return None
     if settings.learn:
         try:
             memory.opponents.offered(trade_key(trade), state, trade_after(state, trade), trade, me, gains)

@@ -126,6 +126,11 @@ class AgentSettings:
         The most bank denial purchases added to a search
         (:func:`solver.trades.purchases.bank_denial_candidates`: one of an opponent's lots of a group
         whose only other lot is still in the bank); 0: none.
+    purchase_cap : float, default 0
+        A purchase outside the agent's holdings (one lot bought, none given, of a group the agent
+        holds none of: :func:`solver.trades.purchases.outside_purchase_price`) is not offered at a
+        price above ``purchase_cap`` x the lot's printed price once priced for play (haggled
+        re-offers included); 0: no bound.
     price_ladder : int, default 1
         The play price samples the generated cash and +-``price_step`` x 2^j for j < ``price_ladder``.
     haggle : int, default 2
@@ -325,6 +330,7 @@ class AgentSettings:
     check_mortgage: str = "off"  # answer: the first evaluation's rollout_mortgage
     check_horizon: int = 100  # 0: horizon
     deny_bank: int = 0
+    purchase_cap: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),
@@ -351,6 +357,7 @@ class AgentSettings:
         "answer_z": (0.0, 5.0),
         "deny": (0, 20),
         "deny_bank": (0, 20),
+        "purchase_cap": (0.0, 100.0),
         "consolidate": (0, 20),
         "price_ladder": (1, 6),
         "haggle": (0, 2),

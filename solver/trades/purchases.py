@@ -77,6 +77,7 @@ from __future__ import annotations
 from collections import Counter
 
 from models.state import BANK, GameState
+from models.trade import Trade
 from solver.trades.space import Candidate, TradeKind, with_cash
 
 DENY = 3
@@ -193,6 +194,51 @@ def bank_denial_candidates(state: GameState, proposer: int, limit: int, reserve:
     return [c for _, _, c in ranked[:limit]]
 
 
+def outside_purchase_price(state: GameState, proposer: int, trade: Trade) -> int | None:
+    """The printed price of the lot ``trade`` buys for ``proposer`` when it is a *purchase outside
+    the proposer's holdings*, else ``None``.
+
+    Such a purchase (what ``subgraph``'s ``purchase_cap`` bounds) is a trade between two players
+    in which the proposer receives exactly one lot and gives none, and holds no lot of that lot's
+    group (any group: colour, railroads, utilities). Denial and bank denial purchases are of this
+    kind; consolidation purchases (the proposer holds a lot of the group) and the generator's
+    trades (they complete or advance the proposer's own sets) are not.
+
+    Parameters
+    ----------
+    state : GameState
+        The position before the trade.
+    proposer : int
+        The buyer's player index.
+    trade : Trade
+        The trade to classify.
+
+    Returns
+    -------
+    int or None
+        The lot's printed price, or ``None`` when the trade is not such a purchase.
+
+    Examples
+    --------
+    >>> from models.io import load_state
+    >>> s = load_state("instances/opening.json")
+    >>> s.owner[37] = 2
+    >>> outside_purchase_price(s, 0, Trade.bilateral("Ann", "Cy", [], ["Park Place"], 400))
+    350
+    >>> s.owner[39] = 0  # Ann holds Boardwalk: buying Park Place completes her own group
+    >>> outside_purchase_price(s, 0, Trade.bilateral("Ann", "Cy", [], ["Park Place"], 400)) is None
+    True
+    """
+    me = state.players[proposer].name
+    got = trade.properties_received(me)
+    if len(trade.participants()) != 2 or len(got) != 1 or trade.properties_given(me):
+        return None
+    square = state.square_of(got[0])
+    if any(state.owner[sq] == proposer for sq in state.board.groups[state.group_of(square)]):
+        return None
+    return state.board.squares[square].price
+
+
 def consolidation_candidates(state: GameState, proposer: int, limit: int, reserve: int = 0) -> list[Candidate]:
     """The consolidation purchases open to ``proposer`` in ``state`` (module docstring), best
     first; ``limit`` and ``reserve`` as for :func:`denial_candidates`."""
@@ -212,4 +258,4 @@ def consolidation_candidates(state: GameState, proposer: int, limit: int, reserv
     return [c for _, _, c in ranked[:limit]]
 
 
-__all__ = ["DENY", "bank_denial_candidates", "consolidation_candidates", "denial_candidates"]
+__all__ = ["DENY", "bank_denial_candidates", "consolidation_candidates", "denial_candidates", "outside_purchase_price"]
