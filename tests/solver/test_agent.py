@@ -364,6 +364,41 @@ def test_haggle_reoffers_a_refused_structure_only_at_a_better_price(midgame: Gam
         assert len(offered) >= 2  # at least one better offer was made
 
 
+def test_purchase_cap_bounds_the_haggled_price_of_a_purchase(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``purchase_cap`` drops a purchase outside the agent's holdings whose play price passes the
+    cap x the printed price (a haggled re-offer above the refused price included); the offer is
+    neither counted nor remembered for the answer. Other trades, and a price within the cap, are
+    offered as without it. The bargaining is replaced by a stub returning the least sampled
+    amount, so the test checks the bound, not the simulation."""
+    import solver.decisions.pricing as agent_mod
+    from solver.decisions.memory import Queued
+    from solver.trades.bargaining import Bargain
+    from tests.engine.rules_helpers import make_state
+
+    def least(state: GameState, trade: Trade, a: str, b: str, rs: object, *, amounts: list[int], **kw: object) -> Bargain:
+        return Bargain(min(amounts), 0.3, 0.2, 0.0, tuple(amounts), (), ())
+
+    monkeypatch.setattr(agent_mod, "play_cash", least)
+    state = make_state(4, owner={37: 1, 5: 0, 21: 3, 16: 0, 18: 2})  # B (1) holds Park Place, Boardwalk in the bank
+    buy = Trade.bilateral("A", "B", [], ["Park Place"], 350)
+    own = Trade.bilateral("A", "C", [], ["Tennessee Avenue"], 500)  # A holds an orange: not outside its holdings
+    for trade, seat, outside in ((buy, 1, True), (own, 2, False)):
+        queued = Queued(trade, "bilateral", (0, seat), {"A": 0.05, trade.participants()[1]: -0.05})
+        key = trade_key(trade)
+        for cap, floor, offered in ((0.0, None, True), (2.0, None, True), (2.0, 650, not outside), (3.0, 650, True), (0.5, None, not outside)):
+            memory = AgentMemory()
+            if floor is not None:
+                memory.refused_at[key] = floor
+                memory.refused[key] = 0
+            settings = AgentSettings(rollouts=8, horizon=5, purchase_cap=cap)
+            offer = offer_for(state.copy(), 0, queued, settings, memory, DecisionCaches())
+            assert (offer is not None) is offered, (trade, cap, floor)
+            assert memory.offers_made == int(offered) and len(memory.opponents.pending) == int(offered)
+            if offer is not None:  # the stub's price: the least sampled, above the refused price by a step
+                pay = -offer.net_cash("A")
+                assert pay == (floor + 100 if floor is not None else trade.net_cash(trade.participants()[1]) - 100)
+
+
 def test_haggle_2_offers_a_refused_structure_again_next(midgame: GameState) -> None:
     """With ``haggle=2`` a refused offer goes back to the front of the queue (offered next, at a
     better price); with ``haggle=1`` it waits for a later search."""

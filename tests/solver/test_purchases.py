@@ -14,7 +14,8 @@ import random
 
 from models.state import BANK, GameState
 from solver.analysis.subgraph import analyze
-from solver.trades.purchases import bank_denial_candidates, consolidation_candidates, denial_candidates
+from models.trade import Trade
+from solver.trades.purchases import bank_denial_candidates, consolidation_candidates, denial_candidates, outside_purchase_price
 from tests.engine.rules_helpers import make_state
 
 ORANGE = (16, 18, 19)
@@ -165,3 +166,37 @@ def test_bank_denial_against_an_independent_definition() -> None:
         assert got == want
         seen += bool(got)
     assert seen > 20  # the random states do exercise it
+
+
+def test_outside_purchase_price_by_hand() -> None:
+    # B (1) holds Park Place, Boardwalk in the bank; A (0) holds Reading Railroad and one orange
+    state = make_state(4, owner={37: 1, 5: 0, 15: 2, 16: 0, 18: 3})
+    names = [p.name for p in state.players]
+    buy = Trade.bilateral(names[0], names[1], [], ["Park Place"], 700)
+    assert outside_purchase_price(state, 0, buy) == 350
+    assert outside_purchase_price(state, 1, buy) is None  # B gives the lot: not its purchase
+    assert outside_purchase_price(state, 0, Trade.bilateral(names[0], names[2], [], ["Pennsylvania Railroad"], 200)) is None  # A holds a railroad
+    assert outside_purchase_price(state, 0, Trade.bilateral(names[0], names[3], [], ["Tennessee Avenue"], 180)) is None  # A holds an orange
+    assert outside_purchase_price(state, 0, Trade.bilateral(names[0], names[1], ["Reading Railroad"], ["Park Place"], 0)) is None  # A gives a lot
+    state.owner[39] = 1
+    assert outside_purchase_price(state, 0, Trade.bilateral(names[0], names[1], [], ["Park Place", "Boardwalk"], 900)) is None  # two lots
+
+
+def test_outside_purchases_are_the_denials_not_the_consolidations() -> None:
+    """On random ownerships, every denial and bank denial purchase is a purchase outside the
+    proposer's holdings at its printed price, and no consolidation purchase is one."""
+    rng = random.Random(13)
+    seen = {"denial": 0, "bank": 0, "consolidation": 0}
+    for _ in range(200):
+        state = _random_state(rng)
+        me = rng.randrange(4)
+        families = {"denial": denial_candidates(state, me, 50), "bank": bank_denial_candidates(state, me, 50),
+                    "consolidation": consolidation_candidates(state, me, 50)}
+        for family, cands in families.items():
+            for c in cands:
+                trade = c.to_trade(state)
+                (sq, _, _), = c.moves
+                want = None if family == "consolidation" else state.board.squares[sq].price
+                assert outside_purchase_price(state, me, trade) == want
+                seen[family] += 1
+    assert min(seen.values()) > 20
