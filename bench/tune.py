@@ -5,6 +5,7 @@
                                  [--seed 0] [--workers 2] --out FILE [--resume]
     python bench/tune.py report  --out FILE
     python bench/tune.py confirm --out FILE [--games 400] [--seed 1000] [--workers 2] [--resume]
+    python bench/tune.py confirm --chosen SPEC [--default subgraph] [--league L] --out FILE [--games 400] [--seed 1000] ...
 
 ``SPACE`` names the options searched and their ranges: ``key=lo:hi`` (integers when both ends
 are integers, else reals rounded to 3 decimals) or ``key=a|b|c`` (choices), comma-separated, for
@@ -35,7 +36,10 @@ the git commit when available).
 a family kept out of the league: ``strategic`` and ``value`` opponents with options drawn
 at random (seeded, per game and seat) from :data:`HELD_OUT` (ranges of plausible play, narrower
 than the options' hard limits). Paired per game; the report gives each family's difference with
-its 95% interval. File ``<out>.confirm.jsonl``, resumable the same way.
+its 95% interval. File ``<out>.confirm.jsonl``, resumable the same way. With ``--chosen SPEC``
+the same confirmation pairs ``SPEC`` with ``--default`` (``subgraph``) against ``--league``,
+without a race: for a choice made by hand (from screens); ``--out`` is then the confirmation file
+itself, and ``--seed`` should be one no screen of the choice used.
 
 The cost is printed (CPU seconds per game and in all); tens of thousands of games are hours on
 two cores, so runs are meant to be resumed across sessions.
@@ -333,15 +337,24 @@ def held_out_lineup(seed: int, g: int, n_opponents: int) -> list[str]:
 
 def cmd_confirm(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    chosen = json.loads(out.with_name(out.name + ".chosen.json").read_text())
-    header_run = json.loads(out.read_text().splitlines()[0])
-    league = header_run["league"]
+    if args.chosen is not None:  # a choice made outside a race (by hand, from screens): --out is the confirmation file
+        for spec in (args.chosen, args.default):
+            try:
+                factory(spec)
+            except Exception as exc:  # the registry's one-line error
+                raise SystemExit(f"confirm: {spec!r}: {exc}") from None
+        chosen_spec, default_spec, path = args.chosen, args.default, out
+        league = [x.split(",") for x in args.league.split(";") if x]
+    else:
+        chosen = json.loads(out.with_name(out.name + ".chosen.json").read_text())
+        header_run = json.loads(out.read_text().splitlines()[0])
+        if args.seed == header_run["seed"]:
+            raise SystemExit(f"confirm: --seed {args.seed} is the tuning run's; fresh seeds are the point")
+        chosen_spec, default_spec, path = chosen["spec"], header_run["configs"][0], out.with_name(out.name + ".confirm.jsonl")
+        league = header_run["league"]
     families = [*(",".join(x) for x in league), "held-out"]
-    header = {"header": CONFIRM_HEADER, "chosen": chosen["spec"], "default": header_run["configs"][0], "league": league,
+    header = {"header": CONFIRM_HEADER, "chosen": chosen_spec, "default": default_spec, "league": league,
               "seed": args.seed, "games": args.games, "max_rounds": MAX_ROUNDS, "version": project_version()}
-    if args.seed == header_run["seed"]:
-        raise SystemExit(f"confirm: --seed {args.seed} is the tuning run's; fresh seeds are the point")
-    path = out.with_name(out.name + ".confirm.jsonl")
     rows = read_file(path, header, args.resume)
     done = {(x["who"], x["family"], x["g"]) for x in rows}
     n_opp = len(league[0])
@@ -349,7 +362,7 @@ def cmd_confirm(args: argparse.Namespace) -> int:
     for fam, name in enumerate(families):
         for g in range(args.games):
             opponents = league[fam] if name != "held-out" else held_out_lineup(args.seed, g, n_opp)
-            for who, spec in (("chosen", chosen["spec"]), ("default", header["default"])):
+            for who, spec in (("chosen", chosen_spec), ("default", default_spec)):
                 if (who, fam, g) not in done:
                     jobs.append((spec, opponents, args.seed, g))
                     keys.append((who, fam, g))
@@ -360,7 +373,7 @@ def cmd_confirm(args: argparse.Namespace) -> int:
             fh.flush()
             rows.append(row)
     wins = {(x["who"], x["family"], x["g"]): x["win"] for x in rows}
-    print(f"confirm: {chosen['spec']} against {header['default']}, seed {args.seed}, {args.games} games per family")
+    print(f"confirm: {chosen_spec} against {default_spec}, seed {args.seed}, {args.games} games per family")
     for fam, name in enumerate(families):
         gs = [g for g in range(args.games) if ("chosen", fam, g) in wins and ("default", fam, g) in wins]
         if len(gs) < 2:
@@ -387,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", required=True)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--chosen", default=None, help="confirm: this spec instead of a race's choice (--out is then the confirmation file)")
+    ap.add_argument("--default", default="subgraph", help="confirm with --chosen: the spec it is paired with (subgraph)")
     args = ap.parse_args(argv)
     if args.command == "run":
         args.games = args.games or 40

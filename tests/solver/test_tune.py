@@ -106,3 +106,26 @@ def test_proxy_rungs_and_confirmation(tmp_path: Path) -> None:
         for k, v in options.items():
             lo, hi = tune.HELD_OUT[entry.name][k]
             assert lo <= v <= hi
+
+
+def test_confirmation_of_a_choice_made_by_hand(tmp_path: Path) -> None:
+    """``confirm --chosen`` pairs a spec with ``--default`` against ``--league`` and the held-out
+    family without a race; ``--out`` is the file. Each row's win is the tournament's own game
+    replayed (the held-out opponents drawn again), and a bad spec is refused in one line."""
+    out = tmp_path / "hand.jsonl"
+    args = ["confirm", "--chosen", "strategic:reserve=300", "--default", "strategic", "--league", "random,random",
+            "--games", "2", "--seed", "5", "--workers", "1", "--out", str(out)]
+    res = _cli(args)
+    assert "confirm: strategic:reserve=300 against strategic, seed 5" in res.stdout and "held-out: 2 games" in res.stdout
+    header, rows = _rows(out)
+    assert (header["chosen"], header["default"], header["league"], header["seed"]) == ("strategic:reserve=300", "strategic", [["random", "random"]], 5)
+    assert sorted((x["who"], x["family"], x["g"]) for x in rows) == sorted((w, f, g) for w in ("chosen", "default") for f in (0, 1) for g in (0, 1))
+    for x in rows:
+        opponents = ["random", "random"] if x["family"] == 0 else tune.held_out_lineup(5, x["g"], 2)
+        spec = header[x["who"]]
+        row = play_one([factory(s) for s in [spec, *opponents]], ["cand", "o0", "o1"], 5, x["g"], tune.MAX_ROUNDS)
+        assert x["win"] == int(row["winner"] == "cand")
+    assert _cli(args + ["--resume"]).stdout == res.stdout  # nothing left to play: the same report
+    bad = _cli(["confirm", "--chosen", "strategic:reserv=300", "--out", str(tmp_path / "bad.jsonl")], check=False)
+    assert bad.returncode != 0 and "reserv" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "bad.jsonl").exists()
