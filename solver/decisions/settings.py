@@ -122,11 +122,11 @@ class AgentSettings:
         The most denial purchases added to a search (``DENY``); 0: none.
     consolidate : int, default 0
         The most consolidation purchases added to a search; 0: none.
-    deny_bank : int, default 0
+    deny_bank : int, default 3
         The most bank denial purchases added to a search
         (:func:`solver.trades.purchases.bank_denial_candidates`: one of an opponent's lots of a group
         whose only other lot is still in the bank); 0: none.
-    purchase_cap : float, default 0
+    purchase_cap : float, default 2
         A purchase outside the agent's holdings (one lot bought, none given, of a group the agent
         holds none of: :func:`solver.trades.purchases.outside_purchase_price`) is not offered at a
         price above ``purchase_cap`` x the lot's printed price once priced for play (haggled
@@ -329,8 +329,8 @@ class AgentSettings:
     check_pricing: str = "value"  # answer: the first evaluation's pricing
     check_mortgage: str = "off"  # answer: the first evaluation's rollout_mortgage
     check_horizon: int = 100  # 0: horizon
-    deny_bank: int = 0
-    purchase_cap: float = 0.0
+    deny_bank: int = 3
+    purchase_cap: float = 2.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float] | tuple[str, ...]]] = {
         "rollouts": (1, 100_000),

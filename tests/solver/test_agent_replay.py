@@ -36,7 +36,7 @@ PER_KIND = 4
 
 def _recorded_games() -> list[DecisionPoint]:
     points: list[DecisionPoint] = []
-    for game in (2, 4):
+    for game in (3, 4):
         recorders: list[RecordingAgent] = []
 
         def make(seed: Any, **options: Any) -> RecordingAgent:
@@ -104,7 +104,7 @@ def _digest(lineup: list[str], game: int) -> dict[str, Any]:
     return {"winner": row["winner"], "rounds": row["rounds"], "turns": row["turns"], "digest": h.hexdigest()[:16]}
 
 
-OLD = "subgraph:tiebreak=worth,answer_check=off,answer_sets=any"
+OLD = "subgraph:tiebreak=worth,answer_check=off,answer_sets=any,deny_bank=0,purchase_cap=0"
 """The agent with the answer's defaults before session 25 (the pins were played with them; and
 ``answer_sets=any``, the default before session 30)."""
 
