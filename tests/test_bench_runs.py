@@ -343,7 +343,9 @@ def test_answer_screen_refuses_a_first_variant_other_than_the_target() -> None:
     assert target.startswith("subgraph:") and "check_horizon=100" in target
     name, options = target.split(":")
     answer_screen.check_first_variant([name + ":" + ",".join(reversed(options.split(","))), "subgraph"], play)
-    answer_screen.check_first_variant(["subgraph"], play)  # the defaults since session 33
+    answer_screen.check_first_variant(["subgraph:deny_bank=0,purchase_cap=0"], play)  # the defaults of sessions 33-34
+    with pytest.raises(SystemExit, match="is not the target"):  # since session 35 the defaults buy out bank lots
+        answer_screen.check_first_variant(["subgraph"], play)
     with pytest.raises(SystemExit, match="is not the target as it played in exploit-play-horizon-0-1000.jsonl"):
         answer_screen.check_first_variant(["subgraph:check_horizon=0", target], play)
 

@@ -106,7 +106,7 @@ def _digest(lineup: list[str], game: int) -> dict[str, Any]:
 
 OLD = "subgraph:tiebreak=worth,answer_check=off,answer_sets=any,deny_bank=0,purchase_cap=0"
 """The agent with the answer's defaults before session 25 (the pins were played with them; and
-``answer_sets=any``, the default before session 30)."""
+``answer_sets=any``, the default before session 30; ``deny_bank=0,purchase_cap=0``, before session 35)."""
 
 PINNED = [
     ([OLD, "strategic", "value", "random"], 0, {"winner": OLD, "rounds": 23, "turns": 75, "digest": "185a7a21fa360d38"}),
