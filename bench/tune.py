@@ -67,7 +67,7 @@ sys.path.insert(0, str(ROOT))
 from engine.rules.game import Game  # noqa: E402
 from engine.tournament.results import project_version  # noqa: E402
 from engine.tournament.run import seat_game  # noqa: E402
-from solver.agents.registry import factory  # noqa: E402
+from solver.agents.registry import UnknownAgentError, factory  # noqa: E402
 
 MAX_ROUNDS = 1000
 HEADER = "monopoly-tune/1"
@@ -341,7 +341,7 @@ def cmd_confirm(args: argparse.Namespace) -> int:
         for spec in (args.chosen, args.default):
             try:
                 factory(spec)
-            except Exception as exc:  # the registry's one-line error
+            except UnknownAgentError as exc:  # the registry's one-line error
                 raise SystemExit(f"confirm: {spec!r}: {exc}") from None
         chosen_spec, default_spec, path = args.chosen, args.default, out
         league = [x.split(",") for x in args.league.split(";") if x]
