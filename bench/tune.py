@@ -242,9 +242,18 @@ def race_plan(header: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[tu
         alive = survivors({c: race[c] for c in alive}, max(1, math.ceil(len(alive) / header["eta"])))
 
 
+def parse_league(text: str) -> list[list[str]]:
+    """The line-ups of ``--league``: ``;``-separated, each a ``,``-separated list of opponent specs.
+
+    >>> parse_league("strategic,strategic;value,value")
+    [['strategic', 'strategic'], ['value', 'value']]
+    """
+    return [x.split(",") for x in text.split(";") if x]
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     space = parse_space(args.space)
-    league = [x.split(",") for x in args.league.split(";") if x]
+    league = parse_league(args.league)
     header = {
         "header": HEADER, "agent": args.agent, "space": args.space, "configs": configurations(args.agent, space, args.configs, args.seed),
         "league": league, "seed": args.seed, "games": args.games, "eta": args.eta, "rungs": args.rungs, "proxy": args.proxy,
@@ -344,7 +353,7 @@ def cmd_confirm(args: argparse.Namespace) -> int:
             except UnknownAgentError as exc:  # the registry's one-line error
                 raise SystemExit(f"confirm: {spec!r}: {exc}") from None
         chosen_spec, default_spec, path = args.chosen, args.default, out
-        league = [x.split(",") for x in args.league.split(";") if x]
+        league = parse_league(args.league)
     else:
         chosen = json.loads(out.with_name(out.name + ".chosen.json").read_text())
         header_run = json.loads(out.read_text().splitlines()[0])

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from models.state import BANK, GameState
-from solver.analysis.subgraph import analyze
 from models.trade import Trade
+from solver.analysis.subgraph import analyze
 from solver.trades.purchases import bank_denial_candidates, consolidation_candidates, denial_candidates, outside_purchase_price
 from tests.engine.rules_helpers import make_state
 
